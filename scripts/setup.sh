@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Every set-up step the quick start needs, idempotent and fast when nothing is missing:
+# ejabberd from Debian (as root), node modules (npm ci), and a fresh build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quiet=0; [ "${1:-}" = "--quiet" ] && quiet=1
+say() { [ $quiet = 1 ] || echo "setup: $*" >&2; }
+
+if [ ! -x /usr/sbin/ejabberdctl ]; then
+  if [ "$(id -u)" = 0 ]; then
+    say "installing ejabberd from Debian (apt-get)…"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >&2
+    apt-get install -y -q ejabberd >&2
+    # The package starts a system service where systemd runs; Parley uses its own instance.
+    (command -v systemctl >/dev/null && systemctl disable --now ejabberd >/dev/null 2>&1) || true
+  else
+    echo "setup: ejabberd is missing; run as root, or: sudo apt-get install -y ejabberd" >&2
+    exit 1
+  fi
+fi
+
+stamp=node_modules/.parley-lock
+if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  say "installing node modules (npm ci)…"
+  npm ci --no-audit --no-fund >&2
+  cp package-lock.json "$stamp"
+fi
+
+# Rebuild when any TypeScript source is newer than the last build.
+if [ ! -f dist/.built ] || [ -n "$(find agents shared scripts test -name '*.ts' -newer dist/.built -print -quit 2>/dev/null)" ]; then
+  say "building…"
+  npx tsc -p tsconfig.json >&2
+  touch dist/.built
+fi

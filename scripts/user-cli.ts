@@ -1,0 +1,55 @@
+// npm run user -- add NAME | remove NAME | list   (issue #2 §2): people's accounts.
+import { Command } from 'commander';
+import { loadConfig } from '../shared/config/index.js';
+import { api, closeApiAgent } from '../shared/ejabberd/api.js';
+import { ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/accounts.js';
+import * as ejabberd from '../shared/ejabberd/control.js';
+
+const cfg = loadConfig();
+const program = new Command('user').description('Manage the accounts of people who chat with the Presenter');
+
+async function requireRunning(): Promise<void> {
+  const st = await ejabberd.status(cfg);
+  if (!st.running) throw new Error('ejabberd is not running: start it with `npm start` or `npm run ejabberd -- start`');
+}
+
+program
+  .command('add <name>')
+  .description('create (or keep) the account NAME@domain and print its password')
+  .action(async (name: string) => {
+    if (isAgentName(name)) throw new Error(`${name} is reserved for agents`);
+    await requireRunning();
+    const { jid, password, created } = await ensureAccount(cfg, name);
+    console.log(`${created ? 'added' : 'exists'}: ${jid}`);
+    console.log(`password: ${password}`);
+    console.log(`server: 127.0.0.1 port ${cfg.c2sPort} (plain TCP on loopback; disable TLS in the client)`);
+  });
+
+program
+  .command('remove <name>')
+  .description('delete the account and its stored password')
+  .action(async (name: string) => {
+    if (isAgentName(name)) throw new Error(`${name} is an agent account, not a person`);
+    await requireRunning();
+    const existed = await removeAccount(cfg, name);
+    console.log(existed ? `removed: ${jidOf(cfg, name)}` : `no such user: ${jidOf(cfg, name)}`);
+    if (!existed) process.exitCode = 1;
+  });
+
+program
+  .command('list')
+  .description('list people (agent accounts are not shown)')
+  .action(async () => {
+    await requireRunning();
+    const users = (await api.registeredUsers(cfg)).filter((u) => !isAgentName(u)).sort();
+    for (const u of users) console.log(jidOf(cfg, u));
+  });
+
+program.parseAsync().then(
+  () => closeApiAgent(),
+  (err: Error) => {
+    console.error(`user: ${err.message}`);
+    closeApiAgent();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+// Idempotent provisioning (issue #2 §1): one account per agent and per person, each with a random
+// password kept in $PARLEY_HOME/secrets/accounts.json (0600). Running it twice changes nothing.
+import path from 'node:path';
+import { type ParleyConfig, paths } from '../config/index.js';
+import { SecretMap } from '../secrets/index.js';
+import { api, EjabberdApiError } from './api.js';
+
+/** The system's fixed agents; specialists, calendars and people are added at run time. */
+export const CORE_AGENTS = ['admin', 'presenter', 'coordinator', 'registry', 'kb'] as const;
+
+const LOCALPART = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+export function assertLocalpart(name: string): void {
+  if (!LOCALPART.test(name)) {
+    throw new Error(`invalid account name ${JSON.stringify(name)}: use a-z, 0-9, '.', '_' or '-' (max 63)`);
+  }
+}
+
+export function accountSecrets(cfg: ParleyConfig): SecretMap {
+  return new SecretMap(path.join(paths(cfg).secrets, 'accounts.json'));
+}
+
+export function jidOf(cfg: ParleyConfig, name: string): string {
+  return `${name}@${cfg.domain}`;
+}
+
+/** Creates the account if missing; makes ejabberd's password match the stored one otherwise. */
+export async function ensureAccount(cfg: ParleyConfig, name: string): Promise<{ jid: string; password: string; created: boolean }> {
+  assertLocalpart(name);
+  const password = accountSecrets(cfg).ensure(name);
+  try {
+    await api.register(cfg, name, password);
+    return { jid: jidOf(cfg, name), password, created: true };
+  } catch (err) {
+    if (!(err instanceof EjabberdApiError) || !/already registered|conflict|exists/i.test(err.body)) throw err;
+    await api.changePassword(cfg, name, password);
+    return { jid: jidOf(cfg, name), password, created: false };
+  }
+}
+
+export async function removeAccount(cfg: ParleyConfig, name: string): Promise<boolean> {
+  assertLocalpart(name);
+  const existed = (await api.registeredUsers(cfg)).includes(name);
+  if (existed) await api.unregister(cfg, name);
+  accountSecrets(cfg).delete(name);
+  return existed;
+}
+
+export async function provisionCore(cfg: ParleyConfig, extra: string[] = []): Promise<void> {
+  for (const name of [...CORE_AGENTS, ...extra]) await ensureAccount(cfg, name);
+}
+
+export function credentialsFor(cfg: ParleyConfig, name: string): { jid: string; password: string } {
+  const password = accountSecrets(cfg).get(name);
+  if (!password) throw new Error(`no stored password for ${name}: run \`npm run ejabberd -- start\` to provision`);
+  return { jid: jidOf(cfg, name), password };
+}
+
+export const isAgentName = (name: string) => /^(admin|presenter|coordinator|registry|kb)$|^(specialist|calendar|bench|agent)-/.test(name);

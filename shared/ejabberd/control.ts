@@ -1,0 +1,169 @@
+// Start, stop and inspect the project's own ejabberd (issue #2 §1) through Debian's ejabberdctl
+// with --config-dir/--spool/--logs/--node, so nothing in /etc is read or written.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { type ParleyConfig, paths } from '../config/index.js';
+import { SecretMap } from '../secrets/index.js';
+import { api } from './api.js';
+import { portOpen, waitFor } from './ports.js';
+import { nodeName, renderConfig } from './render.js';
+
+const run = promisify(execFile);
+export const EJABBERDCTL = process.env.PARLEY_EJABBERDCTL || '/usr/sbin/ejabberdctl';
+const RUN_AS = 'ejabberd'; // Debian's ejabberdctl, called as root, runs the node as this user.
+
+export interface InstanceStatus {
+  running: boolean;
+  c2s: boolean;
+  component: boolean;
+  http: boolean;
+  api: boolean;
+  node: string;
+  online: string[];
+}
+
+export function componentSecret(cfg: ParleyConfig): string {
+  return new SecretMap(path.join(paths(cfg).secrets, 'ejabberd.json')).ensure('component');
+}
+
+function ctlArgs(cfg: ParleyConfig): string[] {
+  const p = paths(cfg);
+  return ['--config-dir', p.etc, '--spool', p.spool, '--logs', p.logs, '--node', nodeName(cfg)];
+}
+
+export function ctl(cfg: ParleyConfig, ...args: string[]) {
+  return run(EJABBERDCTL, [...ctlArgs(cfg), ...args], { timeout: 60000 });
+}
+
+function assertInstalled(): void {
+  if (!fs.existsSync(EJABBERDCTL)) {
+    throw new Error(
+      `ejabberd is not installed (${EJABBERDCTL} missing). Run \`npm run setup\` as root, ` +
+        'or `apt-get update && apt-get install -y ejabberd`.',
+    );
+  }
+  if (process.getuid?.() !== 0) {
+    throw new Error("Debian's ejabberdctl runs only as root or as user ejabberd: run Parley as root.");
+  }
+}
+
+/** The node runs as user ejabberd: it must own spool, logs and run dirs and reach the config. */
+async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
+  const p = paths(cfg);
+  await run('chown', ['-R', `${RUN_AS}:${RUN_AS}`, p.spool, p.logs, p.run]);
+  await run('chgrp', [RUN_AS, p.etc, path.join(p.etc, 'ejabberd.yml')]);
+  fs.chmodSync(p.etc, 0o750);
+  try {
+    await run('su', ['-s', '/bin/sh', RUN_AS, '-c', `test -r "${path.join(p.etc, 'ejabberd.yml')}" && test -w "${p.spool}"`]);
+  } catch {
+    throw new Error(
+      `user ${RUN_AS} cannot reach ${cfg.home}: every parent directory must be traversable (o+x). ` +
+        'Set PARLEY_HOME to a directory it can reach.',
+    );
+  }
+}
+
+export async function status(cfg: ParleyConfig): Promise<InstanceStatus> {
+  const [c2s, component, http] = await Promise.all([
+    portOpen(cfg.c2sPort),
+    portOpen(cfg.componentPort),
+    portOpen(cfg.httpPort),
+  ]);
+  let apiOk = false;
+  let online: string[] = [];
+  if (http) {
+    try {
+      await api.status(cfg);
+      apiOk = true;
+      online = await api.connectedUsers(cfg);
+    } catch {
+      apiOk = false;
+    }
+  }
+  return { running: c2s && http && apiOk, c2s, component, http, api: apiOk, node: nodeName(cfg), online };
+}
+
+function logTail(cfg: ParleyConfig, lines = 20): string {
+  const p = paths(cfg);
+  for (const f of ['error.log', 'ejabberd.log', 'crash.log']) {
+    const file = path.join(p.logs, f);
+    if (fs.existsSync(file) && fs.statSync(file).size > 0) {
+      return `--- ${file} ---\n` + fs.readFileSync(file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+    }
+  }
+  return '(no ejabberd log yet)';
+}
+
+export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Promise<InstanceStatus> {
+  assertInstalled();
+  const before = await status(cfg);
+  if (before.running) return before;
+  if (before.c2s || before.http) {
+    throw new Error(`port ${before.c2s ? cfg.c2sPort : cfg.httpPort} is taken by something that is not this Parley instance`);
+  }
+  renderConfig(cfg, componentSecret(cfg));
+  await prepareOwnership(cfg);
+  await ctl(cfg, 'start').catch((err: Error) => {
+    throw new Error(`ejabberdctl start failed: ${err.message}\n${logTail(cfg)}`);
+  });
+  const t0 = Date.now();
+  try {
+    await waitFor(async () => {
+      // A node that refuses its config dies within a second or two: fail fast with its log.
+      const pid = readPid(cfg);
+      if (Date.now() - t0 > 3000 && (pid === undefined || !alive(pid))) throw new Error('ejabberd node exited during start');
+      return (await portOpen(cfg.c2sPort)) && (await portOpen(cfg.httpPort));
+    }, {
+      timeoutMs,
+      what: `ejabberd ports ${cfg.c2sPort}/${cfg.httpPort}`,
+    });
+    await waitFor(() => api.status(cfg).then(() => true, () => false), { timeoutMs, what: 'ejabberd HTTP API' });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${logTail(cfg)}`);
+  }
+  return status(cfg);
+}
+
+function readPid(cfg: ParleyConfig): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(path.join(paths(cfg).run, 'ejabberd.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Clean stop through ejabberdctl; SIGTERM, then SIGKILL, on the node's pid if it hangs. */
+export async function stop(cfg: ParleyConfig, { timeoutMs = 20000 } = {}): Promise<boolean> {
+  const pid = readPid(cfg);
+  const up = (await portOpen(cfg.c2sPort)) || (pid !== undefined && alive(pid));
+  if (!up) return false;
+  await ctl(cfg, 'stop').catch(() => undefined);
+  const gone = async () => !(await portOpen(cfg.c2sPort)) && (pid === undefined || !alive(pid));
+  try {
+    await waitFor(gone, { timeoutMs, what: 'ejabberd to stop' });
+  } catch {
+    if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+    await waitFor(gone, { timeoutMs: 5000, what: 'ejabberd to die' });
+  }
+  return true;
+}
+
+/** Kill the node without a clean shutdown (tests of reconnect and crash recovery). */
+export function kill(cfg: ParleyConfig): boolean {
+  const pid = readPid(cfg);
+  if (pid === undefined || !alive(pid)) return false;
+  process.kill(pid, 'SIGKILL');
+  return true;
+}

@@ -1,0 +1,52 @@
+// Renders ejabberd/*.tmpl into $PARLEY_HOME/ejabberd/etc (issue #2 §1): the project's own
+// instance, configured from the environment, never from /etc.
+import fs from 'node:fs';
+import path from 'node:path';
+import { type ParleyConfig, paths } from '../config/index.js';
+import { repoRoot } from '../runtime/repo-root.js';
+
+const MAM_BLOCK = `  mod_mam:
+    # mnesia is the only backend Debian's build has here; fine for a person's history, slow
+    # under agent load (facts.md), hence off by default.
+    db_type: mnesia
+    assume_mam_usage: true
+    default: always`;
+
+export function nodeName(cfg: ParleyConfig): string {
+  return `parley${cfg.c2sPort}@localhost`;
+}
+
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/{{([A-Z0-9_]+)}}/g, (_, key: string) => {
+    const v = values[key];
+    if (v === undefined) throw new Error(`ejabberd template: no value for {{${key}}}`);
+    return v;
+  });
+}
+
+export function renderConfig(cfg: ParleyConfig, componentSecret: string): string {
+  const p = paths(cfg);
+  const tmplDir = path.join(repoRoot(), 'ejabberd');
+  const values: Record<string, string> = {
+    DOMAIN: cfg.domain,
+    C2S_PORT: String(cfg.c2sPort),
+    COMPONENT_PORT: String(cfg.componentPort),
+    HTTP_PORT: String(cfg.httpPort),
+    DIST_PORT: String(cfg.distPort),
+    COMPONENT_SECRET: componentSecret,
+    OFFLINE_LIMIT: String(cfg.offlineLimit),
+    LOGLEVEL: cfg.logLevel,
+    MAM_BLOCK: cfg.mam ? MAM_BLOCK : '',
+    NODE: nodeName(cfg),
+    RUN_DIR: p.run,
+  };
+  for (const dir of [p.etc, p.spool, p.logs, p.run]) fs.mkdirSync(dir, { recursive: true });
+  const yml = fill(fs.readFileSync(path.join(tmplDir, 'ejabberd.yml.tmpl'), 'utf8'), values);
+  const ctl = fill(fs.readFileSync(path.join(tmplDir, 'ejabberdctl.cfg.tmpl'), 'utf8'), values);
+  // The yml holds the component secret: readable by the owner and ejabberd's group only.
+  fs.writeFileSync(path.join(p.etc, 'ejabberd.yml'), yml, { mode: 0o640 });
+  fs.chmodSync(path.join(p.etc, 'ejabberd.yml'), 0o640);
+  fs.writeFileSync(path.join(p.etc, 'ejabberdctl.cfg'), ctl, { mode: 0o644 });
+  fs.copyFileSync(path.join(tmplDir, 'inetrc'), path.join(p.etc, 'inetrc'));
+  return path.join(p.etc, 'ejabberd.yml');
+}

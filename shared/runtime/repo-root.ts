@@ -1,0 +1,19 @@
+// Compiled code runs from dist/; data files (contracts/, ejabberd/, skills/) stay at the repo
+// root. Walk up from this module until package.json of parley is found.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cached: string | undefined;
+
+export function repoRoot(): string {
+  if (cached) return cached;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg) && fs.existsSync(path.join(dir, 'ejabberd'))) return (cached = dir);
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the Parley repository root');
+    dir = up;
+  }
+}
