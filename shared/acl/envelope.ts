@@ -1,0 +1,105 @@
+// Building and answering FIPA-ACL envelopes (seed contract §1).
+import { randomUUID } from 'node:crypto';
+import type { Envelope, Performative, Protocol } from '../contracts/types.gen.js';
+import { defaultProtocol } from './performatives.js';
+
+export type { Envelope };
+export type Content = Envelope['content'];
+/**
+ * What builders accept as content: any generated content interface (AskExpertContent, …) or a
+ * plain object. Generated interfaces have no index signature, so they are not assignable to
+ * Content directly; validation against contracts/ is the pipeline's job.
+ */
+export type ContentInput = object;
+
+/** Seed contract §1: content ≤ 64 kB (POC), measured as UTF-8 bytes of its JSON. */
+export const MAX_CONTENT_BYTES = 64 * 1024;
+export const DEFAULT_ONTOLOGY = 'MAS.Core';
+export const LANGUAGE = 'application/json';
+
+/** A fresh reply_with value: msg-<uuid>. */
+export function newId(): string {
+  return `msg-${randomUUID()}`;
+}
+
+/** A fresh conversation_id (= XMPP thread = session_id, seed contract §1): sess-<uuid>. */
+export function newConversationId(): string {
+  return `sess-${randomUUID()}`;
+}
+
+/** UTC ISO-8601 with Z, e.g. 2025-11-07T19:55:00.000Z (seed contract §1). */
+export function nowIso(now: Date = new Date()): string {
+  return now.toISOString();
+}
+
+/** UTF-8 byte size of JSON.stringify(content), the unit of the 64 kB limit. */
+export function contentByteSize(content: unknown): number {
+  return Buffer.byteLength(JSON.stringify(content) ?? '', 'utf8');
+}
+
+export interface EnvelopeInit {
+  performative: Performative;
+  sender: string;
+  receiver: string;
+  conversation_id: string;
+  content: ContentInput;
+  protocol?: Protocol;
+  ontology?: string;
+  in_reply_to?: string;
+  /** Defaults to newId(). */
+  reply_with?: string;
+  /** Defaults to now. */
+  timestamp?: string;
+}
+
+/** Fills reply_with, timestamp, ontology MAS.Core, language and the protocol for the performative. */
+export function makeEnvelope(init: EnvelopeInit): Envelope {
+  const envelope: Envelope = {
+    performative: init.performative,
+    sender: init.sender,
+    receiver: init.receiver,
+    conversation_id: init.conversation_id,
+    reply_with: init.reply_with ?? newId(),
+    ontology: init.ontology ?? DEFAULT_ONTOLOGY,
+    protocol: init.protocol ?? defaultProtocol(init.performative),
+    language: LANGUAGE,
+    timestamp: init.timestamp ?? nowIso(),
+    content: init.content as Content,
+  };
+  // Initiating messages have no in_reply_to at all (absent, not empty).
+  if (init.in_reply_to !== undefined) envelope.in_reply_to = init.in_reply_to;
+  return envelope;
+}
+
+export interface ReplyInit {
+  performative: Performative;
+  content: ContentInput;
+  /** Defaults to the request's receiver (the agent answering). */
+  sender?: string;
+  reply_with?: string;
+  timestamp?: string;
+}
+
+/**
+ * Answer to `request`: swaps sender/receiver, keeps conversation_id, protocol and ontology, and
+ * sets in_reply_to = request.reply_with (seed contract §1 correlation rule).
+ */
+export function replyTo(request: Envelope, init: ReplyInit): Envelope {
+  return makeEnvelope({
+    performative: init.performative,
+    sender: init.sender ?? request.receiver,
+    receiver: request.sender,
+    conversation_id: request.conversation_id,
+    protocol: request.protocol,
+    ontology: request.ontology,
+    in_reply_to: request.reply_with,
+    content: init.content,
+    reply_with: init.reply_with,
+    timestamp: init.timestamp,
+  });
+}
+
+/** True when `reply` answers `request` (same conversation, in_reply_to = reply_with). */
+export function isReplyTo(reply: Envelope, request: Envelope): boolean {
+  return reply.conversation_id === request.conversation_id && reply.in_reply_to === request.reply_with;
+}

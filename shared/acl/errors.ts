@@ -1,0 +1,103 @@
+// ONE error catalogue (nats.js errors.ts style). Each code says which FIPA performative answers it
+// and which Agora status it maps to (agora-protocol v1.0 §5). FAILURE reasons include the seed
+// contract §4 dictionary; the FAILURE and NOT-UNDERSTOOD rows mirror the reason enums in
+// contracts/failure.json and contracts/not-understood.json (unit-tested).
+import type { ErrorContent, ValidationErrorItem } from '../contracts/types.gen.js';
+
+export type ErrorPerformative = 'NOT-UNDERSTOOD' | 'REFUSE' | 'FAILURE';
+export type AgoraCode = 400 | 401 | 402 | 404 | 408 | 429 | 500 | 503;
+
+export interface ErrorSpec {
+  readonly performative: ErrorPerformative;
+  readonly description: string;
+  readonly agora: AgoraCode;
+}
+
+export const ERRORS = {
+  // Input the receiver cannot parse or does not accept: NOT-UNDERSTOOD (FIPA SC00037).
+  INVALID_JSON: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The message body is not valid JSON.' },
+  SCHEMA_VIOLATION: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The envelope or its content does not match its contract.' },
+  CONTENT_TOO_LARGE: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The content exceeds 64 kB of UTF-8 JSON (seed contract §1).' },
+  UNKNOWN_PERFORMATIVE: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The performative is not one this system speaks.' },
+  UNSUPPORTED_CONTENT: { performative: 'NOT-UNDERSTOOD', agora: 404, description: 'The content type is not known to the receiver.' },
+  PERFORMATIVE_MISMATCH: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The content type may not travel in this performative (seed contract §2).' },
+  BROKEN_CORRELATION: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'in_reply_to does not match an open exchange (seed contract §1).' },
+  UNEXPECTED_MESSAGE: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The message does not fit the current state of the protocol.' },
+  // Authorised to understand but not willing: REFUSE.
+  FORBIDDEN_SENDER: { performative: 'REFUSE', agora: 401, description: 'The sender may not talk to this agent (seed contract §5).' },
+  SENDER_MISMATCH: { performative: 'REFUSE', agora: 401, description: 'The envelope sender does not match the XMPP from-JID.' },
+  BUSY: { performative: 'REFUSE', agora: 503, description: 'The agent is at capacity; try another candidate.' },
+  OUT_OF_SCOPE: { performative: 'REFUSE', agora: 404, description: 'The agent does not offer the requested capability.' },
+  // Accepted but could not be done: FAILURE (seed contract §4).
+  NO_CANDIDATE: { performative: 'FAILURE', agora: 503, description: 'No specialist could take the request (DF list exhausted).' },
+  SPECIALIST_TIMEOUT: { performative: 'FAILURE', agora: 408, description: 'The specialist did not AGREE within 3 s or answer within 30 s.' },
+  INVALID_ARGS: { performative: 'FAILURE', agora: 400, description: 'The request arguments do not fit the skill.' },
+  INTERNAL_ERROR: { performative: 'FAILURE', agora: 500, description: 'A handler failed unexpectedly.' },
+  KB_UNAVAILABLE: { performative: 'FAILURE', agora: 503, description: 'The knowledge base did not answer.' },
+  KB_STORE_FAILED: { performative: 'FAILURE', agora: 500, description: 'The knowledge base could not store the fact.' },
+  TIMEOUT: { performative: 'FAILURE', agora: 408, description: 'The work took too long.' },
+  NOT_REGISTERED: { performative: 'FAILURE', agora: 404, description: 'The DF holds no registration for this agent (lease expired): register again.' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type CodesAnsweredBy<P extends ErrorPerformative> = {
+  [C in ErrorCode]: (typeof ERRORS)[C]['performative'] extends P ? C : never;
+}[ErrorCode];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+/** All codes answered with the given performative, in catalogue order. */
+export function codesFor(performative: ErrorPerformative): ErrorCode[] {
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].performative === performative);
+}
+
+export function performativeFor(code: ErrorCode): ErrorPerformative {
+  return ERRORS[code].performative;
+}
+
+export function agoraCodeFor(code: ErrorCode): AgoraCode {
+  return ERRORS[code].agora;
+}
+
+export class ParleyError extends Error {
+  override readonly name = 'ParleyError';
+  readonly code: ErrorCode;
+  readonly detail: string;
+  readonly errors: ValidationErrorItem[] | undefined;
+
+  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown; errors?: ValidationErrorItem[] }) {
+    const text = detail ?? ERRORS[code].description;
+    super(`${code}: ${text}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.detail = text;
+    this.errors = options?.errors;
+  }
+
+  get performative(): ErrorPerformative {
+    return ERRORS[this.code].performative;
+  }
+
+  /** FIPA content for the answer: {reason, detail, errors?}. */
+  toContent(): ErrorContent {
+    return errorContent(this.code, this.detail, this.errors);
+  }
+}
+
+/** Wraps anything thrown into a ParleyError; unknown errors become INTERNAL_ERROR. */
+export function toParleyError(err: unknown): ParleyError {
+  if (err instanceof ParleyError) return err;
+  const detail = err instanceof Error ? err.message : String(err);
+  return new ParleyError('INTERNAL_ERROR', detail.slice(0, 500), { cause: err });
+}
+
+const MAX_DETAIL = 2000; // contracts/common.json Detail.maxLength
+const MAX_ERRORS = 20; // contracts/common.json ValidationErrors.maxItems
+
+/** Builds FIPA error content {reason, detail, errors?} that satisfies contracts/error-content.json. */
+export function errorContent(code: ErrorCode, detail?: string, errors?: readonly ValidationErrorItem[]): ErrorContent {
+  const content: ErrorContent = { reason: code, detail: (detail ?? ERRORS[code].description).slice(0, MAX_DETAIL) };
+  if (errors !== undefined && errors.length > 0) content.errors = errors.slice(0, MAX_ERRORS);
+  return content;
+}

@@ -1,0 +1,15 @@
+// Public API of the ACL layer: envelopes, performatives, the error catalogue.
+export {
+  DEFAULT_ONTOLOGY, LANGUAGE, MAX_CONTENT_BYTES, contentByteSize, isReplyTo, makeEnvelope,
+  newConversationId, newId, nowIso, replyTo,
+  type Content, type ContentInput, type Envelope, type EnvelopeInit, type ReplyInit,
+} from './envelope.js';
+export {
+  NO_ERROR_REPLY, PERFORMATIVES, defaultProtocol, isPerformative, isReplyPerformative,
+  mayAnswerWithError, type Performative, type Protocol,
+} from './performatives.js';
+export {
+  ERRORS, ParleyError, agoraCodeFor, codesFor, errorContent, isErrorCode, performativeFor,
+  toParleyError, type AgoraCode, type CodesAnsweredBy, type ErrorCode, type ErrorPerformative,
+  type ErrorSpec,
+} from './errors.js';

@@ -1,0 +1,132 @@
+// Loads contracts/*.json (the single source of truth) into ONE ajv instance, fastify-style:
+// a missing or duplicate $id, or a schema that does not compile, stops start-up.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+/** Every contract's $id is CONTRACT_BASE + '<file name>'. */
+export const CONTRACT_BASE = 'https://parley.local/contracts/';
+
+// ajv-formats is CommonJS (`module.exports = plugin; exports.default = plugin`); under NodeNext
+// TypeScript types the default import as the module object, so take its `default`.
+const addFormats = addFormatsModule.default;
+
+export class ContractLoadError extends Error {
+  override readonly name = 'ContractLoadError';
+  constructor(message: string, readonly file?: string, options?: { cause?: unknown }) {
+    super(file ? `${message} (${file})` : message, options);
+  }
+}
+
+export interface Contracts {
+  /** The absolute contracts/ directory the schemas came from. */
+  readonly dir: string;
+  /** Contract names (file names without .json), sorted. */
+  readonly names: readonly string[];
+  /** The shared ajv instance; every schema is added under its $id. */
+  readonly ajv: Ajv;
+  /** True when a contract of that name ('envelope') or $id exists. */
+  has(nameOrId: string): boolean;
+  /** The compiled validator for a contract name ('envelope') or full $id; throws when unknown. */
+  validator<T = unknown>(nameOrId: string): ValidateFunction<T>;
+}
+
+/** Full $id for a contract name: contractId('envelope') → https://parley.local/contracts/envelope.json */
+export function contractId(name: string): string {
+  return name.startsWith(CONTRACT_BASE) ? name : `${CONTRACT_BASE}${name}.json`;
+}
+
+/**
+ * Walks up from `from` (default: this module's directory, which is dist/shared/contracts when
+ * compiled) to the first directory holding contracts/envelope.json.
+ */
+export function findContractsDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = resolve(from);
+  for (;;) {
+    const candidate = join(dir, 'contracts');
+    if (existsSync(join(candidate, 'envelope.json'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new ContractLoadError(`no contracts/envelope.json above ${from}`);
+    dir = parent;
+  }
+}
+
+function readSchema(file: string): AnySchemaObject {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new ContractLoadError('contract is not valid JSON', file, { cause });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ContractLoadError('contract is not a JSON object', file);
+  }
+  return parsed as AnySchemaObject;
+}
+
+export function loadContracts(dir: string = findContractsDir()): Contracts {
+  const root = resolve(dir);
+  const files = readdirSync(root).filter((f) => f.endsWith('.json')).sort();
+  if (files.length === 0) throw new ContractLoadError('no *.json contracts found', root);
+
+  // allErrors gives the peer every problem at once; every string/array in the contracts is
+  // bounded and the pipeline caps stanza size first, so the extra work stays small.
+  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv, ['date-time']);
+
+  const byId = new Map<string, string>();
+  for (const file of files) {
+    const path = join(root, file);
+    const schema = readSchema(path);
+    const id: unknown = schema.$id;
+    if (typeof id !== 'string' || id.length === 0) {
+      throw new ContractLoadError('contract has no $id', path);
+    }
+    const previous = byId.get(id);
+    if (previous !== undefined) {
+      throw new ContractLoadError(`duplicate $id ${id}, already used by ${previous}`, path);
+    }
+    const expected = contractId(file.slice(0, -'.json'.length));
+    if (id !== expected) {
+      throw new ContractLoadError(`$id ${id} does not match its file name; expected ${expected}`, path);
+    }
+    byId.set(id, path);
+    try {
+      ajv.addSchema(schema);
+    } catch (cause) {
+      throw new ContractLoadError(`contract is not a valid schema: ${String(cause)}`, path, { cause });
+    }
+  }
+
+  // Compile everything now so a broken $ref or keyword fails at start-up, not on first message.
+  for (const [id, path] of byId) {
+    try {
+      ajv.getSchema(id);
+    } catch (cause) {
+      throw new ContractLoadError(`contract does not compile: ${String(cause)}`, path, { cause });
+    }
+  }
+
+  const names = files.map((f) => f.slice(0, -'.json'.length));
+  return {
+    dir: root,
+    names,
+    ajv,
+    has: (nameOrId) => byId.has(contractId(nameOrId)),
+    validator<T = unknown>(nameOrId: string): ValidateFunction<T> {
+      const fn = ajv.getSchema<T>(contractId(nameOrId));
+      if (!fn) throw new ContractLoadError(`unknown contract ${nameOrId}`);
+      return fn;
+    },
+  };
+}
+
+let singleton: Contracts | undefined;
+
+/** The process-wide contracts, loaded from the repo's contracts/ on first use. */
+export function contracts(): Contracts {
+  singleton ??= loadContracts();
+  return singleton;
+}

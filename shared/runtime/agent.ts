@@ -1,0 +1,173 @@
+// An agent = transport + the one inbound pipeline + the router, with one error boundary: nothing
+// an inbound message does can throw into the socket; every envelope gets an answer or a
+// recorded reason (docs/architecture.md).
+import type { Envelope } from '../acl/envelope.js';
+import { makeEnvelope } from '../acl/envelope.js';
+import { errorContent, type ErrorCode, performativeFor, toParleyError } from '../acl/errors.js';
+import { mayAnswerWithError } from '../acl/performatives.js';
+import type { Logger } from '../log/index.js';
+import type { InboundMessage, Transport } from '../transport/types.js';
+import { identify, type Identity, jidOfName } from './names.js';
+import { classify, type Rejection } from './pipeline.js';
+import { Router, type RouterOptions } from './router.js';
+import type { Telemetry } from './telemetry.js';
+
+export interface AgentOptions {
+  /** Bare JID of this agent (for rooms: the component serves many; see ComponentAgent). */
+  jid: string;
+  domain: string;
+  transport: Transport;
+  logger: Logger;
+  telemetry: Telemetry;
+  readsChat?: boolean;
+  onChat?: (msg: InboundMessage, from: Identity) => void;
+  clock?: RouterOptions['clock'];
+  persist?: RouterOptions['persist'];
+}
+
+export interface AgentCounters {
+  received: number;
+  sent: number;
+  rejected: Record<string, number>;
+  duplicates: number;
+  late: number;
+}
+
+export class Agent {
+  readonly self: Identity;
+  readonly router: Router;
+  readonly log: Logger;
+  readonly counters: AgentCounters = { received: 0, sent: 0, rejected: {}, duplicates: 0, late: 0 };
+
+  constructor(private readonly opts: AgentOptions) {
+    this.self = identify(opts.jid, opts.domain);
+    this.log = opts.logger;
+    this.router = new Router({
+      logger: opts.logger,
+      clock: opts.clock,
+      persist: opts.persist,
+      send: (env) => this.send(env),
+      note: (cid, decision, detail) => opts.telemetry.note(cid, decision, detail),
+      crashed: (_key, request, err) => {
+        if (request) this.answerError(request, 'INTERNAL_ERROR', toParleyError(err).detail);
+      },
+    });
+    opts.transport.onMessage((msg) => this.receive(msg));
+  }
+
+  get name(): string {
+    return this.self.name;
+  }
+
+  get transport(): Transport {
+    return this.opts.transport;
+  }
+
+  get telemetry(): Telemetry {
+    return this.opts.telemetry;
+  }
+
+  async start(): Promise<void> {
+    await this.opts.transport.start();
+  }
+
+  async stop(): Promise<void> {
+    this.router.stopAll();
+    await this.opts.transport.stop();
+    this.opts.telemetry.close();
+  }
+
+  /** Sends an envelope to its receiver; <thread> = conversation_id, id = reply_with. */
+  send(envelope: Envelope, toJid?: string): void {
+    this.counters.sent += 1;
+    this.opts.telemetry.envelope('out', envelope, 'sent');
+    this.opts.transport.send({
+      to: toJid ?? jidOfName(envelope.receiver, this.opts.domain),
+      type: 'normal',
+      id: envelope.reply_with,
+      thread: envelope.conversation_id,
+      body: JSON.stringify(envelope),
+    });
+  }
+
+  /** Answers `request` with the performative the catalogue assigns to `code`. */
+  answerError(request: Envelope, code: ErrorCode, detail?: string): void {
+    if (!mayAnswerWithError(request.performative)) return;
+    this.send(
+      makeEnvelope({
+        performative: performativeFor(code),
+        sender: this.self.name,
+        receiver: request.sender,
+        conversation_id: request.conversation_id,
+        protocol: request.protocol,
+        in_reply_to: request.reply_with,
+        content: errorContent(code, detail),
+      }),
+    );
+  }
+
+  /** The error boundary: whatever happens below is caught, answered and counted. */
+  receive(msg: InboundMessage): void {
+    this.counters.received += 1;
+    try {
+      this.process(msg);
+    } catch (err) {
+      const e = toParleyError(err);
+      this.log.error({ err: e.message, from: msg.from }, 'inbound handling failed');
+      this.opts.telemetry.envelope('in', null, `failure:INTERNAL_ERROR`, msg.body);
+      this.reject({
+        action: 'reject', code: 'INTERNAL_ERROR', detail: e.detail, from: identify(msg.from, this.opts.domain),
+        conversation_id: msg.thread ?? 'unknown', in_reply_to: msg.id,
+      });
+    }
+  }
+
+  private process(msg: InboundMessage): void {
+    const c = classify(msg, { domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false });
+    switch (c.action) {
+      case 'ignore':
+        return;
+      case 'chat':
+        this.opts.onChat?.(c.msg, c.from);
+        return;
+      case 'reject':
+        this.opts.telemetry.envelope('in', c.envelope ?? null, `rejected:${c.code}`, msg.body);
+        this.reject(c);
+        return;
+      case 'deliver': {
+        const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
+        this.opts.telemetry.envelope('in', c.envelope, r.outcome);
+        if (r.outcome === 'duplicate') this.counters.duplicates += 1;
+        else if (r.outcome === 'late') this.counters.late += 1;
+        else if (r.outcome === 'broken') {
+          this.reject({ ...this.rejection(c.envelope, c.from), code: 'BROKEN_CORRELATION', detail: `in_reply_to ${c.envelope.in_reply_to} answers no message of ours` });
+        } else if (r.outcome === 'unhandled') {
+          this.reject({ ...this.rejection(c.envelope, c.from), code: 'UNEXPECTED_MESSAGE', detail: `${this.self.name} does not handle ${c.kind.kind} in ${c.envelope.performative}` });
+        }
+        return;
+      }
+    }
+  }
+
+  private rejection(env: Envelope, from: Identity): Omit<Rejection, 'code' | 'detail'> {
+    return { action: 'reject', from, envelope: env, conversation_id: env.conversation_id, in_reply_to: env.reply_with };
+  }
+
+  /** Error reply to whatever arrived; never answers an error with an error (no ping-pong). */
+  private reject(r: Rejection): void {
+    const name = `rejected:${r.code}`;
+    this.counters.rejected[r.code] = (this.counters.rejected[r.code] ?? 0) + 1;
+    this.log.info({ code: r.code, from: r.from.jid, detail: r.detail }, name);
+    if (r.envelope && !mayAnswerWithError(r.envelope.performative)) return;
+    const reply = makeEnvelope({
+      performative: performativeFor(r.code),
+      sender: this.self.name,
+      receiver: r.from.name,
+      conversation_id: r.conversation_id,
+      ...(r.envelope ? { protocol: r.envelope.protocol } : {}),
+      ...(r.in_reply_to ? { in_reply_to: r.in_reply_to } : {}),
+      content: errorContent(r.code, r.detail, r.errors),
+    });
+    this.send(reply, r.from.jid);
+  }
+}

@@ -1,0 +1,64 @@
+// Process wiring shared by every agent's main.ts: config, credentials, logger, telemetry,
+// transport, Agent, and a clean shutdown on SIGTERM/SIGINT. Roles add their exchanges.
+import path from 'node:path';
+import { loadConfig, type ParleyConfig, paths } from '../config/index.js';
+import { credentialsFor } from '../ejabberd/accounts.js';
+import { createLogger, type Logger } from '../log/index.js';
+import { clientTransport } from '../transport/client.js';
+import { Agent, type AgentOptions } from './agent.js';
+import { identify } from './names.js';
+import { SqliteTelemetry } from './telemetry.js';
+
+export interface BootOptions {
+  /** Account localpart: presenter, coordinator, specialist-math, … */
+  account: string;
+  readsChat?: boolean;
+  onChat?: AgentOptions['onChat'];
+  persist?: AgentOptions['persist'];
+  config?: ParleyConfig;
+}
+
+export interface Booted {
+  agent: Agent;
+  config: ParleyConfig;
+  logger: Logger;
+  /** Registers work to do before the transport stops (deregister, flush). */
+  onShutdown(fn: () => Promise<void> | void): void;
+}
+
+export function telemetryFile(cfg: ParleyConfig, name: string): string {
+  return path.join(paths(cfg).telemetry, `${name}.sqlite`);
+}
+
+export function createAgent(opts: BootOptions): Booted {
+  const config = opts.config ?? loadConfig();
+  const { jid, password } = credentialsFor(config, opts.account);
+  const name = identify(jid, config.domain).name;
+  const logger = createLogger(name);
+  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource: `agent-${process.pid}` });
+  const agent = new Agent({
+    jid,
+    domain: config.domain,
+    transport,
+    logger,
+    telemetry: new SqliteTelemetry(telemetryFile(config, name), name),
+    readsChat: opts.readsChat,
+    onChat: opts.onChat,
+    persist: opts.persist,
+  });
+  const hooks: Array<() => Promise<void> | void> = [];
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    for (const h of hooks) await Promise.resolve(h()).catch((err: Error) => logger.warn({ err: err.message }, 'shutdown hook failed'));
+    await agent.stop().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
+  process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+  return { agent, config, logger, onShutdown: (fn) => hooks.push(fn) };
+}

@@ -1,0 +1,95 @@
+// The one inbound pipeline (docs/architecture.md): stanza → size → JSON → envelope schema →
+// content schema → sender identity → role policy. Pure: it classifies, the agent acts.
+// Every failure carries a code from the one error catalogue (shared/acl/errors.ts).
+import type { Envelope } from '../acl/envelope.js';
+import type { ErrorCode } from '../acl/errors.js';
+import type { ContentKind } from '../contracts/content-kinds.js';
+import type { ValidationErrorItem } from '../contracts/types.gen.js';
+import { validateEnvelope } from '../contracts/validate.js';
+import type { InboundMessage } from '../transport/types.js';
+import { identify, type Identity, type Role } from './names.js';
+import { mayInitiate, mayTalk } from './policy.js';
+
+/** Body bytes beyond which we do not even parse: 64 kB content plus generous header room. */
+export const MAX_BODY_BYTES = 96 * 1024;
+
+export interface PipelineContext {
+  domain: string;
+  self: Identity;
+  /** Whether this agent reads plain chat from people (only the Presenter does). */
+  readsChat: boolean;
+}
+
+export interface Rejection {
+  action: 'reject';
+  code: ErrorCode;
+  detail: string;
+  errors?: ValidationErrorItem[];
+  from: Identity;
+  /** What the error reply correlates to, as far as the input allowed parsing. */
+  conversation_id: string;
+  in_reply_to?: string;
+  /** The envelope, when the header parsed (its performative decides whether we may answer). */
+  envelope?: Envelope;
+}
+
+export type Classified =
+  | { action: 'chat'; msg: InboundMessage; from: Identity }
+  | { action: 'ignore'; reason: string; from: Identity }
+  | Rejection
+  | { action: 'deliver'; envelope: Envelope; kind: ContentKind; from: Identity };
+
+const HUMAN_ROLES: ReadonlySet<Role> = new Set(['person', 'admin']);
+
+export function classify(msg: InboundMessage, ctx: PipelineContext): Classified {
+  const from = identify(msg.from, ctx.domain);
+  if (msg.type === 'error') return { action: 'ignore', reason: 'error stanza', from };
+  if (msg.body === undefined || msg.body === '') return { action: 'ignore', reason: 'no body', from };
+  // People chat in plain text with the Presenter; a chat body that is not JSON is chat.
+  if (ctx.readsChat && HUMAN_ROLES.has(from.role) && !msg.body.trimStart().startsWith('{')) {
+    return { action: 'chat', msg, from };
+  }
+  const base = { action: 'reject' as const, from, conversation_id: msg.thread ?? 'unknown', in_reply_to: msg.id };
+  if (Buffer.byteLength(msg.body, 'utf8') > MAX_BODY_BYTES) {
+    return { ...base, code: 'CONTENT_TOO_LARGE', detail: `message body over ${MAX_BODY_BYTES} bytes; content ≤ 64 kB (seed contract §1)` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(msg.body);
+  } catch (err) {
+    if (ctx.readsChat && HUMAN_ROLES.has(from.role)) return { action: 'chat', msg, from };
+    return { ...base, code: 'INVALID_JSON', detail: (err as Error).message.slice(0, 300) };
+  }
+  const result = validateEnvelope(raw);
+  if (!result.ok) {
+    const env = result.envelope;
+    return {
+      ...base,
+      code: result.code,
+      detail: result.detail,
+      errors: result.errors,
+      ...(env ? { envelope: env, conversation_id: env.conversation_id, in_reply_to: env.reply_with } : {}),
+    };
+  }
+  const envelope = result.envelope;
+  const rejectEnv = (code: ErrorCode, detail: string): Rejection => ({
+    ...base, code, detail, envelope, conversation_id: envelope.conversation_id, in_reply_to: envelope.reply_with,
+  });
+  // Seed contract §1: conversation_id = XMPP thread, unchanged along the whole path.
+  if (msg.thread !== envelope.conversation_id) {
+    return rejectEnv('BROKEN_CORRELATION', `XMPP <thread> ${JSON.stringify(msg.thread ?? null)} must equal conversation_id`);
+  }
+  if (envelope.sender !== from.name) {
+    return rejectEnv('SENDER_MISMATCH', `envelope sender ${JSON.stringify(envelope.sender)} is not ${from.jid} (${from.name})`);
+  }
+  if (envelope.receiver !== ctx.self.name) {
+    return rejectEnv('UNEXPECTED_MESSAGE', `envelope receiver ${JSON.stringify(envelope.receiver)} is not ${ctx.self.name}`);
+  }
+  if (!mayTalk(from.role, ctx.self.role)) {
+    return rejectEnv('FORBIDDEN_SENDER', `${from.role} ${from.jid} may not send to the ${ctx.self.role} (seed contract §5)`);
+  }
+  if (envelope.in_reply_to === undefined && !mayInitiate(from.role, result.kind.kind)) {
+    return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not open a ${result.kind.kind} exchange (seed contract §5)`);
+  }
+  return { action: 'deliver', envelope, kind: result.kind, from };
+}

@@ -1,0 +1,45 @@
+// Seed contract §5 "no shortcuts": all operational traffic goes through the Coordinator; the
+// Specialist never talks to the Presenter or the KB; the KB talks only to the Coordinator; the
+// DF only registers and answers lookups. An agent refuses (FORBIDDEN_SENDER) envelopes from a
+// role that may not talk to it, judged by the authenticated JID, never the envelope's claim.
+import type { Role } from './names.js';
+
+/** Who may send envelopes to whom. */
+const MAY_SEND_TO: Record<Role, readonly Role[]> = {
+  presenter: ['coordinator'],
+  coordinator: ['presenter', 'registry', 'specialist', 'kb', 'calendar', 'room'],
+  registry: ['coordinator', 'specialist', 'calendar', 'room'],
+  kb: ['coordinator'],
+  specialist: ['coordinator', 'registry'],
+  calendar: ['coordinator', 'registry'],
+  room: ['coordinator', 'registry'],
+  admin: [],
+  person: [],
+  foreign: [],
+};
+
+/** Which roles may open an exchange with a given content kind (others may only reply). */
+const INITIATORS: Record<string, readonly Role[]> = {
+  USER_MSG: ['presenter'],
+  ASK_EXPERT: ['coordinator'],
+  NEED: ['coordinator'],
+  DESCRIBE: ['coordinator'],
+  STORE_FACT: ['coordinator'],
+  GET_FACTS: ['coordinator'],
+  REGISTER: ['specialist', 'calendar', 'room'],
+  HEARTBEAT: ['specialist', 'calendar', 'room'],
+  DEREGISTER: ['specialist', 'calendar', 'room'],
+};
+
+export function mayTalk(from: Role, to: Role): boolean {
+  return MAY_SEND_TO[from].includes(to);
+}
+
+export function mayInitiate(from: Role, kind: string): boolean {
+  const roles = INITIATORS[kind];
+  return roles === undefined || roles.includes(from);
+}
+
+export function allowedSenders(to: Role): Role[] {
+  return (Object.keys(MAY_SEND_TO) as Role[]).filter((r) => MAY_SEND_TO[r].includes(to));
+}

@@ -1,0 +1,128 @@
+// Seed contract §5 (telemetry): every envelope an agent sends or receives is recorded with its
+// headers, timing and the agent's decision, in the agent's own SQLite file under
+// $PARLEY_HOME/telemetry/, so that `npm run trace` can follow one conversation across agents.
+// Writes are batched into one transaction per tick: recording must not slow the hot path.
+import type { Envelope } from '../acl/envelope.js';
+import { type Db, openDb } from '../store/sqlite.js';
+
+export type Direction = 'in' | 'out' | 'note';
+
+export interface TelemetryRecord {
+  agent: string;
+  direction: Direction;
+  /** Epoch milliseconds with sub-ms precision (performance.timeOrigin + now). */
+  at: number;
+  conversation_id: string | null;
+  performative: string | null;
+  sender: string | null;
+  receiver: string | null;
+  reply_with: string | null;
+  in_reply_to: string | null;
+  content_type: string | null;
+  /** What the agent did: accepted, routed, refused:<code>, not-understood:<code>, a Coordinator decision, … */
+  decision: string;
+  /** The whole envelope (or the raw body when it did not parse), JSON. */
+  body: string | null;
+}
+
+export interface Telemetry {
+  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string): void;
+  note(conversationId: string, decision: string, detail?: object): void;
+  flush(): void;
+  close(): void;
+}
+
+export const preciseNow = () => performance.timeOrigin + performance.now();
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS envelopes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  agent TEXT NOT NULL, direction TEXT NOT NULL, at REAL NOT NULL,
+  conversation_id TEXT, performative TEXT, sender TEXT, receiver TEXT,
+  reply_with TEXT, in_reply_to TEXT, content_type TEXT, decision TEXT NOT NULL, body TEXT
+);
+CREATE INDEX IF NOT EXISTS envelopes_conversation ON envelopes(conversation_id, at);`;
+
+function contentType(env: Envelope | null): string | null {
+  const c = env?.content as Record<string, unknown> | undefined;
+  if (!c) return null;
+  if (typeof c.type === 'string') return c.type;
+  const key = ['need', 'candidates', 'facts', 'status', 'reason'].find((k) => k in c);
+  return key ?? null;
+}
+
+export class SqliteTelemetry implements Telemetry {
+  private readonly db: Db;
+  private readonly insert;
+  private queue: TelemetryRecord[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(file: string, private readonly agent: string) {
+    this.db = openDb(file);
+    this.db.exec(SCHEMA);
+    const stmt = this.db.prepare(`INSERT INTO envelopes (agent, direction, at, conversation_id, performative, sender, receiver,
+      reply_with, in_reply_to, content_type, decision, body) VALUES (@agent, @direction, @at, @conversation_id, @performative,
+      @sender, @receiver, @reply_with, @in_reply_to, @content_type, @decision, @body)`);
+    this.insert = this.db.transaction((rows: TelemetryRecord[]) => {
+      for (const r of rows) stmt.run(r);
+    });
+  }
+
+  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string): void {
+    this.push({
+      agent: this.agent,
+      direction,
+      at: preciseNow(),
+      conversation_id: env?.conversation_id ?? null,
+      performative: env?.performative ?? null,
+      sender: env?.sender ?? null,
+      receiver: env?.receiver ?? null,
+      reply_with: env?.reply_with ?? null,
+      in_reply_to: env?.in_reply_to ?? null,
+      content_type: contentType(env),
+      decision,
+      body: env ? JSON.stringify(env) : (raw?.slice(0, 4096) ?? null),
+    });
+  }
+
+  note(conversationId: string, decision: string, detail?: object): void {
+    this.push({
+      agent: this.agent, direction: 'note', at: preciseNow(), conversation_id: conversationId, performative: null,
+      sender: null, receiver: null, reply_with: null, in_reply_to: null, content_type: null, decision,
+      body: detail ? JSON.stringify(detail) : null,
+    });
+  }
+
+  private push(r: TelemetryRecord): void {
+    this.queue.push(r);
+    if (this.queue.length >= 500) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), 20);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0) return;
+    const rows = this.queue;
+    this.queue = [];
+    this.insert(rows);
+  }
+
+  close(): void {
+    this.flush();
+    this.db.close();
+  }
+}
+
+/** For unit tests and benches that do not trace. */
+export class MemoryTelemetry implements Telemetry {
+  readonly records: Array<{ direction: Direction; decision: string; env: Envelope | null }> = [];
+  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string): void {
+    this.records.push({ direction, decision, env });
+  }
+  note(_c: string, decision: string): void {
+    this.records.push({ direction: 'note', decision, env: null });
+  }
+  flush(): void {}
+  close(): void {}
+}

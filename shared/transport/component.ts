@@ -1,0 +1,17 @@
+// A XEP-0114 component transport: one process serves every JID under its domain (rooms.<domain>).
+import { component } from '@xmpp/component';
+import type { Logger } from '../log/index.js';
+import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
+
+export interface ComponentTransportOptions {
+  domain: string; // e.g. rooms.localhost
+  password: string;
+  host: string;
+  port: number;
+  logger: Logger;
+}
+
+export function componentTransport(opts: ComponentTransportOptions): XmppTransport {
+  const xmpp = component({ service: `xmpp://${opts.host}:${opts.port}`, domain: opts.domain, password: opts.password });
+  return new XmppTransport({ address: opts.domain, entity: xmpp as unknown as XmppEntity, logger: opts.logger });
+}

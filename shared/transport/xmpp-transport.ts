@@ -1,0 +1,178 @@
+// One transport for @xmpp/client and @xmpp/component (the style of xmpp.js: small parts wired
+// together). It owns what agents must never think about: TCP_NODELAY (facts.md: 44 ms per round
+// trip without it), reconnect with back-off, and an outbox so that nothing sent while the
+// server is away is lost (stanzas the server never acknowledged are sent again on reconnect).
+import { EventEmitter } from 'node:events';
+import type { Element } from '@xmpp/xml';
+import type { Logger } from '../log/index.js';
+import { messageStanza, readMessage } from './stanza.js';
+import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
+
+/** The part of an xmpp.js entity this transport drives. */
+export interface XmppEntity extends EventEmitter {
+  status: string;
+  socket: (import('node:net').Socket & EventEmitter) | null;
+  options: { service: string; domain: string; lang?: string };
+  reconnect: { stop(): void };
+  start(): Promise<unknown>;
+  stop(): Promise<unknown>;
+  connect(service: string): Promise<unknown>;
+  open(opts: { domain: string; lang?: string }): Promise<unknown>;
+  send(el: Element): Promise<void>;
+}
+
+export interface XmppTransportOptions {
+  address: string;
+  entity: XmppEntity;
+  logger: Logger;
+  /** Sent on every (re)connect, e.g. the client's initial presence. */
+  onOnline?: (transport: XmppTransport) => Promise<void>;
+  maxBackoffMs?: number;
+  /** Outbox bound: beyond it the oldest queued stanza is dropped and logged. */
+  maxQueued?: number;
+}
+
+export class XmppTransport implements Transport {
+  readonly address: string;
+  private readonly entity: XmppEntity;
+  private readonly log: Logger;
+  private readonly events = new EventEmitter();
+  private readonly outbox: Element[] = [];
+  private _status: TransportStatus = 'offline';
+  private stopping = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: XmppTransportOptions) {
+    this.address = opts.address;
+    this.entity = opts.entity;
+    this.log = opts.logger;
+    this.events.setMaxListeners(50);
+    // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
+    this.entity.reconnect.stop();
+    this.entity.on('error', (err: Error) => this.log.debug({ err: err.message }, 'xmpp error'));
+    this.entity.on('status', (s: string) => {
+      if (s === 'connect') this.entity.socket?.setNoDelay(true);
+    });
+    this.entity.on('online', () => void this.onlineNow());
+    this.entity.on('disconnect', () => this.lost());
+    this.entity.on('stanza', (stanza: Element) => this.dispatch(stanza));
+  }
+
+  get status(): TransportStatus {
+    return this._status;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    this._status = 'connecting';
+    await this.entity.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.retryTimer);
+    if (this.entity.status === 'offline') return;
+    await this.entity.stop().catch(() => undefined);
+    this._status = 'offline';
+  }
+
+  send(msg: OutboundMessage): void {
+    this.enqueue(messageStanza(msg));
+  }
+
+  /** Requeue stanzas the server did not acknowledge before the stream broke (XEP-0198 fail). */
+  requeue(stanzas: Element[]): void {
+    for (const s of stanzas) this.outbox.push(s);
+  }
+
+  async sendRaw(el: Element): Promise<void> {
+    if (this._status !== 'online') return;
+    await this.entity.send(el);
+  }
+
+  onMessage(handler: (msg: InboundMessage) => void): void {
+    this.events.on('message', handler);
+  }
+
+  onPresence(handler: (stanza: Element) => void): void {
+    this.events.on('presence', handler);
+  }
+
+  on(event: 'online' | 'offline', handler: () => void): void {
+    this.events.on(event, handler);
+  }
+
+  private enqueue(stanza: Element): void {
+    if (this._status === 'online' && this.outbox.length === 0) {
+      this.entity.send(stanza).catch((err: Error) => {
+        this.log.debug({ err: err.message }, 'send failed; queued for reconnect');
+        this.outbox.unshift(stanza);
+      });
+      return;
+    }
+    this.outbox.push(stanza);
+    const max = this.opts.maxQueued ?? 100000;
+    if (this.outbox.length > max) {
+      this.outbox.shift();
+      this.log.warn({ max }, 'outbox full while offline: dropped the oldest stanza');
+    }
+  }
+
+  private async onlineNow(): Promise<void> {
+    this.attempt = 0;
+    this._status = 'online';
+    try {
+      await this.opts.onOnline?.(this);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'online hook failed');
+    }
+    await this.flush();
+    this.events.emit('online');
+  }
+
+  private async flush(): Promise<void> {
+    while (this.outbox.length > 0 && this._status === 'online') {
+      const stanza = this.outbox.shift() as Element;
+      try {
+        await this.entity.send(stanza);
+      } catch {
+        this.outbox.unshift(stanza);
+        return;
+      }
+    }
+  }
+
+  private lost(): void {
+    if (this._status === 'online') this.events.emit('offline');
+    this._status = this.stopping ? 'offline' : 'connecting';
+    if (!this.stopping) this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    clearTimeout(this.retryTimer);
+    const delay = Math.min(this.opts.maxBackoffMs ?? 2000, 50 * 2 ** Math.min(this.attempt, 10));
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.stopping || this.entity.status === 'online') return;
+    const { service, domain, lang } = this.entity.options;
+    try {
+      await this.entity.connect(service);
+      await this.entity.open({ domain, lang });
+    } catch (err) {
+      this.log.debug({ err: (err as Error).message, attempt: this.attempt }, 'reconnect failed');
+      this.scheduleReconnect();
+    }
+  }
+
+  private dispatch(stanza: Element): void {
+    if (stanza.name === 'message') {
+      this.events.emit('message', readMessage(stanza));
+    } else if (stanza.name === 'presence') {
+      this.events.emit('presence', stanza);
+    }
+  }
+}

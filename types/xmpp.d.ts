@@ -1,0 +1,112 @@
+// Minimal typings for the parts of xmpp.js (0.14 client, 0.13 component) that Parley uses;
+// xmpp.js ships none.
+declare module '@xmpp/xml' {
+  export class Element {
+    name: string;
+    attrs: Record<string, string | undefined>;
+    children: Array<Element | string>;
+    parent: Element | null;
+    constructor(name: string, attrs?: Record<string, unknown>);
+    is(name: string, xmlns?: string): boolean;
+    getChild(name: string, xmlns?: string): Element | undefined;
+    getChildren(name: string, xmlns?: string): Element[];
+    getChildText(name: string, xmlns?: string): string | null;
+    getChildElements(): Element[];
+    getText(): string;
+    text(): string;
+    append(...el: Array<Element | string>): Element;
+    c(name: string, attrs?: Record<string, unknown>): Element;
+    t(text: string): Element;
+    toString(): string;
+  }
+  type Child = Element | string | null | undefined | false;
+  function xml(name: string, attrs?: Record<string, unknown> | null, ...children: Child[]): Element;
+  namespace xml {
+    export { Element };
+  }
+  export { Element, xml };
+  export default xml;
+}
+
+declare module '@xmpp/events' {
+  export { EventEmitter } from 'node:events';
+}
+
+declare module '@xmpp/client' {
+  import type { EventEmitter } from 'node:events';
+  import type { Element } from '@xmpp/xml';
+  import xml from '@xmpp/xml';
+
+  export interface StreamManagement extends EventEmitter {
+    enabled: boolean;
+    id: string;
+    preferredMaximum: number | null;
+    timeout: number;
+    requestAckInterval: number;
+    requestAckDebounce: number;
+    outbound_q: Array<{ stanza: Element; stamp: string }>;
+  }
+
+  export interface XmppClient extends EventEmitter {
+    status: string;
+    jid: { toString(): string; bare(): { toString(): string } } | null;
+    socket: (import('node:net').Socket & EventEmitter) | null;
+    options: { service: string; domain: string; lang?: string };
+    reconnect: EventEmitter & { stop(): void; start(): void; delay: number };
+    streamManagement: StreamManagement;
+    iqCaller: { request(el: Element, timeout?: number): Promise<Element> };
+    iqCallee: {
+      get(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+      set(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+    };
+    start(): Promise<unknown>;
+    stop(): Promise<unknown>;
+    connect(service: string): Promise<unknown>;
+    open(opts: { domain: string; lang?: string }): Promise<unknown>;
+    disconnect(): Promise<unknown>;
+    send(el: Element): Promise<void>;
+    sendMany(els: Element[]): Promise<void>;
+  }
+
+  export interface ClientOptions {
+    service: string;
+    domain: string;
+    resource?: string;
+    username?: string;
+    password?: string;
+    credentials?: (
+      authenticate: (creds: { username: string; password: string }, mechanism: string, userAgent?: unknown) => Promise<void>,
+      mechanisms: string[],
+    ) => Promise<void>;
+  }
+
+  export function client(options: ClientOptions): XmppClient;
+  export { xml };
+}
+
+declare module '@xmpp/component' {
+  import type { EventEmitter } from 'node:events';
+  import type { Element } from '@xmpp/xml';
+  import xml from '@xmpp/xml';
+
+  export interface XmppComponent extends EventEmitter {
+    status: string;
+    jid: { toString(): string } | null;
+    socket: (import('node:net').Socket & EventEmitter) | null;
+    options: { service: string; domain: string };
+    reconnect: EventEmitter & { stop(): void; start(): void; delay: number };
+    iqCallee: {
+      get(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+      set(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+    };
+    start(): Promise<unknown>;
+    stop(): Promise<unknown>;
+    connect(service: string): Promise<unknown>;
+    open(opts: { domain: string; lang?: string }): Promise<unknown>;
+    disconnect(): Promise<unknown>;
+    send(el: Element): Promise<void>;
+  }
+
+  export function component(options: { service: string; domain: string; password: string }): XmppComponent;
+  export { xml };
+}
