@@ -130,6 +130,14 @@ export type NotUnderstoodReason =
   | "PERFORMATIVE_MISMATCH"
   | "BROKEN_CORRELATION"
   | "UNEXPECTED_MESSAGE";
+/**
+ * XMPP address local@domain with an optional /resource (RFC 7622).
+ */
+export type Jid1 = string;
+/**
+ * XMPP address local@domain with an optional /resource (RFC 7622).
+ */
+export type Jid2 = string;
 
 /**
  * Maps each contract file name (contracts/<name>.json) to its TypeScript type.
@@ -312,6 +320,7 @@ export interface StoredFact {
   value: FactValue;
   confidence: Confidence;
   ts: string;
+  subject?: Jid;
 }
 /**
  * FAILURE (seed contract §2.3, §4). reason is the seed §4 dictionary plus the pipeline's FAILURE codes; it mirrors the FAILURE rows of shared/acl/errors.ts (a unit test keeps them equal). The seed shape has no type; an optional type FAILURE is allowed.
@@ -334,6 +343,7 @@ export interface FactFilter {
   slot?: string;
   text?: string;
   limit?: number;
+  subject?: Jid;
 }
 /**
  * INFORM.HEARTBEAT, Specialist → Registry (DF): renews the registration lease (seed contract §2.2).
@@ -422,6 +432,7 @@ export interface Fact {
   value: FactValue;
   confidence: Confidence;
   ts: UtcTimestamp;
+  subject?: Jid1;
 }
 /**
  * INFORM STORED, KB → Coordinator: the fact of an INFORM.STORE_FACT is durable (lets the Coordinator tell KB_STORE_FAILED and KB_UNAVAILABLE apart, seed contract §4).
@@ -440,6 +451,7 @@ export interface UserMsgContent {
    * @maxItems 20
    */
   attachments?: Attachment[];
+  user?: Jid2;
 }
 export interface Attachment {
   name?: string;
