@@ -158,7 +158,7 @@ export class Agent {
     const name = `rejected:${r.code}`;
     this.counters.rejected[r.code] = (this.counters.rejected[r.code] ?? 0) + 1;
     this.log.info({ code: r.code, from: r.from.jid, detail: r.detail }, name);
-    if (r.envelope && !mayAnswerWithError(r.envelope.performative)) return;
+    if (!mayAnswerWithError(r.envelope?.performative ?? r.performative)) return;
     const reply = makeEnvelope({
       performative: performativeFor(r.code),
       sender: this.self.name,

@@ -31,6 +31,8 @@ export interface Rejection {
   in_reply_to?: string;
   /** The envelope, when the header parsed (its performative decides whether we may answer). */
   envelope?: Envelope;
+  /** The raw performative when the header did not validate: an invalid FAILURE is still not answered. */
+  performative?: unknown;
 }
 
 export type Classified =
@@ -65,6 +67,7 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
     const env = result.envelope;
     return {
       ...base,
+      performative: (raw as { performative?: unknown } | null)?.performative,
       code: result.code,
       detail: result.detail,
       errors: result.errors,

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { identify, jidOfName, nameOfJid, type Role } from '../../shared/runtime/names.js';
+import { allowedSenders, mayInitiate, mayTalk } from '../../shared/runtime/policy.js';
+
+const D = 'localhost';
+
+describe('names [identify] logical names from authenticated JIDs', () => {
+  const cases: Array<[string, string, Role]> = [
+    ['presenter@localhost/agent-1', 'Presenter', 'presenter'],
+    ['coordinator@localhost', 'Coordinator', 'coordinator'],
+    ['registry@localhost/x', 'Registry', 'registry'],
+    ['kb@localhost', 'KB', 'kb'],
+    ['admin@localhost', 'admin', 'admin'],
+    ['specialist-math@localhost/agent-7', 'specialist-math', 'specialist'],
+    ['calendar-bob@localhost', 'calendar-bob', 'calendar'],
+    ['alice@localhost/phone', 'alice', 'person'],
+    ['lobby@rooms.localhost/agent', 'room-lobby', 'room'],
+    ['coordinator@evil.example', 'coordinator@evil.example', 'foreign'],
+    ['localhost', 'localhost', 'foreign'],
+  ];
+  for (const [jid, name, role] of cases) {
+    it(`names ${jid} ${name} (${role})`, () => {
+      const id = identify(jid, D);
+      expect(id).to.deep.include({ name, role });
+      expect(id.jid).not.to.include('/');
+    });
+  }
+
+  it('maps every local name back to its bare JID', () => {
+    for (const [jid, name, role] of cases) {
+      if (role === 'foreign') continue;
+      expect(jidOfName(name, D)).to.equal(jid.split('/')[0]);
+      expect(nameOfJid(jid, D)).to.equal(name);
+    }
+  });
+
+  it('passes a name that already is a JID through unchanged', () => {
+    expect(jidOfName('bob@elsewhere.org', D)).to.equal('bob@elsewhere.org');
+  });
+});
+
+describe('policy [edges] seed contract §5 "no shortcuts"', () => {
+  it('lets the Coordinator talk to every operational role', () => {
+    for (const to of ['presenter', 'registry', 'specialist', 'kb', 'calendar', 'room'] as Role[]) expect(mayTalk('coordinator', to), to).to.equal(true);
+  });
+
+  it('keeps the Specialist away from the Presenter and the KB', () => {
+    expect(mayTalk('specialist', 'presenter')).to.equal(false);
+    expect(mayTalk('specialist', 'kb')).to.equal(false);
+    expect(mayTalk('specialist', 'coordinator')).to.equal(true);
+    expect(mayTalk('specialist', 'registry')).to.equal(true);
+  });
+
+  it('lets only the Coordinator reach the KB, and only the Presenter and Coordinator reach each other', () => {
+    expect(allowedSenders('kb')).to.deep.equal(['coordinator']);
+    expect(allowedSenders('presenter')).to.deep.equal(['coordinator']);
+    expect(allowedSenders('coordinator')).to.have.members(['presenter', 'registry', 'kb', 'specialist', 'calendar', 'room']);
+  });
+
+  it('gives people, admins and foreign JIDs no envelope edges at all (people chat in plain text)', () => {
+    for (const from of ['person', 'admin', 'foreign'] as Role[]) {
+      for (const to of ['presenter', 'coordinator', 'registry', 'kb', 'specialist'] as Role[]) expect(mayTalk(from, to), `${from}→${to}`).to.equal(false);
+    }
+  });
+});
+
+describe('policy [initiate] who may open which exchange', () => {
+  it('lets only the Presenter open USER_MSG and only the Coordinator open ASK_EXPERT and STORE_FACT', () => {
+    expect(mayInitiate('presenter', 'USER_MSG')).to.equal(true);
+    expect(mayInitiate('specialist', 'USER_MSG')).to.equal(false);
+    expect(mayInitiate('coordinator', 'ASK_EXPERT')).to.equal(true);
+    expect(mayInitiate('presenter', 'ASK_EXPERT')).to.equal(false);
+    expect(mayInitiate('coordinator', 'STORE_FACT')).to.equal(true);
+    expect(mayInitiate('specialist', 'STORE_FACT')).to.equal(false);
+  });
+
+  it('lets specialists, calendars and rooms (only) register', () => {
+    for (const r of ['specialist', 'calendar', 'room'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(true);
+    expect(mayInitiate('coordinator', 'REGISTER')).to.equal(false);
+  });
+
+  it('does not restrict kinds that only ever travel as replies', () => {
+    expect(mayInitiate('specialist', 'RESULT')).to.equal(true);
+  });
+});
