@@ -1,0 +1,61 @@
+// The Presenter process: the only agent people see (docs/architecture.md). Wiring only:
+// chat lines → ChatDesk → one question actor each; actor `chat` lines → <message type="chat">;
+// presence subscriptions → subscriptions.ts decisions.
+import { xml } from '@xmpp/client';
+import type { Element } from '@xmpp/xml';
+import { loadTunables } from '../../shared/config/agents.js';
+import { createAgent } from '../../shared/runtime/boot.js';
+import type { InboundMessage } from '../../shared/transport/types.js';
+import { ChatDesk } from './chat.js';
+import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
+import { Sessions } from './sessions.js';
+import { allowList, onPresenceStanza } from './subscriptions.js';
+
+const { agent, config, logger } = createAgent({
+  account: 'presenter',
+  readsChat: true,
+  onChat: (msg: InboundMessage) => {
+    const outcome = desk.handle(msg);
+    logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
+  },
+});
+const tunables = loadTunables(process.env, config.domain);
+const allow = allowList(tunables.presenterAllow);
+
+function say(line: ChatEmitted): void {
+  agent.transport.send({
+    type: 'chat',
+    to: line.to,
+    ...(line.thread ? { thread: line.thread } : {}),
+    ...(line.text !== undefined ? { body: line.text } : {}),
+    chatState: line.chatState,
+  });
+}
+
+const desk = new ChatDesk({
+  allow,
+  sessions: new Sessions(tunables.presenterIdleMs),
+  timeoutMs: tunables.presenterTimeoutMs,
+  self: agent.name,
+  now: () => Date.now(),
+  say,
+  ask: (input, onChat) => {
+    const key = questionKey(input.request);
+    const actor = agent.router.start(key, questionMachine, input);
+    actor.on('chat', (e: ChatEmitted) => onChat(e));
+    agent.router.send(key, { type: 'START' });
+  },
+});
+
+agent.transport.onPresence((stanza: Element) => {
+  const from = String(stanza.attrs.from ?? '');
+  const type = stanza.attrs.type as string | undefined;
+  for (const reply of onPresenceStanza(allow, type, from)) {
+    logger.info({ to: reply.to, type: reply.type }, 'subscription');
+    agent.transport.sendRaw(xml('presence', { to: reply.to, type: reply.type })).catch((err: Error) =>
+      logger.warn({ err: err.message, to: reply.to }, 'presence send failed'));
+  }
+});
+
+await agent.start();
+logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs }, 'online');

@@ -1,0 +1,93 @@
+// conversation_id per person (seed contract §1: assigned by the Presenter, = XMPP <thread>,
+// unchanged along the whole path). A client that sends its own <thread> (XEP-0201) keeps it;
+// otherwise each person has one conversation, renewed after idleMs of silence or on "new".
+// Pure bookkeeping: time comes in as `now`, ids from an injectable generator.
+import { newConversationId } from '../../shared/acl/envelope.js';
+
+export interface Session {
+  /** conversation_id of the envelopes. */
+  conversationId: string;
+  /** <thread> on the lines the person reads: their own thread when they sent one. */
+  thread: string;
+  /** True when this message started a new conversation. */
+  fresh: boolean;
+}
+
+interface Slot {
+  id: string;
+  lastAt: number;
+}
+
+// contracts/common.json ConversationId: 1..200 characters, no whitespace.
+const USABLE_THREAD = /^\S{1,200}$/;
+
+export class Sessions {
+  /** person bare JID → their threadless conversation. */
+  private readonly current = new Map<string, Slot>();
+  /** person bare JID + client thread → conversation (the thread itself, unless renewed). */
+  private readonly threads = new Map<string, Slot>();
+  /** client thread → the person who used it first: one person's thread never joins another's conversation. */
+  private readonly owners = new Map<string, string>();
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly newId: () => string = newConversationId,
+    private readonly maxEntries = 100000,
+  ) {}
+
+  /** The conversation for a message from `person` (bare JID) carrying `clientThread`. */
+  resolve(person: string, clientThread: string | undefined, now: number): Session {
+    if (clientThread !== undefined && clientThread !== '') {
+      const key = `${person} ${clientThread}`;
+      const slot = this.threads.get(key);
+      if (slot) {
+        slot.lastAt = now;
+        return { conversationId: slot.id, thread: clientThread, fresh: false };
+      }
+      const id = this.claim(person, clientThread) ? clientThread : this.mint(person);
+      this.put(this.threads, key, { id, lastAt: now });
+      return { conversationId: id, thread: clientThread, fresh: true };
+    }
+    const slot = this.current.get(person);
+    if (slot && now - slot.lastAt < this.idleMs) {
+      slot.lastAt = now;
+      return { conversationId: slot.id, thread: slot.id, fresh: false };
+    }
+    const id = this.mint(person);
+    this.put(this.current, person, { id, lastAt: now });
+    return { conversationId: id, thread: id, fresh: true };
+  }
+
+  /** "new": the next message starts a new conversation (in this client thread, or threadless). */
+  renew(person: string, clientThread: string | undefined, now: number): Session {
+    const id = this.mint(person);
+    if (clientThread !== undefined && clientThread !== '') {
+      this.put(this.threads, `${person} ${clientThread}`, { id, lastAt: now });
+      return { conversationId: id, thread: clientThread, fresh: true };
+    }
+    this.put(this.current, person, { id, lastAt: now });
+    return { conversationId: id, thread: id, fresh: true };
+  }
+
+  /** A fresh id, owned by `person` so no one else's client can echo it into their chat. */
+  private mint(person: string): string {
+    const id = this.newId();
+    this.put(this.owners, id, person);
+    return id;
+  }
+
+  private claim(person: string, thread: string): boolean {
+    if (!USABLE_THREAD.test(thread)) return false;
+    const owner = this.owners.get(thread);
+    if (owner !== undefined) return owner === person;
+    this.put(this.owners, thread, person);
+    return true;
+  }
+
+  /** Bounded maps: the oldest entry goes first (Map keeps insertion order). */
+  private put<V>(map: Map<string, V>, key: string, value: V): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > this.maxEntries) map.delete(map.keys().next().value as string);
+  }
+}

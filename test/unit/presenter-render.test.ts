@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { makeEnvelope } from '../../shared/acl/envelope.js';
+import { codesFor } from '../../shared/acl/errors.js';
+import { charCount, renderAnswer, renderFailure, renderRejection, renderReply, TEXT } from '../../agents/presenter/render.js';
+
+describe('Presenter [render] answers in words', () => {
+  it('shows the PRESENTER_REPLY text as is when the KB stored it', () => {
+    expect(renderReply({ type: 'PRESENTER_REPLY', text: '4', rich: { kb: 'stored' } })).to.equal('4');
+    expect(renderReply({ type: 'PRESENTER_REPLY', text: '4' })).to.equal('4');
+  });
+
+  it('notes "not saved to memory" for KB_UNAVAILABLE and KB_STORE_FAILED', () => {
+    for (const kb of ['KB_UNAVAILABLE', 'KB_STORE_FAILED']) {
+      expect(renderReply({ type: 'PRESENTER_REPLY', text: '4', rich: { kb } })).to.equal(`4\n${TEXT.kbNote}`);
+    }
+  });
+
+  const expected: Record<string, RegExp> = {
+    NO_CANDIDATE: /^Sorry, none of the specialists can answer that right now\. \(nobody\)$/,
+    SPECIALIST_TIMEOUT: /took too long to answer/,
+    INVALID_ARGS: /could not work with that question.*rephrase/,
+    INTERNAL_ERROR: /something went wrong on our side/,
+    KB_UNAVAILABLE: /knowledge base is unavailable/,
+    KB_STORE_FAILED: /knowledge base could not store/,
+  };
+  for (const [reason, re] of Object.entries(expected)) {
+    it(`turns FAILURE ${reason} into its own sentence`, () => {
+      const text = renderFailure({ reason, detail: reason === 'NO_CANDIDATE' ? 'nobody' : undefined });
+      expect(text).to.match(re);
+    });
+  }
+
+  it('has a sentence (not the generic fallback) for every FAILURE code in the catalogue', () => {
+    for (const code of codesFor('FAILURE')) expect(renderFailure({ reason: code })).not.to.match(/request failed/);
+    expect(renderFailure({ reason: 'SOMETHING_NEW' })).to.equal('Sorry, the request failed (SOMETHING_NEW).');
+  });
+
+  it('clips a long detail so the person is not flooded', () => {
+    const text = renderFailure({ reason: 'INTERNAL_ERROR', detail: 'x'.repeat(5000) });
+    expect(text.length).to.be.below(400);
+    expect(text).to.match(/…\)$/);
+  });
+
+  it('apologises for NOT-UNDERSTOOD and REFUSE from the Coordinator, naming the reason', () => {
+    expect(renderRejection('NOT-UNDERSTOOD', { reason: 'SCHEMA_VIOLATION', detail: 'bad text' }))
+      .to.equal('Sorry, the coordinator did not understand the request: SCHEMA_VIOLATION. (bad text)');
+    expect(renderRejection('REFUSE', { reason: 'busy' })).to.equal('Sorry, the coordinator refused the request: busy.');
+  });
+
+  it('knows which envelopes are answers', () => {
+    const env = (performative: 'INFORM' | 'AGREE' | 'FAILURE', content: object) =>
+      makeEnvelope({ performative, sender: 'Coordinator', receiver: 'Presenter', conversation_id: 's', content });
+    expect(renderAnswer(env('INFORM', { type: 'PRESENTER_REPLY', text: 'hi' }))).to.equal('hi');
+    expect(renderAnswer(env('FAILURE', { reason: 'TIMEOUT' }))).to.equal('Sorry, the work took too long.');
+    expect(renderAnswer(env('AGREE', { status: 'accepted' }))).to.equal(undefined);
+    expect(renderAnswer(env('INFORM', { type: 'DIRECTORY', agents: [] }))).to.equal(undefined);
+  });
+
+  it('counts characters in code points like the contract does', () => {
+    expect(charCount('a😀b')).to.equal(3);
+  });
+});
