@@ -1,0 +1,64 @@
+// A person asking the Presenter over XMPP, as a chat client would: plain-text chat, a fresh
+// <thread> (the Presenter reuses it as the conversation_id, seed contract §1), then the answer.
+import xml from '@xmpp/xml';
+import { newConversationId, nowIso } from '../acl/envelope.js';
+import type { ParleyConfig } from '../config/index.js';
+import { ensureAccount } from '../ejabberd/accounts.js';
+import { silentLogger } from '../log/index.js';
+import { preciseNow } from '../runtime/telemetry.js';
+import { clientTransport } from '../transport/client.js';
+import type { InboundMessage } from '../transport/types.js';
+import type { XmppTransport } from '../transport/xmpp-transport.js';
+
+export interface Answer {
+  thread: string;
+  question: string;
+  answer: string;
+  askedAt: number;
+  answeredAt: number;
+  ms: number;
+}
+
+export class Person {
+  private readonly waiting = new Map<string, (m: InboundMessage) => void>();
+  private constructor(readonly jid: string, readonly presenter: string, private readonly t: XmppTransport) {
+    t.onMessage((m) => {
+      if (m.fromBare !== presenter || m.type === 'error' || !m.body || !m.thread) return;
+      this.waiting.get(m.thread)?.(m);
+    });
+  }
+
+  /** Connects as `localpart` (its account is created when missing) and subscribes to the Presenter. */
+  static async connect(cfg: ParleyConfig, localpart: string): Promise<Person> {
+    const { jid, password } = await ensureAccount(cfg, localpart);
+    const t = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger: silentLogger(), resource: `person-${process.pid}-${Math.random().toString(36).slice(2, 8)}` });
+    const online = new Promise<void>((resolve) => t.on('online', () => resolve()));
+    await t.start();
+    await online;
+    const presenter = `presenter@${cfg.domain}`;
+    await t.sendRaw(xml('presence', { to: presenter, type: 'subscribe' }));
+    return new Person(jid, presenter, t);
+  }
+
+  /** Sends `question` in a new thread (or `thread`) and resolves with the Presenter's first reply in it. */
+  ask(question: string, { timeoutMs = 60000, thread = newConversationId() } = {}): Promise<Answer> {
+    const askedAt = preciseNow();
+    return new Promise<Answer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(thread);
+        reject(new Error(`no answer from ${this.presenter} within ${timeoutMs} ms (thread ${thread}, asked ${nowIso()})`));
+      }, timeoutMs);
+      this.waiting.set(thread, (m) => {
+        clearTimeout(timer);
+        this.waiting.delete(thread);
+        const answeredAt = preciseNow();
+        resolve({ thread, question, answer: m.body as string, askedAt, answeredAt, ms: answeredAt - askedAt });
+      });
+      this.t.send({ to: this.presenter, type: 'chat', thread, body: question });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.t.stop();
+  }
+}
