@@ -1,0 +1,74 @@
+// Small pure helpers the Coordinator's machines share: building its outbound envelopes, reading
+// what came back, and the timeouts every exchange carries (seed contract §1, §3).
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
+import { type ErrorCode, errorContent } from '../../shared/acl/errors.js';
+import type { Performative } from '../../shared/acl/performatives.js';
+import type { ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+
+/** From loadTunables(): seed contract §3 (AGREE 3 s, RESULT 30 s) plus the DF and KB waits. */
+export interface CoordinatorTimeouts {
+  agreeTimeoutMs: number;
+  resultTimeoutMs: number;
+  registryTimeoutMs: number;
+  kbTimeoutMs: number;
+}
+
+/** What every Coordinator exchange is opened with (the USER_MSG and where it runs). */
+export interface CoordinatorInput extends ExchangeInput {
+  domain: string;
+  timeouts: CoordinatorTimeouts;
+}
+
+/** The USER_MSG fields a machine needs. */
+export function userMsg(request: Envelope): { text: string; user?: string } {
+  const c = request.content;
+  const text = typeof c.text === 'string' ? c.text : '';
+  return typeof c.user === 'string' ? { text, user: c.user } : { text };
+}
+
+/** A new initiating envelope in the USER_MSG's conversation (one conversation_id throughout). */
+export function outbound(
+  request: Envelope, self: string, performative: Performative, receiver: string, content: object, inReplyTo?: string,
+): Envelope {
+  return makeEnvelope({
+    performative, sender: self, receiver, conversation_id: request.conversation_id, content,
+    ...(inReplyTo !== undefined ? { in_reply_to: inReplyTo } : {}),
+  });
+}
+
+/** FIPA SC00026 cancel: withdraws `ask`; in_reply_to lets the specialist's router find the exchange. */
+export function cancelOf(ask: Envelope, reason: string): Envelope {
+  return makeEnvelope({
+    performative: 'CANCEL', sender: ask.sender, receiver: ask.receiver, conversation_id: ask.conversation_id,
+    protocol: ask.protocol, in_reply_to: ask.reply_with, content: { reason: reason.slice(0, 200) },
+  });
+}
+
+export function presenterReply(request: Envelope, text: string, rich: object): Envelope {
+  return replyTo(request, { performative: 'INFORM', content: { type: 'PRESENTER_REPLY', text: text.slice(0, 32000), rich } });
+}
+
+export function presenterFailure(request: Envelope, code: ErrorCode, detail: string): Envelope {
+  return replyTo(request, { performative: 'FAILURE', content: errorContent(code, detail) });
+}
+
+/** True when `event` answers `sent` (correlation rule of seed contract §1). */
+export function answers(event: InboundEvent, sent: Envelope | undefined): boolean {
+  return sent !== undefined && event.envelope.in_reply_to === sent.reply_with;
+}
+
+/** The Presenter withdrew the person's question: CANCEL in_reply_to the USER_MSG. */
+export function isCancelOf(event: InboundEvent, request: Envelope): boolean {
+  return event.envelope.performative === 'CANCEL' && event.envelope.in_reply_to === request.reply_with;
+}
+
+/** "REFUSE busy", "FAILURE INVALID_ARGS: …": a short cause for notes and human detail text. */
+export function reasonOf(env: Envelope): { reason: string; detail?: string } {
+  const c = env.content;
+  const reason = typeof c.reason === 'string' ? c.reason : env.performative;
+  return typeof c.detail === 'string' && c.detail !== '' ? { reason, detail: c.detail } : { reason };
+}
+
+export function contentType(env: Envelope): string | undefined {
+  return typeof env.content.type === 'string' ? env.content.type : undefined;
+}

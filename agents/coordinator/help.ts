@@ -1,0 +1,67 @@
+// "help": the live directory (QUERY-REF DESCRIBE to the Registry) rendered as what the person can
+// ask, plus the built-in commands. When the DF is silent the person still gets the built-ins.
+import { assign, emit, setup } from 'xstate';
+import type { Envelope } from '../../shared/acl/envelope.js';
+import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { answers, contentType, type CoordinatorInput, isCancelOf, outbound, presenterReply } from './envelopes.js';
+import { BUILT_INS, helpText } from './replies.js';
+
+interface Ctx {
+  request: Envelope;
+  self: string;
+  registryTimeoutMs: number;
+  describe?: Envelope;
+}
+
+function richOf(profiles: readonly AgentProfile[] | undefined): object {
+  return {
+    kind: 'help',
+    directory: profiles === undefined ? 'unavailable' : 'ok',
+    agents: (profiles ?? []).map((p) => ({ name: p.name, description: p.description ?? '', examples: p.examples ?? [], capabilities: p.capabilities })),
+    commands: BUILT_INS.map((b) => b.command),
+  };
+}
+
+export const helpMachine = setup({
+  types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  actions: {
+    reply: emit(({ context }, p: { profiles: AgentProfile[] | undefined }) => ({
+      type: 'send' as const, envelope: presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
+    })),
+  },
+  delays: { REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs },
+}).createMachine({
+  id: 'coordinator-help',
+  context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs }),
+  initial: 'describing',
+  states: {
+    describing: {
+      entry: [
+        assign(({ context }) => ({ describe: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE' }) })),
+        emit(({ context }) => ({ type: 'send' as const, envelope: context.describe as Envelope })),
+      ],
+      on: {
+        inbound: [
+          { guard: ({ context, event }) => isCancelOf(event, context.request), target: 'done' },
+          {
+            guard: ({ context, event }) => answers(event, context.describe) && contentType(event.envelope) === 'DIRECTORY',
+            target: 'done',
+            actions: {
+              type: 'reply',
+              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile) }),
+            },
+          },
+          { guard: ({ context, event }) => answers(event, context.describe), target: 'done', actions: { type: 'reply', params: { profiles: undefined } } },
+        ],
+      },
+      after: {
+        REGISTRY_TIMEOUT: {
+          target: 'done',
+          actions: [emit({ type: 'note', decision: 'directory-unavailable' }), { type: 'reply', params: { profiles: undefined } }],
+        },
+      },
+    },
+    done: { type: 'final' },
+  },
+});

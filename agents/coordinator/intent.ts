@@ -1,0 +1,21 @@
+// What the person wants, from the USER_MSG text alone. Pure: the Coordinator's factory picks
+// the exchange machine from this (help, recall, or the seed contract §3 expert flow).
+export type Intent =
+  | { kind: 'help' }
+  | { kind: 'recall'; topic: string }
+  | { kind: 'ask'; question: string };
+
+const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?)\s*[?.!]*\s*$/i;
+const RECALL =
+  /^\s*(?:what did you (?:tell|say to) me about|what did you (?:tell me|say) (?:about|regarding)|what have you told me about|remind me (?:about|of))\s+(.+?)\s*[?.!]*\s*$/is;
+
+/** The contract caps GET_FACTS filter.text at 1000 characters. */
+const MAX_TOPIC = 1000;
+
+export function classifyIntent(text: string): Intent {
+  if (HELP.test(text)) return { kind: 'help' };
+  const recall = RECALL.exec(text);
+  const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
+  if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };
+  return { kind: 'ask', question: text.trim() || text };
+}

@@ -1,0 +1,268 @@
+// The Coordinator's expert flow, one actor per USER_MSG (seed contract §3):
+// RECEIVED → LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) → DONE(RESULT → STORE_FACT →
+// PRESENTER_REPLY); REFUSE / timeout / FAILURE → RETRY_NEXT; list exhausted → FAILED (§4 reason).
+// Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import type { Envelope } from '../../shared/acl/envelope.js';
+import { nowIso } from '../../shared/acl/envelope.js';
+import type { ErrorCode } from '../../shared/acl/errors.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { identify } from '../../shared/runtime/names.js';
+import {
+  answers, cancelOf, contentType, type CoordinatorInput, type CoordinatorTimeouts, isCancelOf, outbound,
+  presenterFailure, presenterReply, reasonOf, userMsg,
+} from './envelopes.js';
+import { answerText, type Attempt, DIRECTORY_UNAVAILABLE, exhausted, type KbOutcome } from './replies.js';
+
+export interface Candidate { jid: string; name: string }
+
+interface Ctx {
+  request: Envelope;
+  self: string;
+  domain: string;
+  t: CoordinatorTimeouts;
+  question: string;
+  user?: string;
+  lookup?: Envelope;
+  candidates: Candidate[];
+  index: number;
+  /** The ASK_EXPERT to the current candidate. */
+  ask?: Envelope;
+  attempts: Attempt[];
+  result?: { answer: string; confidence: number; answeredBy: string };
+  store?: Envelope;
+  kb?: KbOutcome;
+}
+
+/** Only agents that can answer an ASK_EXPERT under the role policy; duplicates dropped. */
+export function usableCandidates(jids: unknown, domain: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const jid of Array.isArray(jids) ? jids : []) {
+    if (typeof jid !== 'string') continue;
+    const id = identify(jid, domain);
+    if (!['specialist', 'calendar', 'room'].includes(id.role) || out.some((c) => c.name === id.name)) continue;
+    out.push({ jid: id.jid, name: id.name });
+  }
+  return out;
+}
+
+type Kind = 'AGREE' | 'REFUSE' | 'FAILURE' | 'NOT-UNDERSTOOD' | 'RESULT';
+
+/** A reply from the current candidate of the given kind (replies to earlier candidates are ignored). */
+function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
+  if (!answers(event, context.ask)) return false;
+  const env = event.envelope;
+  return kind === 'RESULT' ? env.performative === 'INFORM' && contentType(env) === 'RESULT' : env.performative === kind;
+}
+
+const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
+
+type Why = { reason: string; detail?: string };
+
+export const expertMachine = setup({
+  types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  guards: {
+    cancelled: ({ context, event }) => isCancelOf(event, context.request),
+    from: ({ context, event }, p: { kind: Kind }) => fromCurrent(context, event, p.kind),
+    hasNext: ({ context }) => context.index < context.candidates.length,
+  },
+  actions: {
+    /** Ends the current candidate's turn (seed contract §3 RETRY_NEXT) and notes why. */
+    giveUp: enqueueActions(({ context, enqueue }, p: Why & { outcome: Attempt['outcome'] }) => {
+      const candidate = current(context).name;
+      enqueue.assign({ attempts: [...context.attempts, { candidate, ...p }], index: context.index + 1 });
+      enqueue.emit({ type: 'note', decision: 'retry-next', detail: { candidate, cause: `${p.outcome} ${p.reason}${p.detail ? `: ${p.detail}` : ''}` } });
+    }),
+    /** FIPA SC00026 cancel to the current specialist. */
+    cancelSpecialist: emit(({ context }, p: { reason: string }) => ({ type: 'send' as const, envelope: cancelOf(context.ask as Envelope, p.reason) })),
+    takeResult: assign(({ context, event }) => {
+      const r = (event.envelope.content.result ?? {}) as { answer?: unknown; meta?: { confidence?: unknown } };
+      const conf = r.meta?.confidence;
+      return {
+        result: {
+          answer: typeof r.answer === 'string' ? r.answer : '',
+          confidence: typeof conf === 'number' && conf >= 0 && conf <= 1 ? conf : 0.9,
+          answeredBy: current(context).name,
+        },
+      };
+    }),
+    kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
+    fail: emit(({ context }, p: { code: ErrorCode; detail: string }) => ({ type: 'send' as const, envelope: presenterFailure(context.request, p.code, p.detail) })),
+  },
+  delays: {
+    REGISTRY_TIMEOUT: ({ context }) => context.t.registryTimeoutMs,
+    AGREE_TIMEOUT: ({ context }) => context.t.agreeTimeoutMs,
+    RESULT_TIMEOUT: ({ context }) => context.t.resultTimeoutMs,
+    KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
+  },
+}).createMachine({
+  id: 'coordinator-expert',
+  context: ({ input }) => {
+    const { text, user } = userMsg(input.request);
+    return {
+      request: input.request, self: input.self, domain: input.domain, t: input.timeouts,
+      question: text, ...(user ? { user } : {}), candidates: [], index: 0, attempts: [],
+    };
+  },
+  initial: 'lookup',
+  states: {
+    // LOOKUP(DF): QUERY-REF need, with the text as a ranking hint (contracts/need.json).
+    lookup: {
+      entry: [
+        assign(({ context }) => ({
+          lookup: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { need: 'ASK_EXPERT', hint: context.question.slice(0, 2000) }),
+        })),
+        emit(({ context }) => ({ type: 'send' as const, envelope: context.lookup as Envelope })),
+      ],
+      on: {
+        inbound: [
+          { guard: 'cancelled', target: 'cancelled' },
+          {
+            guard: ({ context, event }) => answers(event, context.lookup) && Array.isArray(event.envelope.content.candidates),
+            target: 'retryNext',
+            actions: [
+              assign(({ context, event }) => ({ candidates: usableCandidates(event.envelope.content.candidates, context.domain) })),
+              emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name) } })),
+            ],
+          },
+          // The DF answered with an error: it cannot give us anyone.
+          {
+            guard: ({ context, event }) => answers(event, context.lookup),
+            target: 'failed',
+            actions: {
+              type: 'fail',
+              params: ({ event }) => ({ code: 'NO_CANDIDATE' as const, detail: `directory unavailable: the Registry answered ${event.envelope.performative} ${reasonOf(event.envelope).reason}.` }),
+            },
+          },
+        ],
+      },
+      after: {
+        REGISTRY_TIMEOUT: {
+          target: 'failed',
+          actions: [emit({ type: 'note', decision: 'directory-unavailable' }), { type: 'fail', params: { code: 'NO_CANDIDATE', detail: DIRECTORY_UNAVAILABLE } }],
+        },
+      },
+    },
+    // RETRY_NEXT: the next candidate, or the §4 verdict once the list is exhausted.
+    retryNext: {
+      always: [
+        { guard: 'hasNext', target: 'dispatched' },
+        {
+          target: 'failed',
+          actions: [
+            emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
+            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+          ],
+        },
+      ],
+    },
+    // DISPATCHED: REQUEST ASK_EXPERT to candidate i; it must AGREE within agreeTimeoutMs.
+    dispatched: {
+      entry: [
+        assign(({ context }) => ({
+          ask: outbound(context.request, context.self, 'REQUEST', current(context).name, {
+            type: 'ASK_EXPERT', args: { question: context.question }, context_ref: { session_id: context.request.conversation_id },
+          }),
+        })),
+        emit(({ context }) => ({ type: 'note' as const, decision: 'dispatch', detail: { candidate: current(context).name, attempt: context.index + 1 } })),
+        emit(({ context }) => ({ type: 'send' as const, envelope: context.ask as Envelope })),
+      ],
+      on: {
+        inbound: [
+          { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
+          { guard: { type: 'from', params: { kind: 'AGREE' } }, target: 'inProgress' },
+          // fipa-request lets a participant inform without agreeing first.
+          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'storing', actions: 'takeResult' },
+          {
+            guard: ({ context, event }) => fromCurrent(context, event, 'REFUSE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
+            target: 'retryNext',
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'refused' as const, ...reasonOf(event.envelope) }) },
+          },
+          {
+            guard: { type: 'from', params: { kind: 'FAILURE' } },
+            target: 'retryNext',
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(event.envelope) }) },
+          },
+        ],
+      },
+      after: {
+        AGREE_TIMEOUT: {
+          target: 'retryNext',
+          actions: [
+            { type: 'cancelSpecialist', params: ({ context }) => ({ reason: `no AGREE within ${context.t.agreeTimeoutMs} ms` }) },
+            { type: 'giveUp', params: { outcome: 'timeout', reason: 'AGREE' } },
+          ],
+        },
+      },
+    },
+    // IN_PROGRESS: agreed; the RESULT must follow within resultTimeoutMs.
+    inProgress: {
+      on: {
+        inbound: [
+          { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
+          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'storing', actions: 'takeResult' },
+          {
+            guard: ({ context, event }) => fromCurrent(context, event, 'FAILURE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
+            target: 'retryNext',
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(event.envelope) }) },
+          },
+        ],
+      },
+      after: {
+        RESULT_TIMEOUT: {
+          target: 'retryNext',
+          actions: [
+            { type: 'cancelSpecialist', params: ({ context }) => ({ reason: `no RESULT within ${context.t.resultTimeoutMs} ms` }) },
+            { type: 'giveUp', params: { outcome: 'timeout', reason: 'RESULT' } },
+          ],
+        },
+      },
+    },
+    // DONE, part 1: STORE_FACT; the person gets the answer whatever the KB says (seed contract §4).
+    storing: {
+      entry: [
+        assign(({ context }) => {
+          const r = context.result as NonNullable<Ctx['result']>;
+          return {
+            store: outbound(context.request, context.self, 'INFORM', 'KB', {
+              type: 'STORE_FACT',
+              fact: {
+                session_id: context.request.conversation_id, slot: 'answer',
+                value: { question: context.question, answer: r.answer, answered_by: r.answeredBy },
+                confidence: r.confidence, ts: nowIso(), ...(context.user ? { subject: context.user } : {}),
+              },
+            }),
+          };
+        }),
+        emit(({ context }) => ({ type: 'send' as const, envelope: context.store as Envelope })),
+      ],
+      on: {
+        inbound: [
+          { guard: 'cancelled', target: 'cancelled' },
+          {
+            guard: ({ context, event }) => answers(event, context.store) && contentType(event.envelope) === 'STORED',
+            target: 'done',
+            actions: { type: 'kb', params: { kb: 'stored' } },
+          },
+          // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
+          { guard: ({ context, event }) => answers(event, context.store), target: 'done', actions: { type: 'kb', params: { kb: 'KB_STORE_FAILED' } } },
+        ],
+      },
+      after: { KB_TIMEOUT: { target: 'done', actions: { type: 'kb', params: { kb: 'KB_UNAVAILABLE' } } } },
+    },
+    // DONE, part 2: PRESENTER_REPLY in_reply_to the USER_MSG.
+    done: {
+      type: 'final',
+      entry: [
+        emit(({ context }) => ({ type: 'note' as const, decision: 'answered', detail: { answered_by: context.result?.answeredBy, kb: context.kb } })),
+        emit(({ context }) => {
+          const r = context.result as NonNullable<Ctx['result']>;
+          const kb = context.kb ?? 'KB_UNAVAILABLE';
+          return { type: 'send' as const, envelope: presenterReply(context.request, answerText(r.answer, kb), { answered_by: r.answeredBy, kb }) };
+        }),
+      ],
+    },
+    failed: { type: 'final' },
+    cancelled: { type: 'final', entry: emit({ type: 'note', decision: 'cancelled-by-presenter' }) },
+  },
+});
