@@ -1,0 +1,94 @@
+// npm start: the project's ejabberd, then every agent as a supervised child (restart with
+// back-off), one `ready` line with the time it took, a control endpoint (shared/supervisor/control.ts),
+// and an orderly stop on Ctrl-C/SIGTERM: agents (SIGTERM, then SIGKILL), ejabberd, exit 0.
+import path from 'node:path';
+import { Command } from 'commander';
+import { configEnv, loadConfig, paths } from '../shared/config/index.js';
+import { closeApiAgent } from '../shared/ejabberd/api.js';
+import { provisionCore } from '../shared/ejabberd/accounts.js';
+import * as ejabberd from '../shared/ejabberd/control.js';
+import { repoRoot } from '../shared/runtime/repo-root.js';
+import { startControl } from '../shared/supervisor/control.js';
+import { CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, specialistSpec } from '../shared/supervisor/spec.js';
+import { Supervisor } from '../shared/supervisor/supervisor.js';
+
+const opts = new Command('start')
+  .description('Start ejabberd and every Parley agent; Ctrl-C stops them all')
+  .option('--specialists <list>', 'specialists as name:expert+expert,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
+  .option('--ready-timeout <ms>', 'how long to wait for every agent before saying what is missing', '60000')
+  .parse()
+  .opts<{ specialists: string; readyTimeout: string }>();
+
+const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[parley] ${line}`);
+const cfg = loadConfig();
+const ctx: SpecContext = {
+  agentsDir: path.join(repoRoot(), 'dist', 'agents'),
+  // Supervisor tests run a fake agent for every role (test/fixtures/fake-agent.ts).
+  agentScript: process.env.PARLEY_SUPERVISOR_AGENT_SCRIPT || undefined,
+};
+const sup = new Supervisor({
+  env: { ...process.env, ...configEnv(cfg) },
+  logsDir: paths(cfg).logsDir,
+  say,
+  graceMs: Number(process.env.PARLEY_STOP_GRACE_MS || 5000),
+});
+let control: Awaited<ReturnType<typeof startControl>> | undefined;
+let stopping = false;
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) {
+    say(`${signal} again: killing everything now`);
+    sup.killAll();
+    ejabberd.kill(cfg);
+    process.exit(130);
+  }
+  stopping = true;
+  const t = performance.now();
+  say(`${signal}: stopping agents…`);
+  await control?.close().catch(() => undefined);
+  await sup.stopAll();
+  say('stopping ejabberd…');
+  await ejabberd.stop(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
+  closeApiAgent();
+  say(`stopped in ${since(t)}`);
+  process.exit(0);
+}
+
+async function main(): Promise<void> {
+  const specialists = parseSpecialists(opts.specialists);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const t0 = performance.now();
+  await ejabberd.start(cfg);
+  await provisionCore(cfg);
+  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + specialists.length} agents (logs in ${paths(cfg).logsDir})`);
+  if (stopping) return;
+  control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d) });
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), ...specialists.map((d) => specialistSpec(ctx, d))];
+  for (const spec of specs) sup.add(spec);
+  const names = specs.map((s) => s.name);
+  for (;;) {
+    try {
+      await sup.whenReady(names, Number(opts.readyTimeout));
+      break;
+    } catch (err) {
+      if (stopping) return;
+      say(`${(err as Error).message}; still waiting (see ${paths(cfg).logsDir})`);
+    }
+  }
+  if (stopping) return;
+  const admin = `http://127.0.0.1:${cfg.httpPort}/admin/`;
+  say(
+    `parley ready in ${since(t0)} — chat with presenter@${cfg.domain}; add a person: npm run user -- add alice; ` +
+      `connect a client to 127.0.0.1:${cfg.c2sPort} (plain TCP, no TLS) — web admin ${admin}`,
+  );
+}
+
+main().catch(async (err: Error) => {
+  say(`cannot start: ${err.message}`);
+  await sup.stopAll().catch(() => undefined);
+  await control?.close().catch(() => undefined);
+  closeApiAgent();
+  process.exit(1);
+});

@@ -1,0 +1,140 @@
+// One supervised agent process: spawned with the instance's environment, stdout/stderr appended
+// to $PARLEY_HOME/logs/<name>.log, readiness read from its pino lines, restarted with back-off
+// when it dies unless asked to stop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import type { AgentSpec } from './spec.js';
+
+export type ChildStatus = 'starting' | 'ready' | 'backoff' | 'stopping' | 'stopped';
+
+export interface ChildInfo {
+  name: string;
+  kind: AgentSpec['kind'];
+  pid: number | null;
+  status: ChildStatus;
+  restarts: number;
+  /** Seconds since the current process started (null when not running). */
+  uptime_s: number | null;
+  experts?: string[];
+}
+
+export interface ChildEvents {
+  ready: [ms: number];
+  exit: [code: number | null, signal: NodeJS.Signals | null, restartInMs: number | null];
+  /** A pino line at level error (50) or above: worth a console line. */
+  error: [msg: string];
+}
+
+export class ManagedChild extends EventEmitter<ChildEvents> {
+  status: ChildStatus = 'stopped';
+  restarts = 0;
+  private proc: ChildProcess | undefined;
+  private startedAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly backoff: Backoff;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly spec: AgentSpec,
+    private readonly opts: { env: NodeJS.ProcessEnv; logsDir: string; backoff: BackoffOptions },
+  ) {
+    super();
+    this.backoff = new Backoff(opts.backoff);
+  }
+
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
+  info(): ChildInfo {
+    const running = this.proc !== undefined;
+    return {
+      name: this.spec.name,
+      kind: this.spec.kind,
+      pid: this.pid,
+      status: this.status,
+      restarts: this.restarts,
+      uptime_s: running ? Math.round((Date.now() - this.startedAt) / 100) / 10 : null,
+      ...(this.spec.experts ? { experts: this.spec.experts } : {}),
+    };
+  }
+
+  start(): void {
+    clearTimeout(this.timer);
+    if (this.proc) return;
+    fs.mkdirSync(this.opts.logsDir, { recursive: true });
+    const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o640 });
+    const proc = spawn(this.spec.command, this.spec.args, { env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = proc;
+    this.status = 'starting';
+    this.startedAt = Date.now();
+    proc.stdout?.pipe(log, { end: false });
+    proc.stderr?.pipe(log, { end: false });
+    if (proc.stdout) readline.createInterface({ input: proc.stdout }).on('line', (line) => this.onLine(line));
+    this.exited = new Promise((resolve) => {
+      proc.once('exit', (code, signal) => {
+        log.end();
+        this.onExit(code, signal);
+        resolve();
+      });
+    });
+    proc.once('error', (err) => this.emit('error', `${this.spec.name}: cannot start: ${err.message}`));
+  }
+
+  private onLine(line: string): void {
+    if (!line.startsWith('{')) return;
+    let rec: { msg?: unknown; level?: unknown; err?: unknown };
+    try {
+      rec = JSON.parse(line) as typeof rec;
+    } catch {
+      return;
+    }
+    if (rec.msg === this.spec.readyMsg && this.status === 'starting') {
+      this.status = 'ready';
+      this.emit('ready', Date.now() - this.startedAt);
+    }
+    if (typeof rec.level === 'number' && rec.level >= 50) {
+      this.emit('error', `${this.spec.name}: ${String(rec.msg)}${rec.err ? ` (${String(rec.err)})` : ''}`);
+    }
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.proc = undefined;
+    if (this.status === 'stopping' || this.status === 'stopped') {
+      this.status = 'stopped';
+      this.emit('exit', code, signal, null);
+      return;
+    }
+    const delay = this.backoff.next(Date.now() - this.startedAt);
+    this.status = 'backoff';
+    this.restarts += 1;
+    this.emit('exit', code, signal, delay);
+    this.timer = setTimeout(() => this.start(), delay);
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; no restart afterwards. */
+  async stop(graceMs: number): Promise<void> {
+    clearTimeout(this.timer);
+    const proc = this.proc;
+    if (!proc) {
+      this.status = 'stopped';
+      return;
+    }
+    this.status = 'stopping';
+    proc.kill('SIGTERM');
+    const killer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(killer);
+  }
+
+  /** At once, no grace (a second Ctrl-C). */
+  kill(): void {
+    clearTimeout(this.timer);
+    this.status = 'stopping';
+    this.proc?.kill('SIGKILL');
+  }
+}

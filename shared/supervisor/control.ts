@@ -1,0 +1,170 @@
+// The supervisor's control endpoint: HTTP on a UNIX socket $PARLEY_HOME/run/supervisor.sock
+// (a loopback port when that path is too long for a socket), described in run/supervisor.json.
+//   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
+//   POST /spawn {kind:'specialist', name, experts} → 201 {agent, ready_ms} once it registered
+//   POST /stop  {name}                        → stops it and keeps it down
+//   POST /start {name}                        → starts a stopped agent, answers once it is ready
+// Errors are JSON {error: CODE, detail}, never a dropped connection.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { ParleyConfig } from '../config/index.js';
+import type { AgentSpec, SpecialistDef } from './spec.js';
+import type { Supervisor } from './supervisor.js';
+
+export interface ControlInfo {
+  pid: number;
+  socket?: string;
+  port?: number;
+}
+
+export const runDir = (cfg: ParleyConfig) => path.join(cfg.home, 'run');
+const infoFile = (cfg: ParleyConfig) => path.join(runDir(cfg), 'supervisor.json');
+const MAX_SOCKET_PATH = 100; // sun_path is 108 bytes on Linux
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string, detail: string) {
+    super(detail);
+  }
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let raw = '';
+  for await (const chunk of req) {
+    raw += String(chunk);
+    if (raw.length > 65536) throw new HttpError(413, 'TOO_LARGE', 'request body over 64 kB');
+  }
+  try {
+    const v = raw === '' ? {} : (JSON.parse(raw) as unknown);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+    return v as Record<string, unknown>;
+  } catch (err) {
+    throw new HttpError(400, 'INVALID_JSON', `body must be a JSON object: ${(err as Error).message}`);
+  }
+}
+
+function nameOf(body: Record<string, unknown>): string {
+  if (typeof body.name !== 'string' || body.name === '') throw new HttpError(400, 'INVALID_ARGS', '"name" (a string) is required');
+  return body.name;
+}
+
+export interface ControlOptions {
+  supervisor: Supervisor;
+  specialistSpec: (def: SpecialistDef) => AgentSpec;
+  readyTimeoutMs?: number;
+}
+
+async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[number, unknown]> {
+  const sup = o.supervisor;
+  const wait = o.readyTimeoutMs ?? 30000;
+  const key = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+  switch (key) {
+    case 'GET /agents':
+      return [200, { agents: sup.list() }];
+    case 'POST /spawn': {
+      const body = await readJson(req);
+      if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', 'only kind "specialist" can be spawned');
+      const experts = body.experts ?? [];
+      if (!Array.isArray(experts) || !experts.every((e) => typeof e === 'string')) throw new HttpError(400, 'INVALID_ARGS', '"experts" must be a list of strings');
+      let spec: AgentSpec;
+      try {
+        spec = o.specialistSpec({ name: nameOf(body), experts });
+      } catch (err) {
+        throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
+      }
+      if (sup.has(spec.name)) throw new HttpError(409, 'ALREADY_RUNNING', `${spec.name} is already supervised`);
+      const t0 = Date.now();
+      sup.add(spec);
+      await sup.whenReady([spec.name], wait).catch((err: Error) => {
+        throw new HttpError(504, 'NOT_READY', `${err.message} (still supervised; see logs/${spec.name}.log)`);
+      });
+      return [201, { agent: sup.list().find((a) => a.name === spec.name), ready_ms: Date.now() - t0 }];
+    }
+    case 'POST /stop': {
+      const name = nameOf(await readJson(req));
+      if (!sup.has(name)) throw new HttpError(404, 'NO_SUCH_AGENT', `no agent named ${name}`);
+      return [200, { agent: await sup.stopOne(name) }];
+    }
+    case 'POST /start': {
+      const name = nameOf(await readJson(req));
+      if (!sup.has(name)) throw new HttpError(404, 'NO_SUCH_AGENT', `no agent named ${name}`);
+      const t0 = Date.now();
+      sup.startOne(name);
+      await sup.whenReady([name], wait).catch((err: Error) => {
+        throw new HttpError(504, 'NOT_READY', err.message);
+      });
+      return [200, { agent: sup.list().find((a) => a.name === name), ready_ms: Date.now() - t0 }];
+    }
+    default:
+      throw new HttpError(404, 'NOT_FOUND', `no route ${key}; try GET /agents, POST /spawn, POST /stop, POST /start`);
+  }
+}
+
+export async function startControl(cfg: ParleyConfig, o: ControlOptions): Promise<{ info: ControlInfo; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    route(o, req).then(
+      ([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      (err: Error) => {
+        const e = err instanceof HttpError ? err : new HttpError(500, 'INTERNAL_ERROR', err.message);
+        res.writeHead(e.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: e.code, detail: e.message }));
+      },
+    );
+  });
+  fs.mkdirSync(runDir(cfg), { recursive: true, mode: 0o700 });
+  const socket = path.join(runDir(cfg), 'supervisor.sock');
+  const info: ControlInfo = { pid: process.pid };
+  if (socket.length <= MAX_SOCKET_PATH) {
+    fs.rmSync(socket, { force: true }); // left by a supervisor that was killed
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, () => resolve()));
+    fs.chmodSync(socket, 0o600);
+    info.socket = socket;
+  } else {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', () => resolve()));
+    info.port = (server.address() as { port: number }).port;
+  }
+  fs.writeFileSync(infoFile(cfg), JSON.stringify(info) + '\n', { mode: 0o600 });
+  return {
+    info,
+    close: () =>
+      new Promise<void>((resolve) => {
+        fs.rmSync(infoFile(cfg), { force: true });
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function readControlInfo(cfg: ParleyConfig): ControlInfo | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(infoFile(cfg), 'utf8')) as ControlInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ControlResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** A request to the running supervisor; undefined when none is running for this PARLEY_HOME. */
+export function controlRequest(cfg: ParleyConfig, method: 'GET' | 'POST', url: string, body?: unknown): Promise<ControlResponse | undefined> {
+  const info = readControlInfo(cfg);
+  if (!info) return Promise.resolve(undefined);
+  const target = info.socket ? { socketPath: info.socket } : { host: '127.0.0.1', port: info.port };
+  return new Promise((resolve, reject) => {
+    const req = http.request({ ...target, method, path: url, headers: { 'content-type': 'application/json' } }, (res) => {
+      let raw = '';
+      res.on('data', (c) => (raw += String(c)));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(raw) as Record<string, unknown> });
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => (['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? resolve(undefined) : reject(err)));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}

@@ -1,0 +1,66 @@
+// What the supervisor runs: the four core roles and any number of specialists, each a
+// `node dist/agents/<role>/main.js` child that says it is usable with one pino line:
+// core agents `{"msg":"online"}`, specialists `{"msg":"registered"}` (the Registry accepted them).
+import path from 'node:path';
+import { assertLocalpart } from '../ejabberd/accounts.js';
+
+export interface AgentSpec {
+  /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
+  name: string;
+  kind: 'core' | 'specialist';
+  command: string;
+  args: string[];
+  /** The pino `msg` that marks the child ready. */
+  readyMsg: string;
+  experts?: string[];
+}
+
+export interface SpecialistDef {
+  name: string;
+  experts: string[];
+}
+
+export const CORE_ROLES = ['registry', 'kb', 'coordinator', 'presenter'] as const;
+export const DEFAULT_SPECIALISTS = 'math:arithmetic,time:time';
+
+/** "math:arithmetic,time:time+date" → [{name: math, experts: [arithmetic]}, {name: time, experts: [time, date]}]. */
+export function parseSpecialists(text: string): SpecialistDef[] {
+  const defs: SpecialistDef[] = [];
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, experts = ''] = part.split(':', 2) as [string, string?];
+    assertLocalpart(`specialist-${name}`);
+    if (defs.some((d) => d.name === name)) throw new Error(`specialist ${name} is listed twice`);
+    defs.push({ name, experts: experts.split('+').map((s) => s.trim()).filter(Boolean) });
+  }
+  return defs;
+}
+
+export interface SpecContext {
+  /** dist/agents (compiled agents), or one script that plays every role (supervisor tests). */
+  agentsDir: string;
+  agentScript?: string;
+}
+
+function script(ctx: SpecContext, role: string): string {
+  return ctx.agentScript ?? path.join(ctx.agentsDir, role, 'main.js');
+}
+
+export function coreSpec(ctx: SpecContext, role: string): AgentSpec {
+  const args = ctx.agentScript ? ['--role', role] : [];
+  return { name: role, kind: 'core', command: process.execPath, args: [script(ctx, role), ...args], readyMsg: 'online' };
+}
+
+export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec {
+  assertLocalpart(`specialist-${def.name}`);
+  for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid expert name ${JSON.stringify(e)}`);
+  const args = ['--name', def.name, ...(def.experts.length ? ['--experts', def.experts.join(',')] : [])];
+  if (ctx.agentScript) args.push('--role', 'specialist');
+  return {
+    name: `specialist-${def.name}`,
+    kind: 'specialist',
+    command: process.execPath,
+    args: [script(ctx, 'specialist'), ...args],
+    readyMsg: 'registered',
+    experts: def.experts,
+  };
+}

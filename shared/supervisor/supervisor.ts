@@ -1,0 +1,108 @@
+// The set of supervised agents: start, restart (ManagedChild), stop one without restart, add a
+// specialist at run time, and stop everything in order. Console wording is the caller's: every
+// event goes to `say` as one readable line.
+import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
+import { type ChildInfo, ManagedChild } from './child.js';
+import type { AgentSpec } from './spec.js';
+
+export interface SupervisorOptions {
+  env: NodeJS.ProcessEnv;
+  logsDir: string;
+  say: (line: string) => void;
+  backoff?: BackoffOptions;
+  /** SIGTERM → SIGKILL grace per agent. */
+  graceMs?: number;
+}
+
+const fmtS = (ms: number) => `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+
+export class Supervisor {
+  private readonly children = new Map<string, ManagedChild>();
+  private stopping = false;
+
+  constructor(private readonly opts: SupervisorOptions) {}
+
+  get graceMs(): number {
+    return this.opts.graceMs ?? 5000;
+  }
+
+  has(name: string): boolean {
+    return this.children.has(name);
+  }
+
+  list(): ChildInfo[] {
+    return [...this.children.values()].map((c) => c.info());
+  }
+
+  add(spec: AgentSpec): ManagedChild {
+    if (this.stopping) throw new Error('the supervisor is stopping');
+    if (this.children.has(spec.name)) throw new Error(`${spec.name} is already supervised`);
+    const child = new ManagedChild(spec, { env: this.opts.env, logsDir: this.opts.logsDir, backoff: this.opts.backoff ?? DEFAULT_BACKOFF });
+    const { say } = this.opts;
+    child.on('ready', (ms) => {
+      if (child.restarts > 0) say(`${spec.name} is back (${spec.readyMsg} in ${fmtS(ms)}, pid ${child.pid}, restart #${child.restarts})`);
+    });
+    child.on('exit', (code, signal, restartIn) => {
+      const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      if (restartIn !== null) say(`${spec.name} ${how}; restart #${child.restarts} in ${restartIn} ms (log: logs/${spec.name}.log)`);
+      else if (!this.stopping) say(`${spec.name} stopped (${how})`);
+    });
+    child.on('error', (msg) => say(`error: ${msg}`));
+    this.children.set(spec.name, child);
+    child.start();
+    return child;
+  }
+
+  /** Resolves with ms-to-ready per agent once every named child is ready (after its latest start). */
+  whenReady(names: string[], timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const pending = () => names.filter((n) => this.children.get(n)?.status !== 'ready');
+      const check = () => {
+        if (pending().length > 0) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`not ready after ${timeoutMs} ms: ${pending().join(', ')}`));
+      }, timeoutMs);
+      const cs = names.map((n) => this.children.get(n)).filter((c): c is ManagedChild => c !== undefined);
+      const cleanup = () => {
+        clearTimeout(timer);
+        for (const c of cs) c.off('ready', check);
+      };
+      for (const c of cs) c.on('ready', check);
+      check();
+    });
+  }
+
+  /** Stops one agent and keeps it down (POST /stop). */
+  async stopOne(name: string): Promise<ChildInfo> {
+    const child = this.require(name);
+    await child.stop(this.graceMs);
+    return child.info();
+  }
+
+  /** Starts a stopped agent again (POST /start). */
+  startOne(name: string): ChildInfo {
+    const child = this.require(name);
+    child.start();
+    return child.info();
+  }
+
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.children.values()].map((c) => c.stop(this.graceMs)));
+  }
+
+  killAll(): void {
+    this.stopping = true;
+    for (const c of this.children.values()) c.kill();
+  }
+
+  private require(name: string): ManagedChild {
+    const child = this.children.get(name);
+    if (!child) throw new Error(`no agent named ${JSON.stringify(name)}; see GET /agents`);
+    return child;
+  }
+}

@@ -1,0 +1,138 @@
+// Supervisor on a fake agent (test/fixtures/fake-agent.ts): readiness from pino lines, restart
+// with back-off, SIGKILL after the grace period, and the control endpoint on its UNIX socket.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { loadConfig } from '../../shared/config/index.js';
+import { Backoff } from '../../shared/supervisor/backoff.js';
+import { controlRequest, startControl } from '../../shared/supervisor/control.js';
+import { coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../../shared/supervisor/spec.js';
+import { Supervisor } from '../../shared/supervisor/supervisor.js';
+
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
+const ctx: SpecContext = { agentsDir: '/nonexistent', agentScript: FAKE };
+const fastBackoff = { minMs: 50, maxMs: 400, resetAfterMs: 60000 };
+
+function harness(env: NodeJS.ProcessEnv = {}) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sup-'));
+  const lines: string[] = [];
+  const sup = new Supervisor({ env: { ...process.env, ...env }, logsDir: path.join(home, 'logs'), say: (l) => lines.push(l), backoff: fastBackoff, graceMs: 300 });
+  return { home, lines, sup, cfg: loadConfig({ PARLEY_HOME: home }) };
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Supervisor [backoff]', () => {
+  it('doubles from 250 ms to a 10 s cap and starts over after 30 s of uptime', () => {
+    const b = new Backoff();
+    expect([0, 0, 0, 0, 0, 0, 0, 0].map(() => b.next(100))).to.deep.equal([250, 500, 1000, 2000, 4000, 8000, 10000, 10000]);
+    expect(b.next(30000)).to.equal(250);
+  });
+});
+
+describe('Supervisor [spec]', () => {
+  it('parses --specialists name:expert+expert lists and refuses bad names and duplicates', () => {
+    expect(parseSpecialists('math:arithmetic,time:time+date')).to.deep.equal([{ name: 'math', experts: ['arithmetic'] }, { name: 'time', experts: ['time', 'date'] }]);
+    expect(() => parseSpecialists('Bad Name:x')).to.throw(/invalid account name/);
+    expect(() => parseSpecialists('a:x,a:y')).to.throw(/twice/);
+  });
+
+  it('runs dist/agents/<role>/main.js with --name/--experts for specialists', () => {
+    const s = specialistSpec({ agentsDir: '/r/dist/agents' }, { name: 'math', experts: ['arithmetic'] });
+    expect(s.args).to.deep.equal(['/r/dist/agents/specialist/main.js', '--name', 'math', '--experts', 'arithmetic']);
+    expect([s.name, s.readyMsg]).to.deep.equal(['specialist-math', 'registered']);
+    expect(coreSpec({ agentsDir: '/r/dist/agents' }, 'kb').readyMsg).to.equal('online');
+  });
+});
+
+describe('Supervisor [children]', function () {
+  this.timeout(10000);
+
+  it('is ready when every agent logged online/registered, and logs each child to logs/<name>.log', async () => {
+    const { sup, home } = harness();
+    sup.add(coreSpec(ctx, 'registry'));
+    sup.add(specialistSpec(ctx, { name: 'math', experts: ['arithmetic'] }));
+    await sup.whenReady(['registry', 'specialist-math'], 5000);
+    expect(sup.list().map((a) => a.status)).to.deep.equal(['ready', 'ready']);
+    await sup.stopAll();
+    const log = fs.readFileSync(path.join(home, 'logs', 'specialist-math.log'), 'utf8');
+    expect(log).to.contain('"msg":"registered"').and.contain('"msg":"stopping"');
+  });
+
+  it('restarts a killed agent with growing back-off and says so in one line', async () => {
+    const { sup, lines } = harness();
+    const child = sup.add(coreSpec(ctx, 'kb'));
+    await sup.whenReady(['kb'], 5000);
+    const first = child.pid as number;
+    process.kill(first, 'SIGKILL');
+    await sleep(30);
+    expect(child.status).to.equal('backoff');
+    await sup.whenReady(['kb'], 5000);
+    process.kill(child.pid as number, 'SIGKILL');
+    await sleep(30);
+    await sup.whenReady(['kb'], 5000);
+    expect(child.pid).to.not.equal(first);
+    expect(child.restarts).to.equal(2);
+    expect(lines.filter((l) => l.includes('killed by'))).to.deep.equal([
+      'kb killed by SIGKILL; restart #1 in 50 ms (log: logs/kb.log)',
+      'kb killed by SIGKILL; restart #2 in 100 ms (log: logs/kb.log)',
+    ]);
+    await sup.stopAll();
+  });
+
+  it('SIGKILLs an agent that ignores SIGTERM after the grace period', async () => {
+    const { sup } = harness({ FAKE_IGNORE_TERM: '1' });
+    const child = sup.add(coreSpec(ctx, 'coordinator'));
+    await sup.whenReady(['coordinator'], 5000);
+    const pid = child.pid as number;
+    const t0 = Date.now();
+    await sup.stopAll();
+    expect(Date.now() - t0).to.be.within(250, 2000);
+    expect(() => process.kill(pid, 0)).to.throw();
+    expect(child.info()).to.include({ status: 'stopped', pid: null, restarts: 0 });
+  });
+});
+
+describe('Supervisor [control]', function () {
+  this.timeout(10000);
+
+  it('lists, spawns, stops (no restart) and starts agents over its UNIX socket', async () => {
+    const { sup, cfg } = harness();
+    sup.add(coreSpec(ctx, 'registry'));
+    const control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), readyTimeoutMs: 5000 });
+    try {
+      expect(control.info.socket).to.equal(path.join(cfg.home, 'run', 'supervisor.sock'));
+      const spawned = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: 'extra', experts: ['trivia'] });
+      expect(spawned?.status).to.equal(201);
+      expect(spawned?.body.agent).to.include({ name: 'specialist-extra', status: 'ready', restarts: 0 });
+      const again = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: 'extra' });
+      expect(again?.body).to.include({ error: 'ALREADY_RUNNING' });
+      const stopped = await controlRequest(cfg, 'POST', '/stop', { name: 'registry' });
+      expect(stopped?.body.agent).to.include({ status: 'stopped', pid: null });
+      await sleep(200);
+      const list = await controlRequest(cfg, 'GET', '/agents');
+      const agents = list?.body.agents as Array<{ name: string; status: string; pid: number | null }>;
+      expect(agents.map((a) => [a.name, a.status])).to.deep.equal([['registry', 'stopped'], ['specialist-extra', 'ready']]);
+      const started = await controlRequest(cfg, 'POST', '/start', { name: 'registry' });
+      expect(started?.body.agent).to.include({ status: 'ready' });
+    } finally {
+      await control.close();
+      await sup.stopAll();
+    }
+    expect(await controlRequest(cfg, 'GET', '/agents')).to.equal(undefined);
+  });
+
+  it('answers bad requests with a JSON error code, never a dropped connection', async () => {
+    const { sup, cfg } = harness();
+    const control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d) });
+    try {
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'room', name: 'x' }))?.body).to.include({ error: 'INVALID_ARGS' });
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: 'Bad Name' }))?.status).to.equal(400);
+      expect((await controlRequest(cfg, 'POST', '/stop', { name: 'nobody' }))?.body).to.include({ error: 'NO_SUCH_AGENT' });
+      expect((await controlRequest(cfg, 'GET', '/nope'))?.status).to.equal(404);
+    } finally {
+      await control.close();
+    }
+  });
+});
