@@ -1,0 +1,31 @@
+// The KB process, seed contract §2.4: facts in `$PARLEY_HOME/data/kb.sqlite`, durable across
+// restarts. Wiring only; it talks to the Coordinator alone (the pipeline's policy, §5).
+import path from 'node:path';
+import { type AnyStateMachine, fromPromise } from 'xstate';
+import { paths } from '../../shared/config/index.js';
+import { createAgent } from '../../shared/runtime/boot.js';
+import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import { type Fact, type FactFilter, SqliteFactStore } from '../../shared/store/facts.js';
+import { getFactsMachine, storeFactMachine } from './machine.js';
+
+const { agent, config, logger, onShutdown } = createAgent({ account: 'kb' });
+const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
+
+const actors = {
+  store: fromPromise(async ({ input }: { input: { fact: Fact } }) => {
+    store.add(input.fact);
+    return 1;
+  }),
+  query: fromPromise(async ({ input }: { input: { filter: FactFilter } }) => store.query(input.filter)),
+};
+
+const exchange = (machine: AnyStateMachine): ExchangeFactory => (request, from) => ({
+  machine: machine.provide({ actors }),
+  input: { request, from, self: agent.name },
+});
+agent.router.on('STORE_FACT', exchange(storeFactMachine)).on('GET_FACTS', exchange(getFactsMachine));
+
+onShutdown(() => store.close());
+
+await agent.start();
+logger.info({ jid: agent.self.jid }, 'online');

@@ -1,0 +1,91 @@
+// The DF's domain logic over a DirectoryStore (seed contract §2.2): registrations with leases,
+// candidate lookup, the live directory. `now` is always an argument (no clock inside), so
+// lease expiry and round-robin are unit-tested without real time. It only registers and
+// answers lookups; it never dispatches work (seed contract §5).
+import { contentByteSize, MAX_CONTENT_BYTES } from '../../shared/acl/envelope.js';
+import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
+import type { DirectoryRecord, DirectoryStore } from '../../shared/store/directory.js';
+import { bare } from '../../shared/transport/stanza.js';
+import { isLive, partitionByLease } from './lease.js';
+import { rankCandidates } from './ranking.js';
+
+export type { DirectoryEntry };
+
+/** contracts/candidates.json and directory.json maxItems. */
+export const MAX_CANDIDATES = 100;
+export const MAX_DIRECTORY = 1000;
+
+export class Directory {
+  /** Monotonic "use" stamp, so queries within one millisecond still take turns. */
+  private lastUse: number;
+
+  constructor(private readonly store: DirectoryStore, readonly leaseMs: number) {
+    this.lastUse = Math.max(0, ...store.all().map((r) => r.last_used));
+  }
+
+  /** Inserts or replaces (a restarted agent registers again); the lease starts now. */
+  register(profile: AgentProfile, now: number): { jid: string; lease_ms: number } {
+    const jid = bare(profile.jid);
+    this.store.put({ profile: { ...profile, jid }, registered_at: now, last_seen: now, last_used: 0 });
+    return { jid, lease_ms: this.leaseMs };
+  }
+
+  /** Renews a live lease; false (and the stale entry is dropped) when there is none. */
+  heartbeat(jid: string, now: number): boolean {
+    const record = this.store.get(bare(jid));
+    if (!record) return false;
+    if (!isLive(record, now, this.leaseMs)) {
+      this.store.remove(record.profile.jid);
+      return false;
+    }
+    return this.store.touch(record.profile.jid, now);
+  }
+
+  deregister(jid: string): boolean {
+    return this.store.remove(bare(jid));
+  }
+
+  /** Every live agent offering `need`, best first (ranking.ts); the head is marked used. */
+  candidates(need: string, hint: string | undefined, now: number): string[] {
+    const capable = this.live(now).filter((r) => r.profile.capabilities.includes(need));
+    const ranked = rankCandidates(capable, hint).slice(0, MAX_CANDIDATES);
+    const head = ranked[0];
+    if (head) {
+      this.lastUse = Math.max(now, this.lastUse + 1);
+      this.store.markUsed(head.profile.jid, this.lastUse);
+    }
+    return ranked.map((r) => r.profile.jid);
+  }
+
+  /** The live directory for the Presenter's help, by name; trimmed to fit the 64 kB content limit. */
+  describe(capability: string | undefined, now: number): DirectoryEntry[] {
+    const entries = this.live(now)
+      .filter((r) => capability === undefined || r.profile.capabilities.includes(capability))
+      .sort((a, b) => (a.profile.name < b.profile.name ? -1 : a.profile.name > b.profile.name ? 1 : 0))
+      .slice(0, MAX_DIRECTORY)
+      .map(toEntry);
+    return fitContent(entries, (agents) => ({ type: 'DIRECTORY', agents }));
+  }
+
+  /** Removes expired registrations (periodic sweep; lookups also ignore them lazily). */
+  sweep(now: number): string[] {
+    const { expired } = partitionByLease(this.store.all(), now, this.leaseMs);
+    for (const r of expired) this.store.remove(r.profile.jid);
+    return expired.map((r) => r.profile.jid);
+  }
+
+  private live(now: number): DirectoryRecord[] {
+    return partitionByLease(this.store.all(), now, this.leaseMs).live;
+  }
+}
+
+export function toEntry(r: DirectoryRecord): DirectoryEntry {
+  return { profile: r.profile, registered_at: new Date(r.registered_at).toISOString(), last_seen: new Date(r.last_seen).toISOString() };
+}
+
+/** Drops items from the end until the content built from them fits MAX_CONTENT_BYTES (seed contract §1). */
+export function fitContent<T>(items: T[], build: (items: T[]) => object, maxBytes = MAX_CONTENT_BYTES): T[] {
+  let n = items.length;
+  while (n > 0 && contentByteSize(build(items.slice(0, n))) > maxBytes) n = Math.floor(n * 0.9);
+  return items.slice(0, n);
+}

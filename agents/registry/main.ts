@@ -1,0 +1,57 @@
+// The Registry (FIPA Directory Facilitator) process, seed contract §2.2. Wiring only: the
+// SQLite directory, the Directory logic, one machine per exchange, and the lease sweep timer
+// (lookups also ignore expired leases lazily; the sweep only removes them and logs it).
+import path from 'node:path';
+import { type AnyStateMachine, fromPromise } from 'xstate';
+import { loadTunables } from '../../shared/config/agents.js';
+import { paths } from '../../shared/config/index.js';
+import { createAgent } from '../../shared/runtime/boot.js';
+import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import { SqliteDirectoryStore } from '../../shared/store/directory.js';
+import { Directory } from './directory.js';
+import { deregisterMachine, describeMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
+
+const { agent, config, logger, onShutdown } = createAgent({ account: 'registry' });
+const { leaseMs } = loadTunables(process.env, config.domain);
+const store = new SqliteDirectoryStore(path.join(paths(config).data, 'registry.sqlite'));
+const directory = new Directory(store, leaseMs);
+
+const actors = {
+  register: fromPromise(async ({ input }: { input: { profile: Parameters<Directory['register']>[0]; now: number } }) =>
+    directory.register(input.profile, input.now)),
+  heartbeat: fromPromise(async ({ input }: { input: { jid: string; now: number } }) => directory.heartbeat(input.jid, input.now)),
+  deregister: fromPromise(async ({ input }: { input: { jid: string } }) => directory.deregister(input.jid)),
+  candidates: fromPromise(async ({ input }: { input: { need: string; hint?: string; now: number } }) =>
+    directory.candidates(input.need, input.hint, input.now)),
+  describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
+};
+
+const exchange = (machine: AnyStateMachine): ExchangeFactory => (request, from) => ({
+  machine: machine.provide({ actors }),
+  input: { request, from, self: agent.name, now: Date.now() },
+});
+agent.router
+  .on('REGISTER', exchange(registerMachine))
+  .on('HEARTBEAT', exchange(heartbeatMachine))
+  .on('DEREGISTER', exchange(deregisterMachine))
+  .on('NEED', exchange(needMachine))
+  .on('DESCRIBE', exchange(describeMachine));
+
+const sweepEvery = Math.max(250, Math.min(Math.floor(leaseMs / 2), 30000));
+const sweeper = setInterval(() => {
+  try {
+    const dropped = directory.sweep(Date.now());
+    if (dropped.length > 0) logger.info({ dropped, leaseMs }, 'lease expired');
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'lease sweep failed');
+  }
+}, sweepEvery);
+sweeper.unref();
+
+onShutdown(() => {
+  clearInterval(sweeper);
+  store.close();
+});
+
+await agent.start();
+logger.info({ jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');

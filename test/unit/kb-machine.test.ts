@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { type AnyStateMachine, createActor, fromPromise, SimulatedClock, toPromise } from 'xstate';
+import { factsContent, fitFacts } from '../../agents/kb/fit.js';
+import { getFactsMachine, type KbInput, storeFactMachine } from '../../agents/kb/machine.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { validateEnvelope } from '../../shared/contracts/index.js';
+import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
+import { identify } from '../../shared/runtime/names.js';
+import { type Fact, type FactStore, MemoryFactStore, type StoredFact } from '../../shared/store/facts.js';
+
+const fact = (n: number, extra: Partial<Fact> = {}): Fact => ({
+  session_id: 'sess-kb-1', slot: 'answer', value: `answer ${n}`, confidence: 0.9,
+  ts: new Date(Date.UTC(2025, 10, 7, 19, 0, n)).toISOString(), ...extra,
+});
+
+function input(performative: Envelope['performative'], content: object): KbInput {
+  const request = makeEnvelope({ performative, sender: 'Coordinator', receiver: 'KB', conversation_id: 'sess-kb-1', content });
+  return { request, from: identify('coordinator@localhost', 'localhost'), self: 'KB' };
+}
+
+/** The actors main.ts provides, over any FactStore (a throwing one included). */
+const actorsFor = (store: FactStore) => ({
+  store: fromPromise(async ({ input: i }: { input: { fact: Fact } }) => {
+    store.add(i.fact);
+    return 1;
+  }),
+  query: fromPromise(async ({ input: i }: { input: { filter: object } }) => store.query(i.filter)),
+});
+
+async function run(machine: AnyStateMachine, inp: KbInput, store: FactStore): Promise<Envelope[]> {
+  const sent: Envelope[] = [];
+  const actor = createActor(machine.provide({ actors: actorsFor(store) } as never), { input: inp, clock: new SimulatedClock() });
+  actor.on('send', (e: ExchangeEmitted) => {
+    if (e.type === 'send') sent.push(e.envelope);
+  });
+  actor.start();
+  await toPromise(actor);
+  for (const env of sent) expect(validateEnvelope(env), JSON.stringify(env)).to.include({ ok: true });
+  return sent;
+}
+
+class ThrowingStore implements FactStore {
+  add(): void {
+    throw new Error('SQLITE_FULL: database or disk is full');
+  }
+  query(): StoredFact[] {
+    throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+  }
+  close(): void {}
+}
+
+describe('KB [STORE_FACT] machine', () => {
+  it('stores the fact and answers INFORM STORED count 1 in_reply_to the STORE_FACT', async () => {
+    const store = new MemoryFactStore();
+    const inp = input('INFORM', { type: 'STORE_FACT', fact: fact(1, { subject: 'alice@localhost' }) });
+    const sent = await run(storeFactMachine, inp, store);
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.deep.include({ performative: 'INFORM', sender: 'KB', receiver: 'Coordinator', in_reply_to: inp.request.reply_with, conversation_id: 'sess-kb-1' });
+    expect(sent[0]?.content).to.deep.equal({ type: 'STORED', count: 1 });
+    expect(store.query({ subject: 'alice@localhost' }).map((f) => f.value)).to.deep.equal(['answer 1']);
+  });
+
+  it('answers FAILURE KB_STORE_FAILED with the storage error as detail when the store throws', async () => {
+    const inp = input('INFORM', { type: 'STORE_FACT', fact: fact(1) });
+    const sent = await run(storeFactMachine, inp, new ThrowingStore());
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.deep.include({ performative: 'FAILURE', in_reply_to: inp.request.reply_with });
+    expect(sent[0]?.content).to.include({ reason: 'KB_STORE_FAILED' });
+    expect((sent[0]?.content as { detail: string }).detail).to.contain('SQLITE_FULL');
+  });
+});
+
+describe('KB [GET_FACTS] machine', () => {
+  it('answers INFORM {facts} newest first for the filter, in_reply_to the query', async () => {
+    const store = new MemoryFactStore();
+    for (let i = 0; i < 5; i++) store.add(fact(i));
+    store.add(fact(9, { session_id: 'sess-other' }));
+    const inp = input('QUERY-REF', { type: 'GET_FACTS', filter: { session_id: 'sess-kb-1', slot: 'answer', limit: 3 } });
+    const sent = await run(getFactsMachine, inp, store);
+    expect(sent[0]).to.deep.include({ performative: 'INFORM', in_reply_to: inp.request.reply_with, protocol: 'fipa-query' });
+    expect((sent[0]?.content as { facts: StoredFact[] }).facts.map((f) => f.value)).to.deep.equal(['answer 4', 'answer 3', 'answer 2']);
+  });
+
+  it('answers an empty list when nothing matches', async () => {
+    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: { text: 'nothing like this' } }), new MemoryFactStore());
+    expect(sent[0]?.content).to.deep.equal({ facts: [] });
+  });
+
+  it('answers FAILURE INTERNAL_ERROR when the store cannot be read', async () => {
+    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), new ThrowingStore());
+    expect(sent[0]?.performative).to.equal('FAILURE');
+    expect(sent[0]?.content).to.include({ reason: 'INTERNAL_ERROR' });
+  });
+
+  it('leaves out the oldest facts so the answer fits 64 kB', async () => {
+    const store = new MemoryFactStore();
+    for (let i = 0; i < 20; i++) store.add(fact(i, { value: `${i} ${'x'.repeat(30000)}` }));
+    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), store);
+    const facts = (sent[0]?.content as { facts: StoredFact[] }).facts;
+    expect(facts.map((f) => (f.value as string).split(' ')[0])).to.deep.equal(['19', '18']);
+    expect(Buffer.byteLength(JSON.stringify(sent[0]?.content))).to.be.at.most(64 * 1024);
+  });
+});
+
+describe('KB [fit] 64 kB answers', () => {
+  it('keeps every fact when they fit and measures exactly at the limit', () => {
+    const facts: StoredFact[] = [fact(1), fact(2)];
+    const exact = Buffer.byteLength(JSON.stringify(factsContent(facts)));
+    expect(fitFacts(facts, exact)).to.have.length(2);
+    expect(fitFacts(facts, exact - 1)).to.have.length(1);
+    expect(fitFacts([], 10)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { type AnyStateMachine, createActor, fromPromise, SimulatedClock, toPromise } from 'xstate';
+import {
+  deregisterMachine, describeMachine, heartbeatMachine, needMachine, registerMachine, type RegistryInput,
+} from '../../agents/registry/machine.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { validateEnvelope } from '../../shared/contracts/index.js';
+import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
+import { identify } from '../../shared/runtime/names.js';
+
+const NOW = Date.UTC(2025, 10, 7, 19, 55);
+const profile = { jid: 'specialist-x@localhost', name: 'specialist-x', version: '1.0.0', capabilities: ['ASK_EXPERT'], topics: ['math'] };
+
+function request(sender: string, performative: Envelope['performative'], content: object): Envelope {
+  return makeEnvelope({ performative, sender, receiver: 'Registry', conversation_id: 'reg-specialist-x-1', content });
+}
+
+function input(req: Envelope, fromJid = `${req.sender}@localhost`): RegistryInput {
+  const from = identify(req.sender === 'Coordinator' ? 'coordinator@localhost' : fromJid, 'localhost');
+  return { request: req, from, self: 'Registry', now: NOW };
+}
+
+type Calls = Array<{ actor: string; input: unknown }>;
+
+/** Fake directory actors: each records its input and answers `results[name]` (or throws it). */
+function fakes(results: Record<string, unknown>, calls: Calls) {
+  const make = (name: string) => fromPromise(async ({ input: i }: { input: unknown }) => {
+    calls.push({ actor: name, input: i });
+    const r = results[name];
+    if (r instanceof Error) throw r;
+    return r;
+  });
+  return Object.fromEntries(['register', 'heartbeat', 'deregister', 'candidates', 'describe'].map((n) => [n, make(n)]));
+}
+
+async function run(machine: AnyStateMachine, inp: RegistryInput, results: Record<string, unknown> = {}) {
+  const calls: Calls = [];
+  const sent: Envelope[] = [];
+  const actor = createActor(machine.provide({ actors: fakes(results, calls) } as never), { input: inp, clock: new SimulatedClock() });
+  actor.on('send', (e: ExchangeEmitted) => {
+    if (e.type === 'send') sent.push(e.envelope);
+  });
+  actor.start();
+  await toPromise(actor);
+  for (const env of sent) expect(validateEnvelope(env), JSON.stringify(env)).to.include({ ok: true });
+  return { sent, calls };
+}
+
+describe('Registry [REGISTER] machine', () => {
+  it('stores the profile with the arrival time and answers INFORM REGISTERED in_reply_to the request', async () => {
+    const req = request('specialist-x', 'REQUEST', { type: 'REGISTER', profile });
+    const { sent, calls } = await run(registerMachine, input(req), { register: { jid: 'specialist-x@localhost', lease_ms: 1500 } });
+    expect(calls).to.deep.equal([{ actor: 'register', input: { profile, now: NOW } }]);
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.deep.include({ performative: 'INFORM', sender: 'Registry', receiver: 'specialist-x', in_reply_to: req.reply_with, conversation_id: req.conversation_id });
+    expect(sent[0]?.content).to.deep.equal({ type: 'REGISTERED', jid: 'specialist-x@localhost', lease_ms: 1500 });
+  });
+
+  it('refuses SENDER_MISMATCH when the profile names another JID, without storing anything', async () => {
+    const req = request('specialist-x', 'REQUEST', { type: 'REGISTER', profile: { ...profile, jid: 'specialist-y@localhost' } });
+    const { sent, calls } = await run(registerMachine, input(req));
+    expect(calls).to.deep.equal([]);
+    expect(sent[0]).to.deep.include({ performative: 'REFUSE', in_reply_to: req.reply_with });
+    expect(sent[0]?.content).to.include({ reason: 'SENDER_MISMATCH' });
+  });
+
+  it('accepts a profile jid with a resource of the sender', async () => {
+    const req = request('specialist-x', 'REQUEST', { type: 'REGISTER', profile: { ...profile, jid: 'specialist-x@localhost/agent-9' } });
+    const { sent } = await run(registerMachine, input(req), { register: { jid: 'specialist-x@localhost', lease_ms: 1500 } });
+    expect(sent[0]?.performative).to.equal('INFORM');
+  });
+
+  it('answers FAILURE INTERNAL_ERROR when the store fails', async () => {
+    const req = request('specialist-x', 'REQUEST', { type: 'REGISTER', profile });
+    const { sent } = await run(registerMachine, input(req), { register: new Error('disk full') });
+    expect(sent[0]).to.deep.include({ performative: 'FAILURE', in_reply_to: req.reply_with });
+    expect(sent[0]?.content).to.deep.include({ reason: 'INTERNAL_ERROR' });
+    expect((sent[0]?.content as { detail: string }).detail).to.contain('disk full');
+  });
+});
+
+describe('Registry [HEARTBEAT] machine', () => {
+  const hb = () => request('specialist-x', 'INFORM', { type: 'HEARTBEAT', jid: 'specialist-x@localhost' });
+
+  it('renews the lease and answers nothing', async () => {
+    const { sent, calls } = await run(heartbeatMachine, input(hb()), { heartbeat: true });
+    expect(calls).to.deep.equal([{ actor: 'heartbeat', input: { jid: 'specialist-x@localhost', now: NOW } }]);
+    expect(sent).to.deep.equal([]);
+  });
+
+  it('answers FAILURE NOT_REGISTERED in_reply_to the heartbeat when there is no live lease', async () => {
+    const req = hb();
+    const { sent } = await run(heartbeatMachine, input(req), { heartbeat: false });
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.deep.include({ performative: 'FAILURE', in_reply_to: req.reply_with, receiver: 'specialist-x' });
+    expect(sent[0]?.content).to.include({ reason: 'NOT_REGISTERED' });
+  });
+
+  it('refuses a heartbeat for another agent', async () => {
+    const req = request('specialist-x', 'INFORM', { type: 'HEARTBEAT', jid: 'specialist-y@localhost' });
+    const { sent, calls } = await run(heartbeatMachine, input(req), { heartbeat: true });
+    expect(calls).to.deep.equal([]);
+    expect(sent[0]?.content).to.include({ reason: 'SENDER_MISMATCH' });
+  });
+});
+
+describe('Registry [DEREGISTER] machine', () => {
+  const dereg = () => request('specialist-x', 'REQUEST', { type: 'DEREGISTER', jid: 'specialist-x@localhost' });
+
+  it('removes the entry and answers INFORM DEREGISTERED', async () => {
+    const req = dereg();
+    const { sent, calls } = await run(deregisterMachine, input(req), { deregister: true });
+    expect(calls).to.deep.equal([{ actor: 'deregister', input: { jid: 'specialist-x@localhost' } }]);
+    expect(sent[0]).to.deep.include({ performative: 'INFORM', in_reply_to: req.reply_with });
+    expect(sent[0]?.content).to.deep.equal({ type: 'DEREGISTERED', jid: 'specialist-x@localhost' });
+  });
+
+  it('answers FAILURE NOT_REGISTERED for an unknown agent (FIPA DF not-registered)', async () => {
+    const { sent } = await run(deregisterMachine, input(dereg()), { deregister: false });
+    expect(sent[0]?.content).to.include({ reason: 'NOT_REGISTERED' });
+  });
+});
+
+describe('Registry [QUERY-REF] machines', () => {
+  it('answers INFORM {candidates} for a need, passing the hint and time to the lookup', async () => {
+    const req = request('Coordinator', 'QUERY-REF', { need: 'ASK_EXPERT', hint: 'a math question' });
+    const { sent, calls } = await run(needMachine, input(req), { candidates: ['specialist-x@localhost', 'specialist-y@localhost'] });
+    expect(calls).to.deep.equal([{ actor: 'candidates', input: { need: 'ASK_EXPERT', hint: 'a math question', now: NOW } }]);
+    expect(sent[0]).to.deep.include({ performative: 'INFORM', receiver: 'Coordinator', in_reply_to: req.reply_with, protocol: 'fipa-query' });
+    expect(sent[0]?.content).to.deep.equal({ candidates: ['specialist-x@localhost', 'specialist-y@localhost'] });
+  });
+
+  it('answers an empty candidate list when nobody offers the capability', async () => {
+    const req = request('Coordinator', 'QUERY-REF', { need: 'NOBODY' });
+    const { sent, calls } = await run(needMachine, input(req), { candidates: [] });
+    expect(calls[0]?.input).to.deep.equal({ need: 'NOBODY', now: NOW });
+    expect(sent[0]?.content).to.deep.equal({ candidates: [] });
+  });
+
+  it('answers DESCRIBE with INFORM DIRECTORY', async () => {
+    const entry = { profile, registered_at: '2025-11-07T19:55:00.000Z', last_seen: '2025-11-07T19:55:00.000Z' };
+    const req = request('Coordinator', 'QUERY-REF', { type: 'DESCRIBE', capability: 'ASK_EXPERT' });
+    const { sent, calls } = await run(describeMachine, input(req), { describe: [entry] });
+    expect(calls[0]?.input).to.deep.equal({ capability: 'ASK_EXPERT', now: NOW });
+    expect(sent[0]?.content).to.deep.equal({ type: 'DIRECTORY', agents: [entry] });
+  });
+
+  it('answers FAILURE INTERNAL_ERROR when the lookup fails', async () => {
+    const req = request('Coordinator', 'QUERY-REF', { need: 'ASK_EXPERT' });
+    const { sent } = await run(needMachine, input(req), { candidates: new Error('database is locked') });
+    expect(sent[0]).to.deep.include({ performative: 'FAILURE', in_reply_to: req.reply_with });
+    expect(sent[0]?.content).to.include({ reason: 'INTERNAL_ERROR' });
+  });
+});
