@@ -4,6 +4,7 @@
 import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { loadTunables } from '../../shared/config/agents.js';
+import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
 import { ChatDesk } from './chat.js';
@@ -57,5 +58,7 @@ agent.transport.onPresence((stanza: Element) => {
   }
 });
 
+// Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
+contracts();
 await agent.start();
 logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs }, 'online');
