@@ -1,6 +1,6 @@
 // Small pure helpers the Coordinator's machines share: building its outbound envelopes, reading
 // what came back, and the timeouts every exchange carries (seed contract §1, §3).
-import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/envelope.js';
 import { type ErrorCode, errorContent } from '../../shared/acl/errors.js';
 import type { Performative } from '../../shared/acl/performatives.js';
 import type { ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
@@ -71,4 +71,18 @@ export function reasonOf(env: Envelope): { reason: string; detail?: string } {
 
 export function contentType(env: Envelope): string | undefined {
   return typeof env.content.type === 'string' ? env.content.type : undefined;
+}
+
+/** STORE_FACT for an answer (seed contract §2.4), scoped to the person when the Presenter named one. */
+export function answerFact(
+  request: Envelope, a: { question: string; answer: string; answeredBy: string; confidence: number }, subject?: string,
+): object {
+  return {
+    type: 'STORE_FACT',
+    fact: {
+      session_id: request.conversation_id, slot: 'answer',
+      value: { question: a.question, answer: a.answer, answered_by: a.answeredBy },
+      confidence: a.confidence, ts: nowIso(), ...(subject ? { subject } : {}),
+    },
+  };
 }

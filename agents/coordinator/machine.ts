@@ -4,17 +4,14 @@
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type { Envelope } from '../../shared/acl/envelope.js';
-import { nowIso } from '../../shared/acl/envelope.js';
 import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
-import { identify } from '../../shared/runtime/names.js';
+import { type Candidate, usableCandidates } from './candidates.js';
 import {
-  answers, cancelOf, contentType, type CoordinatorInput, type CoordinatorTimeouts, isCancelOf, outbound,
+  answerFact, answers, cancelOf, contentType, type CoordinatorInput, type CoordinatorTimeouts, isCancelOf, outbound,
   presenterFailure, presenterReply, reasonOf, userMsg,
 } from './envelopes.js';
 import { answerText, type Attempt, DIRECTORY_UNAVAILABLE, exhausted, type KbOutcome } from './replies.js';
-
-export interface Candidate { jid: string; name: string }
 
 interface Ctx {
   request: Envelope;
@@ -34,18 +31,6 @@ interface Ctx {
   kb?: KbOutcome;
 }
 
-/** Only agents that can answer an ASK_EXPERT under the role policy; duplicates dropped. */
-export function usableCandidates(jids: unknown, domain: string): Candidate[] {
-  const out: Candidate[] = [];
-  for (const jid of Array.isArray(jids) ? jids : []) {
-    if (typeof jid !== 'string') continue;
-    const id = identify(jid, domain);
-    if (!['specialist', 'calendar', 'room'].includes(id.role) || out.some((c) => c.name === id.name)) continue;
-    out.push({ jid: id.jid, name: id.name });
-  }
-  return out;
-}
-
 type Kind = 'AGREE' | 'REFUSE' | 'FAILURE' | 'NOT-UNDERSTOOD' | 'RESULT';
 
 /** A reply from the current candidate of the given kind (replies to earlier candidates are ignored). */
@@ -58,6 +43,8 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
 
 type Why = { reason: string; detail?: string };
+
+export { usableCandidates };
 
 export const expertMachine = setup({
   types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
@@ -223,16 +210,8 @@ export const expertMachine = setup({
       entry: [
         assign(({ context }) => {
           const r = context.result as NonNullable<Ctx['result']>;
-          return {
-            store: outbound(context.request, context.self, 'INFORM', 'KB', {
-              type: 'STORE_FACT',
-              fact: {
-                session_id: context.request.conversation_id, slot: 'answer',
-                value: { question: context.question, answer: r.answer, answered_by: r.answeredBy },
-                confidence: r.confidence, ts: nowIso(), ...(context.user ? { subject: context.user } : {}),
-              },
-            }),
-          };
+          const fact = answerFact(context.request, { question: context.question, ...r }, context.user);
+          return { store: outbound(context.request, context.self, 'INFORM', 'KB', fact) };
         }),
         emit(({ context }) => ({ type: 'send' as const, envelope: context.store as Envelope })),
       ],
