@@ -1,0 +1,58 @@
+// Opens one askExpertMachine per inbound REQUEST ASK_EXPERT: decides busy / out of scope before
+// the actor starts (so REFUSE is immediate) and provides the side effects: running the expert
+// and freeing the concurrency slot when the exchange ends, however it ends.
+import { fromPromise } from 'xstate';
+import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import { ask, type Expert, pickExpert } from './experts/index.js';
+import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
+
+/** Counts exchanges between AGREE and their end; over the limit the specialist REFUSEs busy. */
+export class Slots {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  get inFlight(): number {
+    return this.used;
+  }
+  get full(): boolean {
+    return this.used >= this.limit;
+  }
+  acquire(): void {
+    this.used += 1;
+  }
+  release(): void {
+    this.used = Math.max(0, this.used - 1);
+  }
+}
+
+export interface AskExchangeDeps {
+  experts: readonly Expert[];
+  slots: Slots;
+  computeMs: number;
+}
+
+export function describeScope(experts: readonly Expert[]): string {
+  return experts.map((e) => `${e.name} (e.g. ${JSON.stringify(e.examples[0] ?? e.description)})`).join(', ');
+}
+
+export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
+  const byName = new Map(deps.experts.map((e) => [e.name, e]));
+  const scope = describeScope(deps.experts);
+  const machine = askExpertMachine.provide({
+    actors: {
+      compute: fromPromise<ComputeOutput, ComputeInput>(async ({ input }) => {
+        const expert = byName.get(input.expert);
+        if (!expert) throw new Error(`no expert named ${input.expert}`);
+        return ask(expert, input.question);
+      }),
+    },
+    actions: { releaseSlot: () => deps.slots.release() },
+  });
+  return (request, from) => {
+    const question = (request.content as { args: { question: string } }).args.question;
+    const busy = deps.slots.full;
+    const expert = busy ? undefined : pickExpert(deps.experts, question);
+    if (expert) deps.slots.acquire(); // released by the machine's exit from `working`
+    const input: AskInput = { request, from, self: request.receiver, busy, expert: expert?.name ?? null, scope, computeMs: deps.computeMs };
+    return { machine, input };
+  };
+}

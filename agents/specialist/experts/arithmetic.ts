@@ -1,0 +1,97 @@
+// Arithmetic and unit conversion on the sandboxed mathjs instance (math-sandbox.ts). Plain
+// English is rewritten into a mathjs expression first ("15% of 80", "2.5 km in miles",
+// "100 fahrenheit to celsius"); the sandbox then decides whether it is maths at all.
+import { evaluateNode, formatValue, inspect, isFiniteResult } from './math-sandbox.js';
+import { type Expert, invalidArgs } from './types.js';
+
+const MAX_EXPRESSION = 500;
+
+const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
+  [/\bto\s+the\s+power\s+of\b/gi, '^'],
+  [/\b(?:the\s+)?square\s+root\s+of\s+(\d+(?:\.\d+)?)/gi, 'sqrt($1)'],
+  [/\b(?:the\s+)?cube\s+root\s+of\s+(\d+(?:\.\d+)?)/gi, 'cbrt($1)'],
+  [/\bsquared\b/gi, '^2'],
+  [/\bcubed\b/gi, '^3'],
+  [/\bplus\b/gi, '+'],
+  [/\bminus\b/gi, '-'],
+  [/\b(?:times|multiplied\s+by)\b/gi, '*'],
+  [/\bdivided\s+by\b/gi, '/'],
+  [/(\d)\s*[x×]\s*(?=[\d(])/g, '$1 * '],
+  [/÷/g, '/'],
+  [/\s*\bpercent\b/gi, '%'],
+  [/%\s*of\b/gi, '% *'],
+  // Temperatures: mathjs knows celsius/fahrenheit/kelvin and degC/degF; people write °F.
+  [/°\s*F\b/g, ' degF'],
+  [/°\s*C\b/g, ' degC'],
+  [/\bdeg(?:rees?)?\s+(celsius|fahrenheit|kelvin)\b/gi, '$1'],
+  [/\bdeg(?:rees?)?\s*([CF])\b/g, 'deg$1'],
+  // "… degF in C": after a temperature, a bare C/F target means degrees, not coulomb/farad.
+  [/(deg[CF]|celsius|fahrenheit|kelvin)(.*\s(?:to|in))\s+([CF])$/i, '$1$2 deg$3'],
+  [/\b(Celsius|Fahrenheit|Kelvin)\b/g, (m) => m.toLowerCase()],
+  [/\binto\b/gi, 'to'],
+];
+
+/** Rewrites a question into a mathjs expression (no evaluation). */
+export function toExpression(question: string): string {
+  let s = question.trim().replace(/\s+/g, ' ');
+  s = s.replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '');
+  s = s.replace(/^(?:what\s+is|what's|whats|what\s+are|calculate|compute|evaluate|how\s+much\s+is|convert|solve)\s+/i, '');
+  s = s.replace(/(?<!\d)[?!.=\s]+$|[?!=\s]+$/, '');
+  // "how many miles is 2.5 km" → "2.5 km to miles"
+  const howMany = /^how\s+many\s+(.+?)\s+(?:is|are|in|make|makes)\s+(.+)$/i.exec(s);
+  if (howMany) s = `${howMany[2]} to ${howMany[1]}`;
+  for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Only maths characters once function names and single letters are removed. */
+function looksLikeMaths(expression: string): boolean {
+  const rest = expression.replace(/[a-z]+\s*\(/gi, '(').replace(/\b[a-z]\b/gi, '');
+  return /\d/.test(rest) && /^[\d\s+\-*/^().,%!=<>]*$/.test(rest);
+}
+
+/** "5 blorps to kg": a number, a word and a known target unit. */
+function looksLikeConversion(expression: string): boolean {
+  const m = /^-?[\d.]+(?:e-?\d+)?\s*[^\s\d].*?\s+(?:to|in)\s+([^\d\s][^\d]*)$/.exec(expression);
+  if (!m?.[1]) return false;
+  const target = inspect(m[1]);
+  return target.status === 'ok' && target.unknown.length === 0 && target.numbers === 0;
+}
+
+export function recogniseArithmetic(question: string): number {
+  const expression = toExpression(question);
+  if (expression === '' || expression.length > MAX_EXPRESSION) return 0;
+  const checked = inspect(expression);
+  if (checked.status === 'ok') {
+    if (checked.unknown.length === 0) return checked.numbers + checked.calls + checked.constants > 0 ? 1 : 0;
+    return looksLikeConversion(expression) ? 0.9 : 0;
+  }
+  // Recognisably maths that will not evaluate ("what is 5 / "): answered with INVALID_ARGS.
+  return looksLikeMaths(expression) || looksLikeConversion(expression) ? 0.5 : 0;
+}
+
+export async function answerArithmetic(question: string): Promise<{ answer: string; meta: Record<string, unknown> }> {
+  const expression = toExpression(question);
+  if (expression.length > MAX_EXPRESSION) throw invalidArgs(`expression longer than ${MAX_EXPRESSION} characters`);
+  const checked = inspect(expression);
+  if (checked.status === 'syntax') throw invalidArgs(`cannot read ${JSON.stringify(expression)}: ${checked.detail}`);
+  if (checked.status === 'forbidden') throw invalidArgs(checked.detail);
+  if (checked.unknown.length > 0) throw invalidArgs(`unknown unit or name: ${checked.unknown.join(', ')}`);
+  let value: unknown;
+  try {
+    value = evaluateNode(checked.node);
+  } catch (err) {
+    throw invalidArgs(`cannot evaluate ${JSON.stringify(expression)}: ${(err as Error).message}`);
+  }
+  if (!isFiniteResult(value)) throw invalidArgs('the result is not a finite number (division by zero or overflow)');
+  return { answer: formatValue(value), meta: { expression: checked.node.toString() } };
+}
+
+export const arithmeticExpert: Expert = {
+  name: 'arithmetic',
+  description: 'Arithmetic, percentages, functions (sqrt, log, sin, …) and unit conversion, computed exactly offline.',
+  topics: ['math', 'arithmetic', 'calculate', 'percent', 'sqrt', 'convert', 'units', 'conversion', 'km', 'miles', 'celsius', 'fahrenheit', 'kg', 'lb'],
+  examples: ['what is 17 * 23?', 'what is 2.5 km in miles?', 'sqrt(2)', '15% of 80', 'convert 100 fahrenheit to celsius', '5 kg to lb'],
+  recognise: recogniseArithmetic,
+  answer: answerArithmetic,
+};

@@ -1,0 +1,118 @@
+// Time, dates and calendars, offline: luxon for zones and calendar arithmetic, chrono-node to
+// read dates people write ("2027-01-01", "in 10 days", "next friday"). The clock is injected
+// so answers are exact in tests.
+import * as chrono from 'chrono-node';
+import { DateTime } from 'luxon';
+import { resolvePlace, type Place } from './places.js';
+import { type Expert, type ExpertAnswer, invalidArgs } from './types.js';
+
+export interface TimeExpertOptions {
+  now?: () => Date;
+  /** Zone of "today" when the question names no place. */
+  zone?: string;
+}
+
+const INTENTS = {
+  count: /\bhow\s+many\s+(days|weeks)\b/i,
+  weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
+  time: /\bwhat\s+time\s+is\s+it\b|\bwhat(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time\b|\b(?:current|local)\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\s+[a-z]/i,
+  date: /\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b/i,
+} as const;
+type Intent = keyof typeof INTENTS;
+
+const HOLIDAYS: ReadonlyArray<[RegExp, string]> = [
+  [/\bchristmas(?:\s+day)?\b/i, 'December 25'],
+  [/\bchristmas\s+eve\b/i, 'December 24'],
+  [/\bnew\s+year'?s?(?:\s+day)?\b/i, 'January 1'],
+];
+
+function intentOf(question: string): Intent | undefined {
+  return (Object.keys(INTENTS) as Intent[]).find((k) => INTENTS[k].test(question));
+}
+
+const clean = (q: string) => q.trim().replace(/\s+/g, ' ').replace(/[?!.]+$/, '');
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const longDate = (d: DateTime) => d.toFormat('cccc, d LLLL yyyy');
+
+export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
+  const now = opts.now ?? (() => new Date());
+  const defaultZone = opts.zone ?? 'UTC';
+
+  /** The place named by a trailing "in <place>", if the text after "in" is words. */
+  function placeOf(q: string): { place?: Place; unknown?: string } {
+    const m = /\b(?:in|at)\s+([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F\s/'.-]*)$/.exec(q);
+    if (!m?.[1] || /^(?:\d|a\s|an\s|one\s|two\s|three\s|a\s+few)/i.test(m[1])) return {};
+    const place = resolvePlace(m[1]);
+    return place ? { place } : { unknown: m[1] };
+  }
+
+  function today(zone: string): DateTime {
+    return DateTime.fromJSDate(now(), { zone }).setLocale('en-GB');
+  }
+
+  /** Dates written in the question, as calendar days in `zone`. */
+  function datesIn(q: string, zone: string, forward: boolean): DateTime[] {
+    let text = q;
+    for (const [re, to] of HOLIDAYS) text = text.replace(re, to);
+    const ref = { instant: now(), timezone: today(zone).offset };
+    return chrono.parse(text, ref, { forwardDate: forward }).map((r) =>
+      DateTime.fromObject({ year: r.start.get('year') ?? 0, month: r.start.get('month') ?? 1, day: r.start.get('day') ?? 1 }, { zone }).setLocale('en-GB'));
+  }
+
+  function zoneFor(q: string, required: boolean): { zone: string; label?: string } {
+    const { place, unknown } = placeOf(q);
+    if (place) return { zone: place.zone, label: place.label };
+    if (unknown && required) throw invalidArgs(`unknown place ${JSON.stringify(unknown)}: name a major city or an IANA zone such as Europe/Warsaw`);
+    return { zone: defaultZone };
+  }
+
+  const answers: Record<Intent, (q: string) => ExpertAnswer> = {
+    time(q) {
+      const { zone, label } = zoneFor(q, true);
+      const t = today(zone);
+      const offset = `UTC${t.toFormat('ZZ')}`;
+      let where = zone === 'UTC' ? 'UTC' : `in ${zone} (${offset})`;
+      if (label && label !== zone) where = `in ${label} (${zone}, ${offset})`;
+      return { answer: `It is ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone, iso: t.toISO() } };
+    },
+    date(q) {
+      const dates = datesIn(q, defaultZone, false);
+      const { zone, label } = dates.length > 0 ? { zone: defaultZone, label: undefined } : zoneFor(q, true);
+      const d = dates[0] ?? today(zone).startOf('day');
+      const where = label ? ` in ${label}` : '';
+      return { answer: `${longDate(d)} (${d.toISODate()})${where}.`, meta: { zone, date: d.toISODate() } };
+    },
+    weekday(q) {
+      const d = datesIn(q, defaultZone, false)[0] ?? today(defaultZone).startOf('day');
+      return { answer: `${d.toISODate()} is a ${d.toFormat('cccc')}.`, meta: { date: d.toISODate(), weekday: d.toFormat('cccc') } };
+    },
+    count(q) {
+      const since = /\b(?:since|ago)\b/i.test(q);
+      const dates = datesIn(q, defaultZone, !since);
+      if (dates.length === 0) throw invalidArgs('no date found in the question (try "how many days until 2027-01-01?")');
+      const [a, b] = dates.length >= 2 ? [dates[0]!, dates[1]!] : [today(defaultZone).startOf('day'), dates[0]!];
+      const days = Math.round(b.diff(a, 'days').days);
+      const unit = INTENTS.count.exec(q)?.[1]?.toLowerCase() === 'weeks' ? 'weeks' : 'days';
+      const amount = (n: number) => (unit === 'weeks' ? `${plural(Math.floor(n / 7), 'week')} and ${plural(n % 7, 'day')}` : plural(n, 'day'));
+      let answer: string;
+      if (dates.length >= 2) answer = `${amount(Math.abs(days))} between ${longDate(a)} and ${longDate(b)}.`;
+      else if (days >= 0) answer = `${amount(days)} until ${longDate(b)}.`;
+      else answer = `${amount(-days)} since ${longDate(b)}.`;
+      return { answer, meta: { days, from: a.toISODate(), to: b.toISODate() } };
+    },
+  };
+
+  return {
+    name: 'time',
+    description: 'Current time in cities and time zones, dates, weekdays and days between dates, offline.',
+    topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
+    examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
+    recognise: (question) => (question.length <= 500 && intentOf(question) ? 1 : 0),
+    answer: async (question) => {
+      const q = clean(question);
+      const intent = intentOf(q);
+      if (!intent) throw invalidArgs('not a question about time or dates');
+      return answers[intent](q);
+    },
+  };
+}

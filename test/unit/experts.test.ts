@@ -1,0 +1,148 @@
+import { expect } from 'chai';
+import { ParleyError } from '../../shared/acl/errors.js';
+import { arithmeticExpert, toExpression } from '../../agents/specialist/experts/arithmetic.js';
+import { ask, createExperts, pickExpert } from '../../agents/specialist/experts/index.js';
+import { inspect } from '../../agents/specialist/experts/math-sandbox.js';
+import { KNOWN_PLACES, resolvePlace } from '../../agents/specialist/experts/places.js';
+import { createTimeExpert } from '../../agents/specialist/experts/time.js';
+
+// Thursday 12 March 2026, 12:30 UTC (Tokyo 21:30, Warsaw 13:30, New York 08:30 EDT).
+const NOW = new Date('2026-03-12T12:30:00Z');
+const time = createTimeExpert({ now: () => NOW });
+const experts = createExperts([], { now: () => NOW });
+
+async function invalid(p: Promise<unknown>): Promise<ParleyError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(ParleyError);
+    expect((err as ParleyError).code).to.equal('INVALID_ARGS');
+    return err as ParleyError;
+  }
+  throw new Error('expected INVALID_ARGS');
+}
+
+describe('experts [arithmetic] answers real questions exactly', () => {
+  const cases: Array<[string, string]> = [
+    ['what is 17 * 23?', '391'],
+    ['What is 17*23', '391'],
+    ['what is 2.5 km in miles?', '1.55343 miles'],
+    ['how many miles is 2.5 km?', '1.55343 miles'],
+    ['sqrt(2)', '1.41421356237'],
+    ['15% of 80', '12'],
+    ['what is 15 percent of 80?', '12'],
+    ['convert 100 fahrenheit to celsius', '37.7778 celsius'],
+    ['what is 100 °F in °C?', '37.7778 °C'],
+    ['what is 100 degrees F in C?', '37.7778 °C'],
+    ['5 kg to lb', '11.0231 lb'],
+    ['what is 0.1 + 0.2?', '0.3'],
+    ['what is 2 to the power of 10?', '1024'],
+    ['what is 12 x 12?', '144'],
+    ['what is 7 plus 5 times 3?', '22'],
+    ['what is 100 divided by 8?', '12.5'],
+    ['what is the square root of 144?', '12'],
+    ['calculate (3 + 4) * 5', '35'],
+    ['what is 3 feet in cm?', '91.44 cm'],
+    ['10 km/h to m/s', '2.77778 m / s'],
+    ['what is pi?', '3.14159265359'],
+    ['factorial(10)', '3628800'],
+    ['what is 2^64?', '1.84467440737e+19'],
+    ['what is -7 mod 3?', '2'],
+  ];
+  for (const [q, a] of cases) {
+    it(`${JSON.stringify(q)} → ${a}`, async () => {
+      expect(pickExpert(experts, q)?.name).to.equal('arithmetic');
+      expect((await ask(arithmeticExpert, q)).answer).to.equal(a);
+    });
+  }
+
+  it('says which expert answered and the expression it evaluated', async () => {
+    expect(await ask(arithmeticExpert, 'what is 2.5 km in miles?')).to.deep.equal({
+      answer: '1.55343 miles', meta: { expression: '2.5 km in miles', expert: 'arithmetic' },
+    });
+    expect(toExpression('what is 15% of 80?')).to.equal('15% * 80');
+  });
+
+  it('answers INVALID_ARGS for maths it recognises but cannot evaluate', async () => {
+    expect((await invalid(ask(arithmeticExpert, 'what is 5 / '))).detail).to.match(/Unexpected end of expression/);
+    expect((await invalid(ask(arithmeticExpert, '5 blorps to kg'))).detail).to.equal('unknown unit or name: blorps');
+    expect((await invalid(ask(arithmeticExpert, 'what is 5 m + 3 kg?'))).detail).to.match(/Units do not match/);
+    expect((await invalid(ask(arithmeticExpert, 'what is 1/0?'))).detail).to.match(/not a finite number/);
+    for (const q of ['what is 5 / ', '5 blorps to kg', 'what is 1/0?']) expect(pickExpert(experts, q)?.name, q).to.equal('arithmetic');
+  });
+
+  it('[sandbox] refuses definitions, assignments, matrices and disabled functions', async () => {
+    expect((await invalid(ask(arithmeticExpert, 'f(x) = x^2'))).detail).to.match(/not allowed/);
+    expect((await invalid(ask(arithmeticExpert, 'a = 5 + 1'))).detail).to.match(/not allowed/);
+    expect((await invalid(ask(arithmeticExpert, 'ones(10000, 10000)'))).detail).to.equal('function ones is not allowed');
+    expect((await invalid(ask(arithmeticExpert, 'evaluate("1+1")'))).detail).to.match(/not allowed/);
+    expect(inspect('import({}, {})')).to.include({ status: 'forbidden' });
+    expect(inspect('createUnit("foo")')).to.include({ status: 'forbidden' });
+    expect(inspect('[1,2,3]')).to.include({ status: 'forbidden' });
+  });
+
+  it('does not take questions about time, dates or anything else', () => {
+    for (const q of ['what time is it in Tokyo?', 'what is the date in 10 days?', 'how many days until 2027-01-01?',
+      'what day of the week is 2026-12-25?', 'tell me a joke', 'who wrote Hamlet?', 'what is love?']) {
+      expect(arithmeticExpert.recognise(q), q).to.equal(0);
+    }
+  });
+});
+
+describe('experts [time] answers with an injected clock', () => {
+  const cases: Array<[string, string]> = [
+    ['what time is it in Tokyo?', 'It is 21:30 in Tokyo (Asia/Tokyo, UTC+09:00) on Thursday, 12 March 2026.'],
+    ['What is the time in New York?', 'It is 08:30 in New York (America/New_York, UTC-04:00) on Thursday, 12 March 2026.'],
+    ['what time is it in Europe/Warsaw?', 'It is 13:30 in Europe/Warsaw (UTC+01:00) on Thursday, 12 March 2026.'],
+    ['what time is it in Kathmandu?', 'It is 18:15 in Kathmandu (Asia/Kathmandu, UTC+05:45) on Thursday, 12 March 2026.'],
+    ['what time is it in Auckland?', 'It is 01:30 in Auckland (Pacific/Auckland, UTC+13:00) on Friday, 13 March 2026.'],
+    ['what time is it?', 'It is 12:30 UTC on Thursday, 12 March 2026.'],
+    ['how many days until 2027-01-01?', '295 days until Friday, 1 January 2027.'],
+    ['how many days until tomorrow?', '1 day until Friday, 13 March 2026.'],
+    ['how many weeks until christmas?', '41 weeks and 1 day until Friday, 25 December 2026.'],
+    ['how many days since 2020-01-01?', '2262 days since Wednesday, 1 January 2020.'],
+    ['how many days between 2026-01-01 and 2026-12-31?', '364 days between Thursday, 1 January 2026 and Thursday, 31 December 2026.'],
+    ['what day of the week is 2026-12-25?', '2026-12-25 is a Friday.'],
+    ['what day of the week was July 20, 1969?', '1969-07-20 is a Sunday.'],
+    ['what day is it today?', '2026-03-12 is a Thursday.'],
+    ['what is the date in 10 days?', 'Sunday, 22 March 2026 (2026-03-22).'],
+    ['what was the date 3 weeks ago?', 'Thursday, 19 February 2026 (2026-02-19).'],
+    ["what's the date today?", 'Thursday, 12 March 2026 (2026-03-12).'],
+    ['what is the date in Tokyo?', 'Thursday, 12 March 2026 (2026-03-12) in Tokyo.'],
+  ];
+  for (const [q, a] of cases) {
+    it(`${JSON.stringify(q)} → ${a}`, async () => {
+      expect(pickExpert(experts, q)?.name).to.equal('time');
+      expect((await ask(time, q)).answer).to.equal(a);
+    });
+  }
+
+  it('carries machine-readable meta next to the sentence', async () => {
+    expect((await ask(time, 'how many days until 2027-01-01?')).meta).to.deep.equal({ days: 295, from: '2026-03-12', to: '2027-01-01', expert: 'time' });
+    expect((await ask(time, 'what time is it in Tokyo?')).meta).to.include({ zone: 'Asia/Tokyo', iso: '2026-03-12T21:30:00.000+09:00' });
+  });
+
+  it('answers INVALID_ARGS for an unknown place or a missing date', async () => {
+    expect((await invalid(ask(time, 'what time is it in Atlantis?'))).detail).to.match(/^unknown place "Atlantis"/);
+    expect((await invalid(ask(time, 'how many days until the heat death of the universe?'))).detail).to.match(/no date found/);
+  });
+
+  it('knows 40+ places and IANA names', () => {
+    expect(KNOWN_PLACES).to.be.greaterThan(100);
+    expect(resolvePlace('the city of São Paulo')).to.deep.equal({ label: 'São Paulo', zone: 'America/Sao_Paulo' });
+    expect(resolvePlace('america/new_york')?.zone).to.equal('America/New_York');
+    expect(resolvePlace('Kyiv')?.zone).to.equal('Europe/Kyiv');
+    expect(resolvePlace('Mars/Olympus_Mons')).to.equal(undefined);
+  });
+
+  it('does not take arithmetic or other questions', () => {
+    for (const q of ['what is 17*23?', 'what is 2.5 km in miles?', 'sqrt(2)', 'tell me a joke', 'who is the president of France?']) {
+      expect(time.recognise(q), q).to.equal(0);
+    }
+    expect(pickExpert(experts, 'tell me a joke')).to.equal(undefined);
+  });
+
+  it('an unknown expert name is an error at start-up', () => {
+    expect(() => createExperts(['astrology'])).to.throw(/unknown expert "astrology"/);
+  });
+});

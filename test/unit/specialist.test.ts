@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { ParleyError } from '../../shared/acl/errors.js';
+import { validateEnvelope } from '../../shared/contracts/index.js';
+import { silentLogger } from '../../shared/log/index.js';
+import { Router } from '../../shared/runtime/router.js';
+import { askExpertExchange, Slots } from '../../agents/specialist/exchange.js';
+import type { Expert } from '../../agents/specialist/experts/index.js';
+import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
+
+const flush = () => new Promise((r) => setImmediate(r));
+const COORDINATOR = { jid: 'coordinator@localhost', name: 'Coordinator', role: 'coordinator' as const };
+
+function request(question: string, conversation = 'sess-spec-1'): Envelope {
+  return makeEnvelope({
+    performative: 'REQUEST', sender: 'Coordinator', receiver: 'specialist-math', conversation_id: conversation,
+    content: { type: 'ASK_EXPERT', args: { question }, context_ref: { session_id: conversation } },
+  });
+}
+const cancelOf = (req: Envelope) => makeEnvelope({
+  performative: 'CANCEL', sender: 'Coordinator', receiver: 'specialist-math', conversation_id: req.conversation_id,
+  in_reply_to: req.reply_with, content: { reason: 'SPECIALIST_TIMEOUT' },
+});
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => [resolve, reject] = [res, rej]);
+  return { promise, resolve, reject };
+}
+
+function start(opts: { busy?: boolean; expert?: string | null; compute?: (i: ComputeInput) => Promise<ComputeOutput> } = {}) {
+  const clock = new SimulatedClock();
+  const sent: Envelope[] = [];
+  const calls: ComputeInput[] = [];
+  let released = 0;
+  const req = request('what is 17 * 23?');
+  const machine = askExpertMachine.provide({
+    actors: { compute: fromPromise<ComputeOutput, ComputeInput>(({ input }) => (calls.push(input), (opts.compute ?? (() => new Promise(() => undefined)))(input))) },
+    actions: { releaseSlot: () => void (released += 1) },
+  });
+  const actor = createActor(machine, {
+    clock,
+    input: { request: req, from: COORDINATOR, self: 'specialist-math', busy: opts.busy ?? false, expert: opts.expert === undefined ? 'arithmetic' : opts.expert, scope: 'arithmetic', computeMs: 10000 },
+  });
+  actor.on('send', (e) => sent.push(e.envelope));
+  actor.start();
+  return { actor, clock, sent, calls, req, released: () => released };
+}
+
+function expectReplies(sent: Envelope[], req: Envelope, performatives: string[]) {
+  expect(sent.map((e) => e.performative)).to.deep.equal(performatives);
+  for (const e of sent) {
+    expect(e).to.include({ in_reply_to: req.reply_with, conversation_id: req.conversation_id, sender: 'specialist-math', receiver: 'Coordinator' });
+    expect(validateEnvelope(e), JSON.stringify(e.content)).to.include({ ok: true });
+  }
+}
+
+describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
+  it('AGREEs at once, then INFORMs the RESULT, and frees its slot', async () => {
+    const t = start({ compute: async () => ({ answer: '391', meta: { expert: 'arithmetic' } }) });
+    expectReplies(t.sent, t.req, ['AGREE']);
+    expect(t.sent[0]?.content).to.deep.equal({ status: 'accepted' });
+    await flush();
+    expectReplies(t.sent, t.req, ['AGREE', 'INFORM']);
+    expect(t.sent[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expert: 'arithmetic' } } });
+    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?' }]);
+    expect(t.actor.getSnapshot().status).to.equal('done');
+    expect(t.released()).to.equal(1);
+  });
+
+  it('REFUSEs busy at the concurrency limit without computing', () => {
+    const t = start({ busy: true });
+    expectReplies(t.sent, t.req, ['REFUSE']);
+    expect(t.sent[0]?.content).to.deep.include({ reason: 'busy' });
+    expect(t.calls).to.have.length(0);
+    expect(t.actor.getSnapshot().status).to.equal('done');
+    expect(t.released()).to.equal(0);
+  });
+
+  it('REFUSEs OUT_OF_SCOPE when no expert recognises the question', () => {
+    const t = start({ expert: null });
+    expectReplies(t.sent, t.req, ['REFUSE']);
+    expect(t.sent[0]?.content).to.deep.include({ reason: 'OUT_OF_SCOPE' });
+    expect((t.sent[0]?.content as { detail: string }).detail).to.match(/no expert of specialist-math recognises/);
+  });
+
+  it('answers FAILURE INVALID_ARGS when the expert cannot evaluate the arguments', async () => {
+    const t = start({ compute: async () => { throw new ParleyError('INVALID_ARGS', 'unknown unit or name: blorps'); } });
+    await flush();
+    expectReplies(t.sent, t.req, ['AGREE', 'FAILURE']);
+    expect(t.sent[1]?.content).to.deep.equal({ reason: 'INVALID_ARGS', detail: 'unknown unit or name: blorps' });
+    expect(t.released()).to.equal(1);
+  });
+
+  it('answers FAILURE INTERNAL_ERROR when the expert throws', async () => {
+    const t = start({ compute: async () => { throw new TypeError('boom'); } });
+    await flush();
+    expectReplies(t.sent, t.req, ['AGREE', 'FAILURE']);
+    expect(t.sent[1]?.content).to.deep.equal({ reason: 'INTERNAL_ERROR', detail: 'boom' });
+  });
+
+  it('answers FAILURE TIMEOUT exactly at the COMPUTE_TIMEOUT delay', async () => {
+    const t = start();
+    t.clock.increment(9999);
+    await flush();
+    expectReplies(t.sent, t.req, ['AGREE']);
+    t.clock.increment(1);
+    expectReplies(t.sent, t.req, ['AGREE', 'FAILURE']);
+    expect(t.sent[1]?.content).to.deep.include({ reason: 'TIMEOUT' });
+    expect(t.actor.getSnapshot().status).to.equal('done');
+    expect(t.released()).to.equal(1);
+  });
+
+  it('stops silently on CANCEL and never sends the late RESULT', async () => {
+    const work = deferred<ComputeOutput>();
+    const t = start({ compute: () => work.promise });
+    t.actor.send({ type: 'inbound', envelope: cancelOf(t.req) });
+    expect(t.actor.getSnapshot().value).to.equal('cancelled');
+    expect(t.released()).to.equal(1);
+    work.resolve({ answer: '391', meta: {} });
+    await flush();
+    t.clock.increment(20000);
+    expectReplies(t.sent, t.req, ['AGREE']);
+  });
+});
+
+describe('Specialist [slots] concurrency through the router', () => {
+  function harness(limit: number) {
+    const pending: Array<ReturnType<typeof deferred<string>>> = [];
+    const slow: Expert = {
+      name: 'slow', description: 'test', topics: [], examples: ['anything slow'],
+      recognise: (q) => q.startsWith('slow'),
+      answer: () => { const d = deferred<string>(); pending.push(d); return d.promise; },
+    };
+    const sent: Envelope[] = [];
+    const slots = new Slots(limit);
+    const router = new Router({ logger: silentLogger(), clock: new SimulatedClock(), send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
+    router.on('ASK_EXPERT', askExpertExchange({ experts: [slow], slots, computeMs: 10000 }));
+    const ask = (q: string, n: number) => {
+      const req = request(q, `sess-slots-${n}`);
+      router.deliver(req, 'ASK_EXPERT', COORDINATOR);
+      return req;
+    };
+    const repliesTo = (req: Envelope) => sent.filter((e) => e.in_reply_to === req.reply_with).map((e) => `${e.performative} ${JSON.stringify(e.content)}`);
+    return { router, slots, pending, ask, repliesTo };
+  }
+
+  it('REFUSEs busy over the limit and accepts again once a slot is free', async () => {
+    const h = harness(2);
+    const [a, b, c] = [h.ask('slow 1', 1), h.ask('slow 2', 2), h.ask('slow 3', 3)];
+    expect(h.repliesTo(a)).to.deep.equal(['AGREE {"status":"accepted"}']);
+    expect(h.repliesTo(b)).to.deep.equal(['AGREE {"status":"accepted"}']);
+    expect(h.repliesTo(c)[0]).to.match(/^REFUSE \{"reason":"busy"/);
+    expect(h.slots.inFlight).to.equal(2);
+    h.pending[0]?.resolve('done 1');
+    await flush();
+    expect(h.repliesTo(a)[1]).to.equal('INFORM {"type":"RESULT","result":{"answer":"done 1","meta":{"expert":"slow"}}}');
+    expect(h.slots.inFlight).to.equal(1);
+    const d = h.ask('slow 4', 4);
+    expect(h.repliesTo(d)).to.deep.equal(['AGREE {"status":"accepted"}']);
+    expect(h.router.size).to.equal(2);
+  });
+
+  it('an out-of-scope question takes no slot, and a CANCEL frees one', () => {
+    const h = harness(1);
+    const out = h.ask('what is the meaning of life?', 1);
+    expect(h.repliesTo(out)[0]).to.match(/^REFUSE \{"reason":"OUT_OF_SCOPE"/);
+    expect(h.slots.inFlight).to.equal(0);
+    const a = h.ask('slow 1', 2);
+    expect(h.slots.inFlight).to.equal(1);
+    expect(h.router.deliver(cancelOf(a), 'CANCEL', COORDINATOR)).to.deep.include({ outcome: 'routed' });
+    expect(h.slots.inFlight).to.equal(0);
+    expect(h.router.size).to.equal(0);
+    expect(h.repliesTo(h.ask('slow 2', 3))).to.deep.equal(['AGREE {"status":"accepted"}']);
+  });
+});
