@@ -1,0 +1,7 @@
+// Parley identities: Ed25519 keys, did:key, RFC 8785 signing of envelopes, replay window, keystore.
+export * from './keys.js';
+export * from './did-key.js';
+export * from './jcs.js';
+export * from './sign.js';
+export * from './replay.js';
+export * from './keystore.js';

@@ -1,0 +1,126 @@
+// Persistent identities and pinned DIDs. Private keys live only in
+// $PARLEY_HOME/secrets/keys/<name>.json (dir 0700, file 0600, like every Parley secret) and are
+// never logged. The JID → DID bindings (e.g. the Registry's DID pinned in every agent's config)
+// sit in $PARLEY_HOME/secrets/pinned-dids.json, also 0600: not secret, but they decide whom an
+// agent trusts, so only the owner may change them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { writePrivateFile } from '../secrets/index.js';
+import { didFromPublicKey, publicKeyFromDid } from './did-key.js';
+import { createIdentity, generateKeyPair, identityFromKeyPair, KEY_BYTES, type Identity } from './keys.js';
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+
+export function keysDir(home: string): string {
+  return path.join(home, 'secrets', 'keys');
+}
+
+export function keyFile(home: string, name: string): string {
+  // The name becomes a file name: no separators, no "..", nothing outside secrets/keys.
+  if (!NAME.test(name) || name.includes('..')) throw new Error(`invalid identity name ${JSON.stringify(name)}`);
+  return path.join(keysDir(home), `${name}.json`);
+}
+
+interface KeyFileV1 {
+  version: 1;
+  type: 'Ed25519';
+  did: string;
+  publicKey: string; // base64url, 32 bytes
+  privateKey: string; // base64url, 32-byte seed
+}
+
+function readKeyFile(file: string): Identity {
+  const mode = fs.statSync(file).mode & 0o777;
+  // Like ssh: refuse a private key others can read, rather than silently trusting it.
+  if (mode & 0o077) throw new Error(`${file} has mode ${mode.toString(8)}; run chmod 600 on it`);
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<KeyFileV1>;
+  const seed = Buffer.from(String(data.privateKey ?? ''), 'base64url');
+  if (data.version !== 1 || data.type !== 'Ed25519' || seed.length !== KEY_BYTES) {
+    throw new Error(`${file} is not a Parley Ed25519 key file`);
+  }
+  const identity = createIdentity(new Uint8Array(seed));
+  if (identity.did !== data.did) throw new Error(`${file}: stored did does not match its private key`);
+  return identity;
+}
+
+function writeKeyFile(file: string, identity: Identity): void {
+  const data: KeyFileV1 = {
+    version: 1,
+    type: 'Ed25519',
+    did: identity.did,
+    publicKey: Buffer.from(identity.publicKey).toString('base64url'),
+    privateKey: Buffer.from(identity.privateKey).toString('base64url'),
+  };
+  writePrivateFile(file, JSON.stringify(data, null, 2) + '\n');
+}
+
+/** The identity `name` (an account localpart, e.g. "registry"), created on first use. */
+export function loadOrCreateIdentity(home: string, name: string): Identity {
+  const file = keyFile(home, name);
+  if (fs.existsSync(file)) return readKeyFile(file);
+  const identity = identityFromKeyPair(generateKeyPair());
+  writeKeyFile(file, identity);
+  return identity;
+}
+
+/** The stored identity, or undefined when none was created yet. */
+export function loadIdentity(home: string, name: string): Identity | undefined {
+  const file = keyFile(home, name);
+  return fs.existsSync(file) ? readKeyFile(file) : undefined;
+}
+
+export function pinnedDidsFile(home: string): string {
+  return path.join(home, 'secrets', 'pinned-dids.json');
+}
+
+/** JID → DID bindings. Keys are bare JIDs, lower-cased (XMPP localparts/domains are case-insensitive). */
+export class PinnedDids {
+  constructor(readonly file: string) {}
+
+  all(): Record<string, string> {
+    try {
+      return JSON.parse(fs.readFileSync(this.file, 'utf8')) as Record<string, string>;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw err;
+    }
+  }
+
+  get(jid: string): string | undefined {
+    return this.all()[bare(jid)];
+  }
+
+  /**
+   * Pins `did` for `jid`. A different DID already pinned is an error unless `replace` is set:
+   * a key change must be a deliberate act (trust on first use), never a side effect.
+   */
+  pin(jid: string, did: string, opts: { replace?: boolean } = {}): void {
+    didFromPublicKey(publicKeyFromDid(did)); // throws DidError on anything but an Ed25519 did:key
+    const all = this.all();
+    const key = bare(jid);
+    const existing = all[key];
+    if (existing === did) return;
+    if (existing !== undefined && !opts.replace) throw new Error(`${key} is already pinned to another DID`);
+    all[key] = did;
+    writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+  }
+
+  unpin(jid: string): void {
+    const all = this.all();
+    const key = bare(jid);
+    if (!(key in all)) return;
+    delete all[key];
+    writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+  }
+}
+
+function bare(jid: string): string {
+  const at = jid.indexOf('/');
+  const key = (at < 0 ? jid : jid.slice(0, at)).toLowerCase();
+  if (key === '') throw new Error('empty JID');
+  return key;
+}
+
+export function pinnedDids(home: string): PinnedDids {
+  return new PinnedDids(pinnedDidsFile(home));
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import {
+  DidError, createIdentity, keyFile, loadIdentity, loadOrCreateIdentity, nobleEd25519, pinnedDids, pinnedDidsFile,
+} from '../../shared/identity/index.js';
+
+const mode = (p: string) => fs.statSync(p).mode & 0o777;
+
+describe('identity [keystore] persisted identities', () => {
+  let home: string;
+  beforeEach(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-keys-'));
+    fs.chmodSync(home, 0o755);
+  });
+  afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  it('creates secrets/keys/<name>.json (file 0600, dir 0700) once and loads the same DID afterwards', () => {
+    expect(loadIdentity(home, 'registry')).to.equal(undefined);
+    const created = loadOrCreateIdentity(home, 'registry');
+    const file = path.join(home, 'secrets', 'keys', 'registry.json');
+    expect(mode(file)).to.equal(0o600);
+    expect(mode(path.dirname(file))).to.equal(0o700);
+    expect(mode(home)).to.equal(0o755); // ejabberd must still traverse $PARLEY_HOME
+    const again = loadOrCreateIdentity(home, 'registry');
+    expect(again.did).to.equal(created.did);
+    expect(again.privateKey).to.deep.equal(created.privateKey);
+    expect(nobleEd25519.publicKey(again.privateKey)).to.deep.equal(created.publicKey);
+    expect(loadOrCreateIdentity(home, 'kb').did).not.to.equal(created.did);
+  });
+
+  it('stores the did and the key pair in base64url, version 1', () => {
+    const id = loadOrCreateIdentity(home, 'coordinator');
+    const data = JSON.parse(fs.readFileSync(keyFile(home, 'coordinator'), 'utf8')) as Record<string, unknown>;
+    expect(data).to.deep.equal({
+      version: 1, type: 'Ed25519', did: id.did,
+      publicKey: Buffer.from(id.publicKey).toString('base64url'),
+      privateKey: Buffer.from(id.privateKey).toString('base64url'),
+    });
+  });
+
+  it('refuses a key file readable by others, a corrupt one and one whose did does not match its key', () => {
+    loadOrCreateIdentity(home, 'kb');
+    const file = keyFile(home, 'kb');
+    fs.chmodSync(file, 0o644);
+    expect(() => loadOrCreateIdentity(home, 'kb')).to.throw(/chmod 600/);
+    fs.chmodSync(file, 0o600);
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...data, did: createIdentity().did }));
+    expect(() => loadOrCreateIdentity(home, 'kb')).to.throw(/does not match/);
+    fs.writeFileSync(file, JSON.stringify({ ...data, privateKey: 'short' }));
+    expect(() => loadOrCreateIdentity(home, 'kb')).to.throw(/not a Parley Ed25519 key file/);
+  });
+
+  it('rejects names that would leave secrets/keys', () => {
+    for (const bad of ['../evil', 'a/b', '', '.hidden', 'x..y']) expect(() => keyFile(home, bad), bad).to.throw(/invalid identity name/);
+    expect(keyFile(home, 'specialist-math')).to.equal(path.join(home, 'secrets', 'keys', 'specialist-math.json'));
+  });
+});
+
+describe('identity [pinned] JID → DID bindings', () => {
+  let home: string;
+  beforeEach(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pins-'));
+    fs.chmodSync(home, 0o755);
+  });
+  afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  it('pins, reads (bare JID, case-insensitive) and unpins, in a 0600 file', () => {
+    const registry = createIdentity();
+    const pins = pinnedDids(home);
+    expect(pins.get('registry@localhost')).to.equal(undefined);
+    pins.pin('Registry@LocalHost/agent', registry.did);
+    expect(mode(pinnedDidsFile(home))).to.equal(0o600);
+    expect(pinnedDids(home).get('registry@localhost')).to.equal(registry.did);
+    expect(pins.all()).to.deep.equal({ 'registry@localhost': registry.did });
+    pins.unpin('registry@localhost');
+    expect(pins.get('registry@localhost')).to.equal(undefined);
+  });
+
+  it('refuses to silently re-pin a JID to another DID, and anything that is not an Ed25519 did:key', () => {
+    const pins = pinnedDids(home);
+    const first = createIdentity().did;
+    const second = createIdentity().did;
+    pins.pin('registry@localhost', first);
+    pins.pin('registry@localhost', first); // idempotent
+    expect(() => pins.pin('registry@localhost', second)).to.throw(/already pinned/);
+    pins.pin('registry@localhost', second, { replace: true });
+    expect(pins.get('registry@localhost')).to.equal(second);
+    expect(() => pins.pin('kb@localhost', 'did:web:example.com')).to.throw(DidError);
+    expect(() => pins.pin('', first)).to.throw(/empty JID/);
+  });
+});
