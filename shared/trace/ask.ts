@@ -1,14 +1,18 @@
 // A person asking the Presenter over XMPP, as a chat client would: plain-text chat, a fresh
 // <thread> (the Presenter reuses it as the conversation_id, seed contract §1), then the answer.
-import xml from '@xmpp/xml';
+import xml, { type Element } from '@xmpp/xml';
 import { newConversationId, nowIso } from '../acl/envelope.js';
 import type { ParleyConfig } from '../config/index.js';
 import { ensureAccount } from '../ejabberd/accounts.js';
 import { silentLogger } from '../log/index.js';
 import { preciseNow } from '../runtime/telemetry.js';
 import { clientTransport } from '../transport/client.js';
+import { bare } from '../transport/stanza.js';
 import type { InboundMessage } from '../transport/types.js';
 import type { XmppTransport } from '../transport/xmpp-transport.js';
+
+const SETTLE_MS = 150;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Answer {
   thread: string;
@@ -32,11 +36,25 @@ export class Person {
   static async connect(cfg: ParleyConfig, localpart: string): Promise<Person> {
     const { jid, password } = await ensureAccount(cfg, localpart);
     const t = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger: silentLogger(), resource: `person-${process.pid}-${Math.random().toString(36).slice(2, 8)}` });
+    const presenter = `presenter@${cfg.domain}`;
+    const fromPresenter = (p: Element, type: string) => p.attrs.type === type && bare(String(p.attrs.from ?? '')) === presenter;
+    let subscribed: () => void = () => undefined;
+    const accepted = new Promise<void>((resolve) => (subscribed = resolve));
+    t.onPresence((p) => {
+      // Mutual subscription, as a chat client does when the Presenter asks for it back.
+      if (fromPresenter(p, 'subscribe')) t.sendRaw(xml('presence', { to: presenter, type: 'subscribed' })).catch(() => undefined);
+      if (fromPresenter(p, 'subscribed')) subscribed();
+    });
     const online = new Promise<void>((resolve) => t.on('online', () => resolve()));
     await t.start();
     await online;
-    const presenter = `presenter@${cfg.domain}`;
+    // xmpp.js 0.14 can miscount stanzas that arrive while XEP-0198 is being enabled, and ejabberd
+    // then closes the stream ("acknowledged more stanzas than sent"); a question sent meanwhile is
+    // sent twice after the reconnect. So: let the stream settle and finish the subscription first.
+    await sleep(SETTLE_MS);
     await t.sendRaw(xml('presence', { to: presenter, type: 'subscribe' }));
+    await Promise.race([accepted, sleep(2000)]);
+    await sleep(SETTLE_MS);
     return new Person(jid, presenter, t);
   }
 
@@ -59,6 +77,10 @@ export class Person {
   }
 
   async close(): Promise<void> {
+    // Go unavailable and let the server's last stanzas arrive before closing the stream:
+    // xmpp.js throws (uncaught) on data that arrives after it detached its parser.
+    await this.t.sendRaw(xml('presence', { type: 'unavailable' })).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
     await this.t.stop();
   }
 }

@@ -28,7 +28,19 @@ function messageRow(m: TraceMessage): Row {
   };
 }
 
-const noteRow = (n: TraceRecord): Row => ({ at: n.at, edge: `${n.agent} (note)`, performative: '', content: '', latency: '', decision: n.decision });
+/** A decision with its detail, e.g. "dispatch candidate=specialist-time attempt=1". */
+export function noteText(n: TraceRecord, max = 90): string {
+  let detail = '';
+  try {
+    const d = n.body ? (JSON.parse(n.body) as Record<string, unknown>) : {};
+    detail = Object.entries(d).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+  } catch {
+    detail = n.body ?? '';
+  }
+  return clip(oneLine(detail ? `${n.decision} ${detail}` : n.decision), max);
+}
+
+const noteRow = (n: TraceRecord): Row => ({ at: n.at, edge: `${n.agent} (note)`, performative: '', content: '', latency: '', decision: noteText(n) });
 
 export function table(a: Analysis): string {
   const rows: Row[] = [...a.messages.map(messageRow), ...a.notes.map(noteRow)];
@@ -71,7 +83,7 @@ export function mermaid(a: Analysis): string {
     const arrow = !m.in ? '-x' : m.in_reply_to ? '-->>' : '->>';
     return { at: m.at, line: `  ${id.get(m.sender)}${arrow}${id.get(m.receiver)}: ${label(`${m.performative} ${m.content_type ?? ''}`)}` };
   });
-  for (const n of a.notes) if (id.has(n.agent)) evs.push({ at: n.at, line: `  Note over ${id.get(n.agent)}: ${label(n.decision)}` });
+  for (const n of a.notes) if (id.has(n.agent)) evs.push({ at: n.at, line: `  Note over ${id.get(n.agent)}: ${label(noteText(n, 60))}` });
   if (a.chat) {
     const p = id.get(a.chat.person) as string;
     const pres = id.get('Presenter') ?? 'Presenter';

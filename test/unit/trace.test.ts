@@ -37,7 +37,7 @@ function records(flow: Msg[] = FLOW, cid = CID): TraceRecord[] {
     rows.push({ ...base, agent: from, direction: 'out', at: 1000 + i * 2, decision: 'sent', seq: next(from) });
     rows.push({ ...base, agent: to, direction: 'in', at: 1000 + i * 2 + 0.4, decision: replyTo ? 'routed' : 'opened', seq: next(to) });
   });
-  rows.push({ agent: 'Coordinator', direction: 'note', at: 1005, conversation_id: cid, performative: null, sender: null, receiver: null, reply_with: null, in_reply_to: null, content_type: null, decision: 'dispatch: specialist-math', body: null, seq: 99 });
+  rows.push({ agent: 'Coordinator', direction: 'note', at: 1005, conversation_id: cid, performative: null, sender: null, receiver: null, reply_with: null, in_reply_to: null, content_type: null, decision: 'dispatch', body: '{"candidate":"specialist-math","attempt":1}', seq: 99 });
   return rows;
 }
 
@@ -134,7 +134,7 @@ describe('trace [render]', () => {
     expect(m).to.match(/P1->>P2: REQUEST USER_MSG/);
     expect(m).to.match(/-->>P2: INFORM candidates/);
     expect(m).to.match(/P2-xP1: INFORM PRESENTER_REPLY/);
-    expect(m).to.contain('Note over P2: dispatch: specialist-math');
+    expect(m).to.contain('Note over P2: dispatch candidate=specialist-math attempt=1');
     expect(m).to.not.match(/;[^5]/);
   });
 });
