@@ -1,0 +1,64 @@
+// npm run spawn -- specialist --name NAME [--experts a,b]
+// One more specialist. With a supervisor running for this PARLEY_HOME it is added there
+// (POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
+// foreground until Ctrl-C. Either way we wait for its `registered` line and print it.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Command } from 'commander';
+import { configEnv, loadConfig } from '../shared/config/index.js';
+import { repoRoot } from '../shared/runtime/repo-root.js';
+import { controlRequest } from '../shared/supervisor/control.js';
+import { specialistSpec } from '../shared/supervisor/spec.js';
+
+const cfg = loadConfig();
+const program = new Command('spawn').description('Start one more agent');
+
+program
+  .command('specialist')
+  .description('start a specialist (account specialist-NAME) that registers with the Registry')
+  .requiredOption('--name <name>', 'its name; the account is specialist-NAME')
+  .option('--experts <list>', 'comma list of experts (default: all)', '')
+  .action(async (o: { name: string; experts: string }) => {
+    const experts = o.experts.split(',').map((s) => s.trim()).filter(Boolean);
+    const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name: o.name, experts }); // validates
+    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: o.name, experts });
+    if (res) {
+      if (res.status !== 201) throw new Error(`supervisor: ${String(res.body.error)}: ${String(res.body.detail)}`);
+      const a = res.body.agent as { name: string; pid: number };
+      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, supervised by npm start; log: logs/${a.name}.log)`);
+      return;
+    }
+    await foreground(spec.command, spec.args, spec.name);
+  });
+
+/** No supervisor: run it here, print its log lines briefly, stop it on Ctrl-C. */
+function foreground(command: string, args: string[], name: string): Promise<void> {
+  const t0 = Date.now();
+  const child = spawn(command, args, { env: { ...process.env, ...configEnv(cfg) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  console.log(`${name}: starting in the foreground (pid ${child.pid}; no supervisor running); Ctrl-C stops it`);
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    try {
+      const r = JSON.parse(line) as { msg?: string; level?: number; lease_ms?: number };
+      if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms); it now receives work`);
+      else if ((r.level ?? 0) >= 40 || r.msg === 'online' || r.msg === 'stopping') console.log(`${name}: ${r.msg}`);
+    } catch {
+      console.log(line);
+    }
+  });
+  const stop = () => child.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      console.log(`${name} stopped (${signal ?? `code ${code}`}); the Registry drops it when its lease ends`);
+      process.exitCode = code ?? 0;
+      resolve();
+    });
+  });
+}
+
+program.parseAsync().catch((err: Error) => {
+  console.error(`spawn: ${err.message}`);
+  process.exit(1);
+});
