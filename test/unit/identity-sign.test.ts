@@ -5,6 +5,7 @@ import {
   canonical, createIdentity, createVerifier, nobleEd25519, nodeEd25519, ReplayWindow, signEnvelope, signingBytes,
   verifyEnvelope, type Ed25519Impl, type VerifyResult,
 } from '../../shared/identity/index.js';
+import { benchIdentity } from '../../shared/identity/bench.js';
 
 const T0 = Date.parse('2025-11-07T19:55:00.000Z');
 const IMPLS: Ed25519Impl[] = [nodeEd25519, nobleEd25519];
@@ -136,5 +137,17 @@ describe('identity [sign] Agora §2 signatures on FIPA envelopes', () => {
     const signed = signEnvelope(request(Date.now()), alice);
     expect(verifyEnvelope(signed, alice.did).ok).to.equal(true);
     expect(failure(verifyEnvelope(signed, mallory.did))).to.equal('DID_MISMATCH 401');
+  });
+});
+
+describe('identity [bench] micro benchmark', () => {
+  it('measures positive sign and verify rates for both implementations on a real envelope', () => {
+    const r = benchIdentity({ durationMs: 20 });
+    for (const rates of [r.node, r.noble]) {
+      expect(rates.signsPerSec).to.be.above(0);
+      expect(rates.verifiesPerSec).to.be.above(0);
+    }
+    expect(r.envelopeVerifiesPerSec).to.be.above(0);
+    expect(r.messageBytes).to.be.above(300);
   });
 });
