@@ -12,7 +12,7 @@ import { analyze, type Analysis } from '../shared/trace/analyze.js';
 import { Person } from '../shared/trace/ask.js';
 import { readSettled } from '../shared/trace/collect.js';
 import { parseScenario, type Scenario } from '../shared/trace/expect.js';
-import { mermaid, summary, table } from '../shared/trace/render.js';
+import { correlationTable, mermaid, summary, table } from '../shared/trace/render.js';
 import type { ChatEnds } from '../shared/trace/types.js';
 
 const program = new Command('trace')
@@ -55,6 +55,12 @@ function markdown(a: Analysis, title: string): string {
     '',
     '```text',
     table(a),
+    '```',
+    '',
+    `Every envelope carries conversation_id \`${a.conversationId}\` (= the XMPP \`<thread>\`); each reply's in_reply_to is the reply_with of the envelope it answers:`,
+    '',
+    '```text',
+    correlationTable(a),
     '```',
     '',
     '```mermaid',

@@ -3,6 +3,7 @@
 import { checkExpectations, type Expectations } from './expect.js';
 import { accepted, allowedEdges, correlation, outInPairs, singleConversation } from './invariants.js';
 import { mergeByTime, pairMessages } from './messages.js';
+import { noteText } from './render.js';
 import type { ChatEnds, TraceMessage, TraceRecord, Violation } from './types.js';
 
 export interface AnalyzeOptions {
@@ -37,7 +38,7 @@ export function analyze(rows: TraceRecord[], opts: AnalyzeOptions): Analysis {
   ];
   if (messages.length === 0) violations.unshift({ invariant: 'recorded', detail: `no telemetry for conversation ${opts.conversationId}` });
   if (opts.expect) {
-    const decisions = records.map((r) => r.decision);
+    const decisions = records.map((r) => (r.direction === 'note' ? noteText(r, 10000) : r.decision));
     violations.push(...checkExpectations(opts.expect, messages, opts.chat?.answer, decisions));
   }
   const times = records.map((r) => r.at);

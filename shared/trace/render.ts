@@ -101,3 +101,16 @@ export function summary(a: Analysis): string {
   for (const v of a.violations) lines.push(`VIOLATED ${v.invariant}: ${v.detail}`);
   return lines.join('\n');
 }
+
+/** The headers that carry correlation (seed contract §1): reply_with / in_reply_to per envelope. */
+export function correlationTable(a: Analysis): string {
+  const ref = new Map(a.messages.map((m, i) => [m.reply_with, `#${i + 1}`]));
+  const rows = a.messages.map((m, i) => [
+    `#${i + 1}`, `${m.performative} ${m.content_type ?? ''}`.trim(), `${m.sender} → ${m.receiver}`, m.reply_with,
+    m.in_reply_to ? `${m.in_reply_to} (${ref.get(m.in_reply_to) ?? '?'})` : '—',
+  ]);
+  const head = ['#', 'envelope', 'from → to', 'reply_with', 'in_reply_to'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i] as number)).join('  ').trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}

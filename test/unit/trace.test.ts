@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { analyze } from '../../shared/trace/analyze.js';
 import { parseScenario } from '../../shared/trace/expect.js';
-import { mermaid, summary, table } from '../../shared/trace/render.js';
+import { correlationTable, mermaid, summary, table } from '../../shared/trace/render.js';
 import type { TraceRecord } from '../../shared/trace/types.js';
 
 const CID = 'sess-11111111-2222-3333-4444-555555555555';
@@ -136,5 +136,13 @@ describe('trace [render]', () => {
     expect(m).to.match(/P2-xP1: INFORM PRESENTER_REPLY/);
     expect(m).to.contain('Note over P2: dispatch candidate=specialist-math attempt=1');
     expect(m).to.not.match(/;[^5]/);
+  });
+});
+
+describe('trace [correlation table]', () => {
+  it('names, for every reply, the envelope its in_reply_to points at', () => {
+    const t = correlationTable(run(records()));
+    expect(t).to.match(/#9\s+INFORM PRESENTER_REPLY\s+Coordinator → Presenter\s+m9\s+m1 \(#1\)/);
+    expect(t).to.match(/#1\s+REQUEST USER_MSG\s+Presenter → Coordinator\s+m1\s+—/);
   });
 });
