@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { waitFor } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
-import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { askExpertExchange, Slots } from './exchange.js';
 import { createExperts, EXPERT_NAMES } from './experts/index.js';
@@ -19,19 +19,26 @@ const positive = (v: string): number => {
   return n;
 };
 const env = process.env;
-const opts = new Command('specialist')
+const program = new Command('specialist')
   .description('A Parley specialist answering ASK_EXPERT with offline experts')
   .option('--name <name>', 'specialist name; the account is specialist-<name>', env.PARLEY_SPECIALIST_NAME || 'general')
   .option('--experts <list>', `comma list of experts (${EXPERT_NAMES.join(', ')}); default all`, env.PARLEY_SPECIALIST_EXPERTS || '')
   .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
-  .parse()
-  .opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number }>();
+  .parse();
+const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number }>();
 
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
 const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${opts.name}`;
-const experts = createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
+const experts = (() => {
+  try {
+    assertLocalpart(account);
+    return createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
+  } catch (err) {
+    return program.error(`error: ${(err as Error).message}`);
+  }
+})();
 const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
 
 // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
