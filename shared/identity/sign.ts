@@ -115,7 +115,7 @@ export function verifyEnvelope(envelope: unknown, options: VerifyOptions | strin
   if (now - ts > maxAgeMs) return fail('STALE', `timestamp is ${now - ts} ms old (limit ${maxAgeMs} ms, Agora §1)`);
   if (ts - now > maxFutureMs) return fail('FUTURE', `timestamp is ${ts - now} ms ahead (limit ${maxFutureMs} ms)`);
 
-  const key = ReplayWindow.keyOf(did, replyWith);
+  const key = opts.replay ? ReplayWindow.keyOf(did, replyWith) : '';
   const seen = opts.replay?.check(key, ts);
   if (seen === 'replay') return fail('REPLAY', `reply_with ${replyWith} from this DID was already accepted`);
   if (seen === 'beyond-horizon') return fail('STALE', 'older than the replay window can vouch for (window at capacity)');
