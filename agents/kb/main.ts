@@ -3,12 +3,13 @@
 import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { paths } from '../../shared/config/index.js';
+import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { type Fact, type FactFilter, SqliteFactStore } from '../../shared/store/facts.js';
 import { getFactsMachine, storeFactMachine } from './machine.js';
 
-const { agent, config, logger, onShutdown } = createAgent({ account: 'kb' });
+const { agent, config, logger } = createAgent({ account: 'kb' });
 const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
 
 const actors = {
@@ -25,7 +26,12 @@ const exchange = (machine: AnyStateMachine): ExchangeFactory => (request, from) 
 });
 agent.router.on('STORE_FACT', exchange(storeFactMachine)).on('GET_FACTS', exchange(getFactsMachine));
 
-onShutdown(() => store.close());
+// Closed at exit, not in a shutdown hook: hooks run before the transport stops, and exchanges
+// arriving meanwhile must still find the database open.
+process.once('exit', () => store.close());
 
+// Compile the contracts before going online: the first request is not slowed by it, and a
+// broken contract stops start-up instead of the first exchange.
+contracts();
 await agent.start();
 logger.info({ jid: agent.self.jid }, 'online');

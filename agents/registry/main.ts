@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
+import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
@@ -48,10 +49,13 @@ const sweeper = setInterval(() => {
 }, sweepEvery);
 sweeper.unref();
 
-onShutdown(() => {
-  clearInterval(sweeper);
-  store.close();
-});
+onShutdown(() => clearInterval(sweeper));
+// Closed at exit, not in a shutdown hook: hooks run before the transport stops, and exchanges
+// arriving meanwhile must still find the database open.
+process.once('exit', () => store.close());
 
+// Compile the contracts before going online: the first request is not slowed by it, and a
+// broken contract stops start-up instead of the first exchange.
+contracts();
 await agent.start();
 logger.info({ jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
