@@ -51,12 +51,12 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
 
 export const DIRECTORY_UNAVAILABLE = 'directory unavailable: the Registry did not answer, so no specialist could be found. Please try again shortly.';
 
-/** The answer, with a note when the KB did not keep it (the person always gets the answer). */
-export function answerText(answer: string, kb: KbOutcome): string {
-  const text = answer === '' ? '(the specialist returned an empty answer)' : answer;
-  if (kb === 'stored') return text;
-  const why = kb === 'KB_UNAVAILABLE' ? 'the knowledge base did not respond' : 'the knowledge base could not store it';
-  return `${text}\n\n(Note: this answer was not stored because ${why}, so I will not be able to recall it later.)`;
+/**
+ * The answer text. Whether the KB kept it travels as rich.kb; the Presenter, which renders
+ * everything people read, turns that into a note (one wording, in one place).
+ */
+export function answerText(answer: string, _kb: KbOutcome): string {
+  return answer === '' ? '(the specialist returned an empty answer)' : answer;
 }
 
 export const BUILT_INS = [

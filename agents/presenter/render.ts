@@ -12,7 +12,8 @@ export const TEXT = {
   timeout: 'Sorry, no answer arrived in time.',
   newConversation: 'Started a new conversation.',
   notAllowed: 'Sorry, this assistant is not available to your account.',
-  kbNote: '(not saved to memory: the knowledge base is unavailable)',
+  kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',
+  kbStoreFailedNote: '(not saved to memory: the knowledge base could not store it, so I cannot recall this later)',
   tooLong: (chars: number) =>
     `Sorry, that message is too long (${chars} characters; the limit is ${MAX_TEXT_CHARS}). Please shorten it.`,
 } as const;
@@ -53,7 +54,9 @@ export function renderReply(content: Record<string, unknown>): string {
   const text = str(content.text) ?? '(the answer was empty)';
   const rich = content.rich as Record<string, unknown> | undefined;
   const kb = rich?.kb;
-  return kb === 'KB_UNAVAILABLE' || kb === 'KB_STORE_FAILED' ? `${text}\n${TEXT.kbNote}` : text;
+  if (kb === 'KB_UNAVAILABLE') return `${text}\n${TEXT.kbNote}`;
+  if (kb === 'KB_STORE_FAILED') return `${text}\n${TEXT.kbStoreFailedNote}`;
+  return text;
 }
 
 /** FAILURE {reason, detail} → a sentence by reason, with the detail in brackets. */
