@@ -10,7 +10,7 @@ import type { InboundMessage, Transport } from '../transport/types.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
-import type { Telemetry } from './telemetry.js';
+import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
   /** Bare JID of this agent (for rooms: the component serves many; see ComponentAgent). */
@@ -135,8 +135,9 @@ export class Agent {
         this.reject(c);
         return;
       case 'deliver': {
+        const at = preciseNow();
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
-        this.opts.telemetry.envelope('in', c.envelope, r.outcome);
+        this.opts.telemetry.envelope('in', c.envelope, r.outcome, undefined, at);
         if (r.outcome === 'duplicate') this.counters.duplicates += 1;
         else if (r.outcome === 'late') this.counters.late += 1;
         else if (r.outcome === 'broken') {

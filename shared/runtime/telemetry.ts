@@ -26,7 +26,8 @@ export interface TelemetryRecord {
 }
 
 export interface Telemetry {
-  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string): void;
+  /** `at` defaults to now; the agent passes the arrival time, so a reply it sent while routing sorts after it. */
+  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string, at?: number): void;
   note(conversationId: string, decision: string, detail?: object): void;
   flush(): void;
   close(): void;
@@ -68,11 +69,11 @@ export class SqliteTelemetry implements Telemetry {
     });
   }
 
-  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string): void {
+  envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string, at = preciseNow()): void {
     this.push({
       agent: this.agent,
       direction,
-      at: preciseNow(),
+      at,
       conversation_id: env?.conversation_id ?? null,
       performative: env?.performative ?? null,
       sender: env?.sender ?? null,

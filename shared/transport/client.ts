@@ -4,6 +4,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { type CountingStreamManager, fixInboundCounter } from './sm-fix.js';
 import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
 
 export interface ClientTransportOptions {
@@ -32,6 +33,7 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
     },
   });
   xmpp.streamManagement.preferredMaximum = 300;
+  fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
   const transport = new XmppTransport({
     address: opts.jid,
     entity: xmpp as unknown as XmppEntity,
@@ -42,5 +44,7 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
   });
   // Stanzas the server never acknowledged on a stream that could not be resumed: send again.
   xmpp.streamManagement.on('fail', (stanza: Element) => transport.requeue([stanza]));
+  // A resumed stream emits no 'online' (xmpp.js sets the status silently): flush the outbox here.
+  xmpp.streamManagement.on('resumed', () => transport.resumed());
   return transport;
 }

@@ -19,6 +19,7 @@ export interface XmppEntity extends EventEmitter {
   connect(service: string): Promise<unknown>;
   open(opts: { domain: string; lang?: string }): Promise<unknown>;
   send(el: Element): Promise<void>;
+  disconnect?(): Promise<unknown>;
 }
 
 export interface XmppTransportOptions {
@@ -37,7 +38,9 @@ export class XmppTransport implements Transport {
   private readonly entity: XmppEntity;
   private readonly log: Logger;
   private readonly events = new EventEmitter();
-  private readonly outbox: Element[] = [];
+  private outbox: Element[] = [];
+  /** Requeued by XEP-0198 'fail' since the last flush; flushed ahead of the outbox. */
+  private unacked: Element[] = [];
   private _status: TransportStatus = 'offline';
   private stopping = false;
   private attempt = 0;
@@ -50,7 +53,7 @@ export class XmppTransport implements Transport {
     this.events.setMaxListeners(50);
     // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
     this.entity.reconnect.stop();
-    this.entity.on('error', (err: Error) => this.log.debug({ err: err.message }, 'xmpp error'));
+    this.entity.on('error', (err: Error) => this.failed(err));
     this.entity.on('status', (s: string) => {
       if (s === 'connect') this.entity.socket?.setNoDelay(true);
     });
@@ -63,17 +66,33 @@ export class XmppTransport implements Transport {
     return this._status;
   }
 
+  /** Stanzas waiting in the outbox for the next connection. */
+  get queued(): number {
+    return this.outbox.length + this.unacked.length;
+  }
+
+  /**
+   * Resolves once online *and* the online hook (presence) has run and the outbox is flushed.
+   * A failed first connection rejects and leaves nothing retrying in the background.
+   */
   async start(): Promise<void> {
     this.stopping = false;
     this._status = 'connecting';
-    await this.entity.start();
+    const ready = new Promise<void>((resolve) => this.events.once('online', resolve));
+    try {
+      await this.entity.start();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    await ready;
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.retryTimer);
-    if (this.entity.status === 'offline') return;
-    await this.entity.stop().catch(() => undefined);
+    this.retryTimer = undefined;
+    if (this.entity.status !== 'offline') await this.entity.stop().catch(() => undefined);
     this._status = 'offline';
   }
 
@@ -81,9 +100,12 @@ export class XmppTransport implements Transport {
     this.enqueue(messageStanza(msg));
   }
 
-  /** Requeue stanzas the server did not acknowledge before the stream broke (XEP-0198 fail). */
+  /**
+   * Requeue stanzas the server did not acknowledge before the stream broke (XEP-0198 fail).
+   * They were sent before anything queued while offline, so they go out first, in order.
+   */
   requeue(stanzas: Element[]): void {
-    for (const s of stanzas) this.outbox.push(s);
+    this.unacked.push(...stanzas);
   }
 
   async sendRaw(el: Element): Promise<void> {
@@ -119,19 +141,35 @@ export class XmppTransport implements Transport {
     }
   }
 
-  private async onlineNow(): Promise<void> {
+  /**
+   * XEP-0198 resumption: xmpp.js sets status online without an 'online' event, so the client
+   * transport calls this on the stream manager's 'resumed'. The server kept our session
+   * (presence included), so only the outbox needs flushing.
+   */
+  resumed(): void {
+    void this.onlineNow(false);
+  }
+
+  private async onlineNow(runHook = true): Promise<void> {
     this.attempt = 0;
     this._status = 'online';
-    try {
-      await this.opts.onOnline?.(this);
-    } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'online hook failed');
+    if (runHook) {
+      try {
+        await this.opts.onOnline?.(this);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'online hook failed');
+      }
     }
     await this.flush();
+    this.log.debug({ queued: this.outbox.length }, 'online');
     this.events.emit('online');
   }
 
   private async flush(): Promise<void> {
+    if (this.unacked.length > 0) {
+      this.outbox = [...this.unacked, ...this.outbox];
+      this.unacked = [];
+    }
     while (this.outbox.length > 0 && this._status === 'online') {
       const stanza = this.outbox.shift() as Element;
       try {
@@ -143,6 +181,18 @@ export class XmppTransport implements Transport {
     }
   }
 
+  /**
+   * xmpp.js reports a refused login as an 'error' and leaves the socket open and idle until the
+   * server's timeout (30 s or more). While reconnecting, drop it and retry with back-off: after a
+   * server crash the account may need re-provisioning (mnesia can lose a fresh registration).
+   */
+  private failed(err: Error): void {
+    this.log.debug({ err: err.message }, 'xmpp error');
+    if (err.name !== 'SASLError' || this.stopping || this._status === 'offline') return;
+    this.log.warn({ err: err.message }, 'login refused while reconnecting; retrying');
+    this.entity.disconnect?.().catch(() => undefined);
+  }
+
   private lost(): void {
     if (this._status === 'online') this.events.emit('offline');
     this._status = this.stopping ? 'offline' : 'connecting';
@@ -150,10 +200,15 @@ export class XmppTransport implements Transport {
   }
 
   private scheduleReconnect(): void {
-    clearTimeout(this.retryTimer);
+    // A failed attempt reports twice (the socket's 'disconnect' and the rejected connect): one
+    // pending retry is enough, and the back-off must grow once per attempt, not per report.
+    if (this.retryTimer !== undefined) return;
     const delay = Math.min(this.opts.maxBackoffMs ?? 2000, 50 * 2 ** Math.min(this.attempt, 10));
     this.attempt += 1;
-    this.retryTimer = setTimeout(() => void this.reconnect(), delay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.reconnect();
+    }, delay);
   }
 
   private async reconnect(): Promise<void> {

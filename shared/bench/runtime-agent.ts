@@ -1,0 +1,37 @@
+// A runtime Agent wired in-process the way boot.ts wires a process (client transport, SQLite
+// telemetry under $PARLEY_HOME/telemetry), without boot's signal handlers: for the benchmark
+// and for integration tests that need several agents in one process.
+import type { ParleyConfig } from '../config/index.js';
+import { ensureAccount } from '../ejabberd/accounts.js';
+import { type Logger, silentLogger } from '../log/index.js';
+import { Agent } from '../runtime/agent.js';
+import { telemetryFile } from '../runtime/boot.js';
+import { identify } from '../runtime/names.js';
+import { MemoryTelemetry, SqliteTelemetry, type Telemetry } from '../runtime/telemetry.js';
+import { clientTransport } from '../transport/client.js';
+import type { XmppTransport } from '../transport/xmpp-transport.js';
+
+export interface RuntimeAgentOptions {
+  telemetry?: 'sqlite' | 'memory';
+  logger?: Logger;
+  resource?: string;
+}
+
+export interface RuntimeAgent {
+  agent: Agent;
+  transport: XmppTransport;
+  telemetry: Telemetry;
+  telemetryPath?: string;
+}
+
+/** Creates (does not start) an Agent for `account`, provisioning the account if needed. */
+export async function runtimeAgent(cfg: ParleyConfig, account: string, opts: RuntimeAgentOptions = {}): Promise<RuntimeAgent> {
+  const { jid, password } = await ensureAccount(cfg, account);
+  const logger = opts.logger ?? silentLogger();
+  const name = identify(jid, cfg.domain).name;
+  const transport = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger, resource: opts.resource ?? `agent-${process.pid}` });
+  const telemetryPath = opts.telemetry === 'memory' ? undefined : telemetryFile(cfg, name);
+  const telemetry = telemetryPath ? new SqliteTelemetry(telemetryPath, name) : new MemoryTelemetry();
+  const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry });
+  return { agent, transport, telemetry, ...(telemetryPath ? { telemetryPath } : {}) };
+}
