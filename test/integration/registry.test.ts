@@ -173,6 +173,8 @@ describe('Registry [integration] registry process on a real ejabberd', function 
     const droppedAfter = Date.now() - lastBeat;
     console.log(`      (dropped ${droppedAfter} ms after the last heartbeat, lease ${LEASE_MS} ms)`);
     expect(droppedAfter).to.be.within(LEASE_MS - 100, LEASE_MS + 1500);
+    // The periodic sweep (every lease/2) removes it from the database and says so.
+    await until(() => registry.lines.some((l) => l.includes('"lease expired"') && l.includes(a.jid)), 'the sweep to log the drop', LEASE_MS);
 
     const late = await a.ask('INFORM', { type: 'HEARTBEAT', jid: a.jid });
     expect(late).to.deep.include({ performative: 'FAILURE' });
