@@ -15,11 +15,21 @@ const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixt
 const ctx: SpecContext = { agentsDir: '/nonexistent', agentScript: FAKE };
 const fastBackoff = { minMs: 50, maxMs: 400, resetAfterMs: 60000 };
 
+const made: Array<{ sup: Supervisor; home: string }> = [];
 function harness(env: NodeJS.ProcessEnv = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sup-'));
   const lines: string[] = [];
   const sup = new Supervisor({ env: { ...process.env, ...env }, logsDir: path.join(home, 'logs'), say: (l) => lines.push(l), backoff: fastBackoff, graceMs: 300 });
+  made.push({ sup, home });
   return { home, lines, sup, cfg: loadConfig({ PARLEY_HOME: home }) };
+}
+
+/** After each test: a failed assertion must not leave fake agents running. */
+function cleanup(): void {
+  for (const { sup, home } of made.splice(0)) {
+    sup.killAll();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,6 +58,7 @@ describe('Supervisor [spec]', () => {
 
 describe('Supervisor [children]', function () {
   this.timeout(10000);
+  afterEach(cleanup);
 
   it('is ready when every agent logged online/registered, and logs each child to logs/<name>.log', async () => {
     const { sup, home } = harness();
@@ -96,6 +107,7 @@ describe('Supervisor [children]', function () {
 
 describe('Supervisor [control]', function () {
   this.timeout(10000);
+  afterEach(cleanup);
 
   it('lists, spawns, stops (no restart) and starts agents over its UNIX socket', async () => {
     const { sup, cfg } = harness();
