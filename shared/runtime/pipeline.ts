@@ -41,16 +41,24 @@ export type Classified =
   | Rejection
   | { action: 'deliver'; envelope: Envelope; kind: ContentKind; from: Identity };
 
-const HUMAN_ROLES: ReadonlySet<Role> = new Set(['person', 'admin']);
+/** Accounts that are not agents: people of this domain, the admin, and anyone from elsewhere. */
+const HUMAN_ROLES: ReadonlySet<Role> = new Set(['person', 'admin', 'foreign']);
+
+/**
+ * People never speak envelopes: at an agent that reads chat, a type="chat" message from a person
+ * is chat whatever it contains (a typed JSON object included), and so is any non-JSON text.
+ * The Presenter then decides who may talk to it (allow list), not the pipeline.
+ */
+function isPeopleChat(msg: InboundMessage, role: Role, readsChat: boolean, body: string): boolean {
+  return readsChat && HUMAN_ROLES.has(role) && (msg.type === 'chat' || !body.trimStart().startsWith('{'));
+}
 
 export function classify(msg: InboundMessage, ctx: PipelineContext): Classified {
   const from = identify(msg.from, ctx.domain);
   if (msg.type === 'error') return { action: 'ignore', reason: 'error stanza', from };
   if (msg.body === undefined || msg.body === '') return { action: 'ignore', reason: 'no body', from };
   // People chat in plain text with the Presenter; a chat body that is not JSON is chat.
-  if (ctx.readsChat && HUMAN_ROLES.has(from.role) && !msg.body.trimStart().startsWith('{')) {
-    return { action: 'chat', msg, from };
-  }
+  if (isPeopleChat(msg, from.role, ctx.readsChat, msg.body)) return { action: 'chat', msg, from };
   const base = { action: 'reject' as const, from, conversation_id: msg.thread ?? 'unknown', in_reply_to: msg.id };
   if (Buffer.byteLength(msg.body, 'utf8') > MAX_BODY_BYTES) {
     return { ...base, code: 'CONTENT_TOO_LARGE', detail: `message body over ${MAX_BODY_BYTES} bytes; content ≤ 64 kB (seed contract §1)` };

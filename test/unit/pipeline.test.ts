@@ -49,6 +49,22 @@ describe('pipeline [classify] what is not an envelope', () => {
     expect(r.from).to.deep.equal({ jid: JID.alice, name: 'alice', role: 'person' });
   });
 
+  it("treats a person's type=chat message as chat even when it is a JSON object", () => {
+    const r = classify(inbound(JID.alice, '{"performative":"REQUEST"}', { thread: CID, type: 'chat' }), ctx('presenter', true));
+    expect(r).to.include({ action: 'chat' });
+  });
+
+  it('treats chat from another domain as chat, so the Presenter can refuse it politely', () => {
+    const r = classify(inbound('mallory@elsewhere.example', 'hello', { type: 'chat' }), ctx('presenter', true));
+    expect(r).to.include({ action: 'chat' });
+    expect(r.from.role).to.equal('foreign');
+  });
+
+  it("still treats a person's type=normal JSON as an envelope (then refused by role)", () => {
+    const r = classify(inbound(JID.alice, askExpert(), { type: 'normal' }), ctx('presenter', true));
+    expect(r.action).to.equal('reject');
+  });
+
   it("rejects a person's plain text as INVALID_JSON when the agent does not read chat", () => {
     const r = classify(inbound(JID.alice, 'what is 2+2?', { thread: CID, id: 's1' }), ctx('coordinator'));
     expect(r).to.include({ action: 'reject', code: 'INVALID_JSON', in_reply_to: 's1' });
