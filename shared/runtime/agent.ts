@@ -80,13 +80,14 @@ export class Agent {
   /** Sends an envelope to its receiver; <thread> = conversation_id, id = reply_with. */
   send(envelope: Envelope, toJid?: string): void {
     this.counters.sent += 1;
-    this.opts.telemetry.envelope('out', envelope, 'sent');
+    const body = JSON.stringify(envelope);
+    this.opts.telemetry.envelope('out', envelope, 'sent', body);
     this.opts.transport.send({
       to: toJid ?? jidOfName(envelope.receiver, this.opts.domain),
       type: 'normal',
       id: envelope.reply_with,
       thread: envelope.conversation_id,
-      body: JSON.stringify(envelope),
+      body,
     });
   }
 
@@ -137,7 +138,7 @@ export class Agent {
       case 'deliver': {
         const at = preciseNow();
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
-        this.opts.telemetry.envelope('in', c.envelope, r.outcome, undefined, at);
+        this.opts.telemetry.envelope('in', c.envelope, r.outcome, msg.body, at);
         if (r.outcome === 'duplicate') this.counters.duplicates += 1;
         else if (r.outcome === 'late') this.counters.late += 1;
         else if (r.outcome === 'broken') {

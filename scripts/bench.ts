@@ -1,0 +1,79 @@
+// npm run bench [-- --json FILE] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b]
+// Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
+// same way, prints a table and the runtime/raw ratio against the goal (≤ 1.5×, never asserted).
+import fs from 'node:fs';
+import { Command } from 'commander';
+import { closeApiAgent } from '../shared/ejabberd/api.js';
+import { startTempInstance } from '../shared/bench/instance.js';
+import { rawEcho } from '../shared/bench/raw-echo.js';
+import { buildReport, renderReport } from '../shared/bench/report.js';
+import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
+import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
+
+registerScenario(rawEcho);
+registerScenario(runtimeRequestReply);
+registerScenario(runtimeAskExpert);
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a positive integer, got ${v}`);
+  return n;
+};
+
+const program = new Command('bench')
+  .description('Measure XMPP round trips: raw @xmpp/client echo against runtime Agents')
+  .option('--json <file>', 'write the figures as JSON')
+  .option('--rounds <n>', 'sequential round trips measured', int, 2000)
+  .option('--warmup <n>', 'sequential warm-up round trips', int, 300)
+  .option('--in-flight <n>', 'round trips kept in flight for throughput', int, 100)
+  .option('--total <n>', 'round trips in the throughput run', int, 10000)
+  .option('--only <names>', `comma-separated scenarios (${scenarios().map((s) => s.name).join(', ')})`)
+  .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection');
+
+async function main(): Promise<void> {
+  program.parse();
+  const o = program.opts<{ json?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean }>();
+  const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total };
+  const wanted = o.only?.split(',').map((s) => s.trim());
+  const chosen = scenarios().filter((s) => !wanted || wanted.includes(s.name));
+  if (chosen.length === 0) throw new Error(`no such scenario: ${o.only}`);
+
+  process.stderr.write('starting a private ejabberd… ');
+  const instance = await startTempInstance();
+  process.stderr.write(`up on 127.0.0.1:${instance.cfg.c2sPort} (${instance.cfg.home})\n`);
+  // Ctrl-C must not leave a private ejabberd running.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => void instance.stop().finally(() => process.exit(130)));
+  }
+  const results: ScenarioResult[] = [];
+  try {
+    for (const s of chosen) {
+      process.stderr.write(`${s.name}: `);
+      const runner = await s.setup(instance);
+      try {
+        const r = await measure(s, runner, opts);
+        results.push(r);
+        process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s\n`);
+      } finally {
+        await runner.close();
+      }
+    }
+  } finally {
+    await instance.stop({ keep: o.keepHome ?? false });
+    closeApiAgent();
+  }
+  const report = buildReport(opts, results);
+  console.log(renderReport(report));
+  if (o.json) {
+    fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
+    console.log(`figures written to ${o.json}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    console.error(`bench: ${err.stack ?? err.message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,112 @@
+// The benchmark's scenario registry and driver. A scenario knows how to set up its endpoints on
+// a running instance and perform one round trip; the driver measures it the same way for all:
+// sequential latency (p50/p95/p99 after warm-up) and throughput with N round trips in flight.
+// A later "full flow" (person → Presenter → Coordinator → Specialist → … → reply) registers here.
+import type { TempInstance } from './instance.js';
+
+export interface Runner {
+  /** One complete round trip; resolves when the reply has been received and handled. */
+  roundTrip(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Name of the scenario this one is compared with (ratio = this p50 / baseline p50). */
+  baseline?: string;
+  setup(instance: TempInstance): Promise<Runner>;
+}
+
+export interface BenchOptions {
+  warmup: number;
+  rounds: number;
+  inFlight: number;
+  total: number;
+}
+
+export interface Latency {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  max: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  baseline?: string;
+  sequential: Latency;
+  /**
+   * cpuUs: this process's CPU (user + system, both endpoints) per round trip. Unlike wall-clock
+   * figures it hardly moves when other work shares the machine, so it compares runs fairly.
+   */
+  concurrent: { inFlight: number; total: number; seconds: number; perSecond: number; cpuUs: number };
+}
+
+const registry = new Map<string, Scenario>();
+
+export function registerScenario(s: Scenario): void {
+  if (registry.has(s.name)) throw new Error(`bench scenario ${s.name} registered twice`);
+  registry.set(s.name, s);
+}
+
+export function scenarios(): Scenario[] {
+  return [...registry.values()];
+}
+
+/** Milliseconds between two process.hrtime.bigint() readings. */
+const ms = (a: bigint, b: bigint) => Number(b - a) / 1e6;
+
+export function latency(samples: number[]): Latency {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? NaN;
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: s.reduce((x, y) => x + y, 0) / (s.length || 1), max: s[s.length - 1] ?? NaN };
+}
+
+/** A lost message must fail the run with a reason, not hang it. */
+function bounded(runner: Runner, timeoutMs: number): () => Promise<void> {
+  return () => new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`a round trip took over ${timeoutMs} ms (message lost?)`)), timeoutMs);
+    runner.roundTrip().then(() => {
+      clearTimeout(timer);
+      resolve();
+    }, (err: unknown) => {
+      clearTimeout(timer);
+      reject(err as Error);
+    });
+  });
+}
+
+export async function measure(scenario: Scenario, runner: Runner, opts: BenchOptions, timeoutMs = 15000): Promise<ScenarioResult> {
+  const roundTrip = bounded(runner, timeoutMs);
+  for (let i = 0; i < opts.warmup; i++) await roundTrip();
+  const samples: number[] = [];
+  for (let i = 0; i < opts.rounds; i++) {
+    const t0 = process.hrtime.bigint();
+    await roundTrip();
+    samples.push(ms(t0, process.hrtime.bigint()));
+  }
+  // Keep `inFlight` round trips outstanding until `total` have completed.
+  let started = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const lane = async () => {
+    while (started < opts.total) {
+      started += 1;
+      await roundTrip();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.inFlight, opts.total) }, lane));
+  const seconds = ms(t0, process.hrtime.bigint()) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    ...(scenario.baseline ? { baseline: scenario.baseline } : {}),
+    sequential: latency(samples),
+    concurrent: { inFlight: opts.inFlight, total: opts.total, seconds, perSecond: opts.total / seconds, cpuUs: (cpu.user + cpu.system) / opts.total },
+  };
+}
