@@ -44,7 +44,7 @@ export class Agent {
   readonly log: Logger;
   readonly counters: AgentCounters = { received: 0, sent: 0, rejected: {}, duplicates: 0, late: 0 };
   /** Unsigned envelopes waiting for the transport (see send). */
-  private held: Array<{ envelope: Envelope; toJid: string | undefined }> = [];
+  private heldQueue: Array<{ envelope: Envelope; toJid: string | undefined }> = [];
   private started = false;
 
   constructor(private readonly opts: AgentOptions) {
@@ -62,6 +62,11 @@ export class Agent {
     });
     opts.transport.onMessage((msg) => this.receive(msg));
     opts.transport.on('online', () => this.flushHeld());
+  }
+
+  /** Envelopes waiting (unsigned) for the transport to come back. */
+  get held(): number {
+    return this.heldQueue.length;
   }
 
   get signing(): Signing | undefined {
@@ -88,8 +93,8 @@ export class Agent {
 
   async stop(): Promise<void> {
     this.started = false;
-    if (this.held.length > 0) this.log.warn({ held: this.held.length }, 'stopping with envelopes never sent');
-    this.held = [];
+    if (this.heldQueue.length > 0) this.log.warn({ held: this.heldQueue.length }, 'stopping with envelopes never sent');
+    this.heldQueue = [];
     this.router.stopAll();
     await this.opts.transport.stop();
     this.opts.telemetry.close();
@@ -103,11 +108,11 @@ export class Agent {
    * the socket and resent after a stream break (XEP-0198) keep their first signature.
    */
   send(envelope: Envelope, toJid?: string): void {
-    if (this.opts.signing && this.started && (this.opts.transport.status !== 'online' || this.held.length > 0)) {
-      this.held.push({ envelope, toJid });
+    if (this.opts.signing && this.started && (this.opts.transport.status !== 'online' || this.heldQueue.length > 0)) {
+      this.heldQueue.push({ envelope, toJid });
       const max = this.opts.maxHeld ?? 100000;
-      if (this.held.length > max) {
-        this.held.shift();
+      if (this.heldQueue.length > max) {
+        this.heldQueue.shift();
         this.log.warn({ max }, 'held envelopes over the limit while offline: dropped the oldest');
       }
       return;
@@ -117,8 +122,8 @@ export class Agent {
 
   private flushHeld(): void {
     if (this.opts.transport.status !== 'online') return;
-    const held = this.held;
-    this.held = [];
+    const held = this.heldQueue;
+    this.heldQueue = [];
     for (const h of held) this.transmit(h.envelope, h.toJid);
   }
 

@@ -35,7 +35,17 @@ export class FakeTransport implements Transport {
     this.handlers.push(handler);
   }
   onPresence(): void {}
-  on(): void {}
+  private readonly statusHandlers: Array<{ event: 'online' | 'offline'; handler: () => void }> = [];
+  on(event: 'online' | 'offline', handler: () => void): void {
+    this.statusHandlers.push({ event, handler });
+  }
+
+  /** Simulates a connection drop or comeback (emits 'offline'/'online' like XmppTransport). */
+  setStatus(status: TransportStatus): void {
+    this.status = status;
+    if (status === 'connecting') return;
+    for (const h of this.statusHandlers) if (h.event === status) h.handler();
+  }
 
   /** Delivers a stanza to the agent, as ejabberd would (from = authenticated full JID). */
   deliver(msg: InboundMessage): void {
