@@ -71,7 +71,7 @@ export class Signing {
     if (expected === undefined) {
       if (!presented || !envelope.signature) return { ok: false, code: 'MISSING_SIGNATURE', detail: 'the envelope carries no sender_did and signature' };
       if (!this.firstUse.has(kind)) {
-        const people = from.role === 'person' || from.role === 'admin' ? ' (people do not sign: only agents, the Presenter on their behalf)' : '';
+        const people = from.role === 'person' || from.role === 'admin' || from.role === 'foreign' ? ' (people do not sign: only agents, the Presenter on their behalf)' : '';
         return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}${people}` };
       }
     }
