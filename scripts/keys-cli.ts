@@ -43,7 +43,8 @@ program
     console.log(`rotated: ${jid}`);
     console.log(`old did: ${previous ?? '(none)'}`);
     console.log(`new did: ${identity.did}`);
-    console.log(`restart ${account} so that it signs with the new key (the Registry accepts it at the next REGISTER)`);
+    console.log(`restart ${account} so that it signs with the new key; agents re-read the pin on its next message` +
+      (/^(specialist|calendar)-/.test(account) ? ' and the Registry rebinds it at the next REGISTER' : ''));
   });
 
 program
