@@ -1,9 +1,10 @@
 // The DF's exchanges (seed contract §2.2), one pure xstate machine each. The directory is
 // reached only through invoked promise actors that main.ts provides; `now` comes in the input.
-//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH
+//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH
+//                         (JID → DID binding: bindings.ts, docs/architecture.md "Identities and trust")
 //   INFORM HEARTBEAT    → (nothing) | FAILURE NOT_REGISTERED | REFUSE SENDER_MISMATCH
 //   REQUEST DEREGISTER  → INFORM DEREGISTERED | FAILURE NOT_REGISTERED (FIPA SC00023 DF: not-registered)
-//   QUERY-REF {need}    → INFORM {candidates}
+//   QUERY-REF {need}    → INFORM {candidates, dids}
 //   QUERY-REF DESCRIBE  → INFORM DIRECTORY
 // A store error answers FAILURE INTERNAL_ERROR; nothing here throws.
 import { emit, fromPromise, setup } from 'xstate';
@@ -14,6 +15,7 @@ import type {
 } from '../../shared/contracts/types.gen.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
 import { bare } from '../../shared/transport/stanza.js';
+import type { BindOutcome } from './bindings.js';
 
 export interface RegistryInput extends ExchangeInput {
   /** Epoch ms at arrival (main.ts passes Date.now(); tests pass fixed values). */
@@ -23,6 +25,18 @@ export interface RegistryInput extends ExchangeInput {
 const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`actor ${name} is provided by main.ts`);
 };
+
+/** The DID a REGISTER binds: the profile's, else the one that signed the envelope (none when unsigned). */
+export function registeringDid(request: Envelope): string | undefined {
+  const did = (request.content as { profile?: { did?: unknown } }).profile?.did;
+  return typeof did === 'string' ? did : request.sender_did;
+}
+
+/** Output of the candidates lookup: JIDs best first, and the DF's DID binding of each. */
+export interface CandidatesOutput {
+  candidates: string[];
+  dids?: Record<string, string>;
+}
 
 /** The JID an envelope's content speaks for: profile.jid for REGISTER, jid otherwise. */
 export function claimedJid(request: Envelope): string | undefined {
@@ -46,12 +60,19 @@ export const registry = setup({
     register: fromPromise<{ jid: string; lease_ms: number }, { profile: AgentProfile; now: number }>(notProvided('register')),
     heartbeat: fromPromise<boolean, { jid: string; now: number }>(notProvided('heartbeat')),
     deregister: fromPromise<boolean, { jid: string }>(notProvided('deregister')),
-    candidates: fromPromise<string[], { need: string; hint?: string; now: number }>(notProvided('candidates')),
+    bind: fromPromise<BindOutcome, { jid: string; did: string; now: number }>(notProvided('bind')),
+    candidates: fromPromise<CandidatesOutput, { need: string; hint?: string; now: number }>(notProvided('candidates')),
     describe: fromPromise<DirectoryEntry[], { capability?: string; now: number }>(notProvided('describe')),
   },
   guards: {
     // The profile/jid must be the sender's own authenticated JID: nobody registers for another.
     speaksForAnother: ({ context }) => claimedJid(context.request) !== context.from.jid,
+    // Agora §2: a profile may only name the key that signed the envelope.
+    didNotSigner: ({ context }) => {
+      const did = content<RegisterContent>(context).profile.did;
+      return did !== undefined && context.request.sender_did !== undefined && did !== context.request.sender_did;
+    },
+    hasDid: ({ context }) => registeringDid(context.request) !== undefined,
   },
   actions: {
     refuseMismatch: emit(({ context }) =>
@@ -63,16 +84,51 @@ export const registry = setup({
 const checkSender = { always: [{ guard: 'speaksForAnother', target: 'done', actions: 'refuseMismatch' }, { target: 'working' }] } as const;
 const onStoreError = { target: 'done', actions: { type: 'failInternal', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } } as const;
 
+const refuseDid = (context: RegistryInput, detail: string) => answerError(context, 'DID_MISMATCH', detail);
+
 export const registerMachine = registry.createMachine({
   id: 'registry-register',
   context: ({ input }) => input,
   initial: 'checking',
   states: {
-    checking: checkSender,
+    checking: {
+      always: [
+        { guard: 'speaksForAnother', target: 'done', actions: 'refuseMismatch' },
+        {
+          guard: 'didNotSigner', target: 'done',
+          actions: emit(({ context }) => refuseDid(context, 'profile.did is not the sender_did that signed the envelope')),
+        },
+        { guard: 'hasDid', target: 'binding' },
+        { target: 'working' },
+      ],
+    },
+    binding: {
+      invoke: {
+        src: 'bind',
+        input: ({ context }) => ({ jid: context.from.jid, did: registeringDid(context.request) as string, now: context.now }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.ok,
+            target: 'working',
+            actions: emit(({ event }) => ({ type: 'note' as const, decision: event.output.ok && event.output.rotated ? 'did-rotated' : 'did-bound', detail: event.output })),
+          },
+          {
+            target: 'done',
+            actions: emit(({ context, event }) => refuseDid(context,
+              `${context.from.jid} is bound to ${event.output.ok ? '' : event.output.bound}; another key needs \`npm run keys -- rotate ${context.from.name}\` by the operator`)),
+          },
+        ],
+        onError: onStoreError,
+      },
+    },
     working: {
       invoke: {
         src: 'register',
-        input: ({ context }) => ({ profile: content<RegisterContent>(context).profile, now: context.now }),
+        input: ({ context }) => {
+          const { profile } = content<RegisterContent>(context);
+          const did = registeringDid(context.request);
+          return { profile: did === undefined ? profile : { ...profile, did }, now: context.now };
+        },
         onDone: {
           target: 'done',
           actions: [
@@ -145,7 +201,13 @@ export const needMachine = registry.createMachine({
           const c = content<NeedContent>(context);
           return { need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), now: context.now };
         },
-        onDone: { target: 'done', actions: emit(({ context, event }) => answer(context, 'INFORM', { candidates: event.output })) },
+        onDone: {
+          target: 'done',
+          actions: emit(({ context, event }) => answer(context, 'INFORM', {
+            candidates: event.output.candidates,
+            ...(event.output.dids && Object.keys(event.output.dids).length > 0 ? { dids: event.output.dids } : {}),
+          })),
+        },
         onError: onStoreError,
       },
     },

@@ -53,7 +53,7 @@ const conversationId = `reg-${agent.name}-${randomUUID()}`;
 const registration = agent.router.start(conversationId, registrationMachine, {
   self: agent.name,
   jid: agent.self.jid,
-  profile: buildProfile({ jid: agent.self.jid, name: agent.name, version: packageVersion(), experts, maxConcurrent: concurrency }),
+  profile: buildProfile({ jid: agent.self.jid, name: agent.name, version: packageVersion(), experts, maxConcurrent: concurrency, did: agent.signing?.did }),
   conversationId,
   heartbeatMs: tunables.heartbeatMs,
   retry: { initialMs: 500, maxMs: 10000 },

@@ -11,12 +11,14 @@ export function packageVersion(): string {
   return pkg.version ?? '0.0.0';
 }
 
-export function buildProfile(opts: { jid: string; name: string; version: string; experts: readonly Expert[]; maxConcurrent: number }): AgentProfile {
+export function buildProfile(opts: { jid: string; name: string; version: string; experts: readonly Expert[]; maxConcurrent: number; did?: string }): AgentProfile {
   const topics = [...new Set(opts.experts.flatMap((e) => e.topics))].slice(0, 100);
   const examples = [...new Set(opts.experts.flatMap((e) => e.examples))].slice(0, 20);
   return {
     jid: opts.jid,
     name: opts.name,
+    // The DF binds our JID to this did:key (the key that signs our envelopes).
+    ...(opts.did ? { did: opts.did } : {}),
     version: opts.version,
     capabilities: ['ASK_EXPERT'],
     description: opts.experts.map((e) => e.description).join(' ').slice(0, 2000),

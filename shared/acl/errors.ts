@@ -23,9 +23,17 @@ export const ERRORS = {
   PERFORMATIVE_MISMATCH: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The content type may not travel in this performative (seed contract §2).' },
   BROKEN_CORRELATION: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'in_reply_to does not match an open exchange (seed contract §1).' },
   UNEXPECTED_MESSAGE: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'The message does not fit the current state of the protocol.' },
+  MALFORMED_SIGNATURE: { performative: 'NOT-UNDERSTOOD', agora: 400, description: 'sender_did or signature is not well-formed (Agora v1.0 §2: 64-byte Ed25519, base64url).' },
   // Authorised to understand but not willing: REFUSE.
   FORBIDDEN_SENDER: { performative: 'REFUSE', agora: 401, description: 'The sender may not talk to this agent (seed contract §5).' },
   SENDER_MISMATCH: { performative: 'REFUSE', agora: 401, description: 'The envelope sender does not match the XMPP from-JID.' },
+  // Signed envelopes (Agora v1.0 §1-2, docs/architecture.md "Identities and trust").
+  MISSING_SIGNATURE: { performative: 'REFUSE', agora: 401, description: 'The envelope carries no sender_did and signature; every agent signs.' },
+  BAD_SIGNATURE: { performative: 'REFUSE', agora: 401, description: 'The Ed25519 signature does not match the envelope (altered in transit or wrong key).' },
+  UNKNOWN_DID: { performative: 'REFUSE', agora: 401, description: 'No DID is bound to the sending JID (people do not sign; agents are pinned at provisioning or bound by the Registry).' },
+  DID_MISMATCH: { performative: 'REFUSE', agora: 401, description: 'sender_did is not the DID bound to the sending JID (key changes need `npm run keys -- rotate`).' },
+  STALE_MESSAGE: { performative: 'REFUSE', agora: 401, description: 'The timestamp is more than 60 s old or too far ahead (Agora v1.0 §1 replay protection).' },
+  REPLAYED: { performative: 'REFUSE', agora: 401, description: 'This signed envelope was already accepted (replay window).' },
   BUSY: { performative: 'REFUSE', agora: 503, description: 'The agent is at capacity; try another candidate.' },
   OUT_OF_SCOPE: { performative: 'REFUSE', agora: 404, description: 'The agent does not offer the requested capability.' },
   // Accepted but could not be done: FAILURE (seed contract §4).

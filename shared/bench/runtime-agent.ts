@@ -7,6 +7,7 @@ import { type Logger, silentLogger } from '../log/index.js';
 import { Agent } from '../runtime/agent.js';
 import { telemetryFile } from '../runtime/boot.js';
 import { identify } from '../runtime/names.js';
+import { signingFor } from '../runtime/signing.js';
 import { MemoryTelemetry, SqliteTelemetry, type Telemetry } from '../runtime/telemetry.js';
 import { clientTransport } from '../transport/client.js';
 import type { XmppTransport } from '../transport/xmpp-transport.js';
@@ -32,6 +33,7 @@ export async function runtimeAgent(cfg: ParleyConfig, account: string, opts: Run
   const transport = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger, resource: opts.resource ?? `agent-${process.pid}` });
   const telemetryPath = opts.telemetry === 'memory' ? undefined : telemetryFile(cfg, name);
   const telemetry = telemetryPath ? new SqliteTelemetry(telemetryPath, name) : new MemoryTelemetry();
-  const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry });
+  // Signed like every agent unless PARLEY_SIGNING=0 (the benchmark's on/off comparison).
+  const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry, signing: signingFor(cfg, account) });
   return { agent, transport, telemetry, ...(telemetryPath ? { telemetryPath } : {}) };
 }

@@ -20,6 +20,13 @@ export type ConversationId = string;
  */
 export type Jid = string;
 /**
+ * An Ed25519 did:key (W3C CCG did:key; Agora v1.0 §1): did:key:z6Mk… (multicodec 0xed01, base58btc).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "Did".
+ */
+export type Did = string;
+/**
  * A capability a specialist offers and the Coordinator asks the DF for, e.g. ASK_EXPERT (seed contract §2.2).
  *
  * This interface was referenced by `ContractTypes`'s JSON-Schema
@@ -33,6 +40,10 @@ export type Capability = string;
  * via the `definition` "AgentName".
  */
 export type AgentName = string;
+/**
+ * An Ed25519 did:key (W3C CCG did:key; Agora v1.0 §1): did:key:z6Mk… (multicodec 0xed01, base58btc).
+ */
+export type Did1 = string;
 /**
  * UTC ISO-8601 date-time ending in Z (seed contract §1).
  *
@@ -129,7 +140,8 @@ export type NotUnderstoodReason =
   | "UNSUPPORTED_CONTENT"
   | "PERFORMATIVE_MISMATCH"
   | "BROKEN_CORRELATION"
-  | "UNEXPECTED_MESSAGE";
+  | "UNEXPECTED_MESSAGE"
+  | "MALFORMED_SIGNATURE";
 /**
  * XMPP address local@domain with an optional /resource (RFC 7622).
  */
@@ -206,6 +218,12 @@ export interface CandidatesContent {
    * @maxItems 100
    */
   candidates: Jid[];
+  /**
+   * The DF's JID → did:key bindings of the candidates (docs/architecture.md "Identities and trust"): the Coordinator verifies their replies against them.
+   */
+  dids?: {
+    [k: string]: Did | undefined;
+  };
 }
 /**
  * REQUEST.DEREGISTER, Specialist → Registry (DF): withdraws a registration before its lease expires (extends seed contract §2.2).
@@ -246,6 +264,7 @@ export interface DirectoryEntry {
 export interface AgentProfile {
   jid: Jid;
   name: AgentName;
+  did?: Did1;
   version: string;
   /**
    * @minItems 1
@@ -383,7 +402,7 @@ export interface PresenterReplyContent {
   };
 }
 /**
- * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER. The seed shape has no type; an optional type REFUSE is allowed.
+ * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, or a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
  */
 export interface RefuseContent {
   type?: "REFUSE";

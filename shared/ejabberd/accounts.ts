@@ -2,6 +2,7 @@
 // password kept in $PARLEY_HOME/secrets/accounts.json (0600). Running it twice changes nothing.
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
+import { ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
 import { api, EjabberdApiError } from './api.js';
 
@@ -24,9 +25,13 @@ export function jidOf(cfg: ParleyConfig, name: string): string {
   return `${name}@${cfg.domain}`;
 }
 
-/** Creates the account if missing; makes ejabberd's password match the stored one otherwise. */
+/**
+ * Creates the account if missing; makes ejabberd's password match the stored one otherwise.
+ * An agent account also gets its Ed25519 identity, pinned for its JID (agent-identity.ts).
+ */
 export async function ensureAccount(cfg: ParleyConfig, name: string): Promise<{ jid: string; password: string; created: boolean }> {
   assertLocalpart(name);
+  if (isSigningAgent(name)) ensureAgentIdentity(cfg.home, name, jidOf(cfg, name));
   const password = accountSecrets(cfg).ensure(name);
   try {
     await api.register(cfg, name, password);
@@ -46,6 +51,7 @@ export async function removeAccount(cfg: ParleyConfig, name: string): Promise<bo
   return existed;
 }
 
+/** The core accounts; every agent's key is created and pinned here (the Registry's DID included). */
 export async function provisionCore(cfg: ParleyConfig, extra: string[] = []): Promise<void> {
   for (const name of [...CORE_AGENTS, ...extra]) await ensureAccount(cfg, name);
 }

@@ -5,3 +5,5 @@ export * from './jcs.js';
 export * from './sign.js';
 export * from './replay.js';
 export * from './keystore.js';
+export * from './trust.js';
+export * from './agent-identity.js';

@@ -5,7 +5,7 @@
 // agent trusts, so only the owner may change them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { writePrivateFile } from '../secrets/index.js';
+import { ensurePrivateDir, writePrivateFile } from '../secrets/index.js';
 import { didFromPublicKey, publicKeyFromDid } from './did-key.js';
 import { createIdentity, generateKeyPair, identityFromKeyPair, KEY_BYTES, type Identity } from './keys.js';
 
@@ -63,6 +63,13 @@ export function loadOrCreateIdentity(home: string, name: string): Identity {
   return identity;
 }
 
+/** A new random identity for `name`, overwriting the stored one (key rotation; keys CLI only). */
+export function replaceIdentity(home: string, name: string): Identity {
+  const identity = identityFromKeyPair(generateKeyPair());
+  writeKeyFile(keyFile(home, name), identity);
+  return identity;
+}
+
 /** The stored identity, or undefined when none was created yet. */
 export function loadIdentity(home: string, name: string): Identity | undefined {
   const file = keyFile(home, name);
@@ -96,21 +103,53 @@ export class PinnedDids {
    */
   pin(jid: string, did: string, opts: { replace?: boolean } = {}): void {
     didFromPublicKey(publicKeyFromDid(did)); // throws DidError on anything but an Ed25519 did:key
-    const all = this.all();
-    const key = bare(jid);
-    const existing = all[key];
-    if (existing === did) return;
-    if (existing !== undefined && !opts.replace) throw new Error(`${key} is already pinned to another DID`);
-    all[key] = did;
-    writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+    // Agents of one installation pin themselves at start, possibly at the same moment: the
+    // read-modify-write runs under a lock file so no process loses another's binding.
+    withLock(this.file, () => {
+      const all = this.all();
+      const key = bare(jid);
+      const existing = all[key];
+      if (existing === did) return;
+      if (existing !== undefined && !opts.replace) throw new Error(`${key} is already pinned to another DID`);
+      all[key] = did;
+      writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+    });
   }
 
   unpin(jid: string): void {
-    const all = this.all();
-    const key = bare(jid);
-    if (!(key in all)) return;
-    delete all[key];
-    writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+    withLock(this.file, () => {
+      const all = this.all();
+      const key = bare(jid);
+      if (!(key in all)) return;
+      delete all[key];
+      writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+    });
+  }
+}
+
+const LOCK_STALE_MS = 5_000;
+
+/** Runs `fn` holding `<file>.lock` (O_EXCL); a lock older than 5 s is a crashed holder's and is broken. */
+function withLock<T>(file: string, fn: () => T): T {
+  ensurePrivateDir(path.dirname(file));
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + 2 * LOCK_STALE_MS;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock} is held by another process`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
   }
 }
 

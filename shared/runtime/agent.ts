@@ -10,6 +10,7 @@ import type { InboundMessage, Transport } from '../transport/types.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
+import type { Signing } from './signing.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
@@ -23,6 +24,10 @@ export interface AgentOptions {
   onChat?: (msg: InboundMessage, from: Identity) => void;
   clock?: RouterOptions['clock'];
   persist?: RouterOptions['persist'];
+  /** Signs every envelope sent and verifies every one received (signing.ts); absent = off. */
+  signing?: Signing;
+  /** Envelopes held while the transport is down, signed when it is back (oldest dropped beyond). */
+  maxHeld?: number;
 }
 
 export interface AgentCounters {
@@ -38,6 +43,9 @@ export class Agent {
   readonly router: Router;
   readonly log: Logger;
   readonly counters: AgentCounters = { received: 0, sent: 0, rejected: {}, duplicates: 0, late: 0 };
+  /** Unsigned envelopes waiting for the transport (see send). */
+  private heldQueue: Array<{ envelope: Envelope; toJid: string | undefined }> = [];
+  private started = false;
 
   constructor(private readonly opts: AgentOptions) {
     this.self = identify(opts.jid, opts.domain);
@@ -53,6 +61,16 @@ export class Agent {
       },
     });
     opts.transport.onMessage((msg) => this.receive(msg));
+    opts.transport.on('online', () => this.flushHeld());
+  }
+
+  /** Envelopes waiting (unsigned) for the transport to come back. */
+  get held(): number {
+    return this.heldQueue.length;
+  }
+
+  get signing(): Signing | undefined {
+    return this.opts.signing;
   }
 
   get name(): string {
@@ -69,16 +87,48 @@ export class Agent {
 
   async start(): Promise<void> {
     await this.opts.transport.start();
+    this.started = true;
+    this.flushHeld();
   }
 
   async stop(): Promise<void> {
+    this.started = false;
+    if (this.heldQueue.length > 0) this.log.warn({ held: this.heldQueue.length }, 'stopping with envelopes never sent');
+    this.heldQueue = [];
     this.router.stopAll();
     await this.opts.transport.stop();
     this.opts.telemetry.close();
   }
 
-  /** Sends an envelope to its receiver; <thread> = conversation_id, id = reply_with. */
+  /**
+   * Sends an envelope to its receiver; <thread> = conversation_id, id = reply_with. With signing,
+   * the timestamp is stamped and the envelope signed here, at send time. While the transport is
+   * down (after start) envelopes are held unsigned and signed when it is back: a queued signed
+   * envelope would be STALE (> 60 s, Agora §1) after a long outage. Only stanzas already handed to
+   * the socket and resent after a stream break (XEP-0198) keep their first signature.
+   */
   send(envelope: Envelope, toJid?: string): void {
+    if (this.opts.signing && this.started && (this.opts.transport.status !== 'online' || this.heldQueue.length > 0)) {
+      this.heldQueue.push({ envelope, toJid });
+      const max = this.opts.maxHeld ?? 100000;
+      if (this.heldQueue.length > max) {
+        this.heldQueue.shift();
+        this.log.warn({ max }, 'held envelopes over the limit while offline: dropped the oldest');
+      }
+      return;
+    }
+    this.transmit(envelope, toJid);
+  }
+
+  private flushHeld(): void {
+    if (this.opts.transport.status !== 'online') return;
+    const held = this.heldQueue;
+    this.heldQueue = [];
+    for (const h of held) this.transmit(h.envelope, h.toJid);
+  }
+
+  private transmit(unsigned: Envelope, toJid?: string): void {
+    const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
     const body = JSON.stringify(envelope);
     this.opts.telemetry.envelope('out', envelope, 'sent', body);
@@ -124,7 +174,11 @@ export class Agent {
   }
 
   private process(msg: InboundMessage): void {
-    const c = classify(msg, { domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false });
+    const signing = this.opts.signing;
+    const c = classify(msg, {
+      domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false,
+      ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind) } : {}),
+    });
     switch (c.action) {
       case 'ignore':
         return;
@@ -137,6 +191,7 @@ export class Agent {
         return;
       case 'deliver': {
         const at = preciseNow();
+        signing?.learnFrom(c.envelope, c.from);
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
         this.opts.telemetry.envelope('in', c.envelope, r.outcome, msg.body, at);
         if (r.outcome === 'duplicate') this.counters.duplicates += 1;
@@ -160,7 +215,7 @@ export class Agent {
     const name = `rejected:${r.code}`;
     this.counters.rejected[r.code] = (this.counters.rejected[r.code] ?? 0) + 1;
     this.log.info({ code: r.code, from: r.from.jid, detail: r.detail }, name);
-    if (!mayAnswerWithError(r.envelope?.performative ?? r.performative)) return;
+    if (r.quiet || !mayAnswerWithError(r.envelope?.performative ?? r.performative)) return;
     const reply = makeEnvelope({
       performative: performativeFor(r.code),
       sender: this.self.name,

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log/index.js';
 import { clientTransport } from '../transport/client.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { identify } from './names.js';
+import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
 
 export interface BootOptions {
@@ -16,6 +17,8 @@ export interface BootOptions {
   onChat?: AgentOptions['onChat'];
   persist?: AgentOptions['persist'];
   config?: ParleyConfig;
+  /** Content kinds accepted from a JID with no DID binding yet (the Registry: REGISTER). */
+  firstUse?: string[];
 }
 
 export interface Booted {
@@ -45,6 +48,8 @@ export function createAgent(opts: BootOptions): Booted {
     readsChat: opts.readsChat,
     onChat: opts.onChat,
     persist: opts.persist,
+    // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
+    signing: signingFor(config, opts.account, opts.firstUse ? { firstUse: opts.firstUse } : {}),
   });
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping = false;

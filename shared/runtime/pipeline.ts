@@ -1,5 +1,6 @@
 // The one inbound pipeline (docs/architecture.md): stanza → size → JSON → envelope schema →
-// content schema → sender identity → role policy. Pure: it classifies, the agent acts.
+// content schema → signature (signing.ts) → sender identity → role policy. Pure apart from the
+// injected signature check: it classifies, the agent acts.
 // Every failure carries a code from the one error catalogue (shared/acl/errors.ts).
 import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
@@ -9,6 +10,7 @@ import { validateEnvelope } from '../contracts/validate.js';
 import type { InboundMessage } from '../transport/types.js';
 import { identify, type Identity, type Role } from './names.js';
 import { mayInitiate, mayTalk } from './policy.js';
+import type { SignatureCheck } from './signing.js';
 
 /** Body bytes beyond which we do not even parse: 64 kB content plus generous header room. */
 export const MAX_BODY_BYTES = 96 * 1024;
@@ -18,6 +20,8 @@ export interface PipelineContext {
   self: Identity;
   /** Whether this agent reads plain chat from people (only the Presenter does). */
   readsChat: boolean;
+  /** The signature stage (Signing.check); absent when signing is off (PARLEY_SIGNING=0, unit tests). */
+  verify?: (envelope: Envelope, from: Identity, kind: string) => SignatureCheck;
 }
 
 export interface Rejection {
@@ -33,6 +37,8 @@ export interface Rejection {
   envelope?: Envelope;
   /** The raw performative when the header did not validate: an invalid FAILURE is still not answered. */
   performative?: unknown;
+  /** Recorded and counted, never answered (a retransmitted signed envelope, signing.ts). */
+  quiet?: boolean;
 }
 
 export type Classified =
@@ -86,6 +92,12 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
   const rejectEnv = (code: ErrorCode, detail: string): Rejection => ({
     ...base, code, detail, envelope, conversation_id: envelope.conversation_id, in_reply_to: envelope.reply_with,
   });
+  // Agora v1.0 §1-2: nothing unsigned, forged, stale or replayed goes further, not even the
+  // correlation checks (their answers would tell a forger about our open exchanges).
+  const signature = ctx.verify?.(envelope, from, result.kind.kind);
+  if (signature && !signature.ok) {
+    return { ...rejectEnv(signature.code, signature.detail), ...(signature.quiet ? { quiet: true } : {}) };
+  }
   // Seed contract §1: conversation_id = XMPP thread, unchanged along the whole path.
   if (msg.thread !== envelope.conversation_id) {
     return rejectEnv('BROKEN_CORRELATION', `XMPP <thread> ${JSON.stringify(msg.thread ?? null)} must equal conversation_id`);

@@ -10,6 +10,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { Agent } from '../../shared/runtime/agent.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
+import { signingFor } from '../../shared/runtime/signing.js';
 import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
 import { openDb } from '../../shared/store/sqlite.js';
 import { clientTransport } from '../../shared/transport/client.js';
@@ -54,7 +55,7 @@ describe('Coordinator [integration] real ejabberd, coordinator process, scripted
     const { jid, password } = await inst.account(account);
     const telemetry = new MemoryTelemetry();
     const transport = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: 'coordinator-test' });
-    const agent = new Agent({ jid, domain: inst.cfg.domain, transport, logger: silentLogger(), telemetry });
+    const agent = new Agent({ jid, domain: inst.cfg.domain, transport, logger: silentLogger(), telemetry, signing: signingFor(inst.cfg, account) });
     peers[account] = { agent, telemetry };
     return { agent, telemetry };
   }

@@ -10,12 +10,13 @@ import { clientTransport } from '../../shared/transport/client.js';
 import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { signWithAccount } from '../support/signing.js';
 
 class Peer {
   readonly inbox: Envelope[] = [];
   /** in_reply_to → resolver: replies are awaited by event, not by polling (latency is measured). */
   private readonly waiting = new Map<string, (env: Envelope) => void>();
-  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string) {
+  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string, private readonly sign: (env: Envelope) => Envelope) {
     t.onMessage((m) => {
       let env: Envelope;
       try {
@@ -46,11 +47,11 @@ class Peer {
     const { jid, password } = await inst.account(account);
     const t = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: `kb-test-${randomUUID().slice(0, 8)}` });
     await t.start();
-    return new Peer(name, t, inst.cfg.domain);
+    return new Peer(name, t, inst.cfg.domain, (env) => signWithAccount(inst.cfg, account, env));
   }
   /** Sends to the KB and waits for the reply correlated by in_reply_to. */
   async ask(performative: Envelope['performative'], content: object, conversation_id: string, body?: (env: Envelope) => string): Promise<Envelope> {
-    const env = makeEnvelope({ performative, sender: this.name, receiver: 'KB', conversation_id, content });
+    const env = this.sign(makeEnvelope({ performative, sender: this.name, receiver: 'KB', conversation_id, content }));
     this.t.send({ to: `kb@${this.domain}`, type: 'normal', id: env.reply_with, thread: conversation_id, body: body ? body(env) : JSON.stringify(env) });
     return this.reply(env, performative);
   }

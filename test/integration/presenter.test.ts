@@ -13,6 +13,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { Agent } from '../../shared/runtime/agent.js';
 import type { InboundEvent } from '../../shared/runtime/exchange.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
+import { signingFor } from '../../shared/runtime/signing.js';
 import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
 import { clientTransport } from '../../shared/transport/client.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
@@ -102,7 +103,7 @@ describe('Presenter [e2e] people chat through a real ejabberd', function () {
     contracts(); // the in-process Coordinator compiles its validators before the clock starts
     presenterJid = `presenter@${inst.cfg.domain}`;
     const c = await inst.account('coordinator');
-    coordinator = new Agent({ jid: c.jid, domain: inst.cfg.domain, logger: silentLogger(), telemetry: new MemoryTelemetry(),
+    coordinator = new Agent({ jid: c.jid, domain: inst.cfg.domain, logger: silentLogger(), telemetry: new MemoryTelemetry(), signing: signingFor(inst.cfg, 'coordinator'),
       transport: clientTransport({ ...c, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger() }) });
     coordinator.router.on('USER_MSG', (request) => {
       seen.userMsgs.push(request);

@@ -10,6 +10,7 @@ import { clientTransport } from '../../shared/transport/client.js';
 import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { signWithAccount } from '../support/signing.js';
 import { until } from '../support/wait.js';
 
 const LEASE_MS = 1500;
@@ -18,7 +19,7 @@ class Peer {
   readonly inbox: Envelope[] = [];
   /** in_reply_to → resolver: replies are awaited by event, not by polling (latency is measured). */
   private readonly waiting = new Map<string, (env: Envelope) => void>();
-  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string) {
+  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string, private readonly sign: (env: Envelope) => Envelope) {
     t.onMessage((m) => {
       let env: Envelope;
       try {
@@ -49,13 +50,13 @@ class Peer {
     const { jid, password } = await inst.account(account);
     const t = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: `registry-test-${randomUUID().slice(0, 8)}` });
     await t.start();
-    return new Peer(name, t, inst.cfg.domain);
+    return new Peer(name, t, inst.cfg.domain, (env) => signWithAccount(inst.cfg, account, env));
   }
   get jid(): string {
     return this.t.address;
   }
   send(performative: Envelope['performative'], content: object, conversation_id = `reg-${this.name}-${randomUUID()}`): Envelope {
-    const env = makeEnvelope({ performative, sender: this.name, receiver: 'Registry', conversation_id, content });
+    const env = this.sign(makeEnvelope({ performative, sender: this.name, receiver: 'Registry', conversation_id, content }));
     this.t.send({ to: `registry@${this.domain}`, type: 'normal', id: env.reply_with, thread: env.conversation_id, body: JSON.stringify(env) });
     return env;
   }

@@ -7,6 +7,7 @@ import { Agent, type AgentOptions } from '../../shared/runtime/agent.js';
 import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
 import { bare, messageStanza, readMessage } from '../../shared/transport/stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from '../../shared/transport/types.js';
+import { signAs, testSigning } from './signing.js';
 
 export const DOMAIN = 'localhost';
 
@@ -34,7 +35,17 @@ export class FakeTransport implements Transport {
     this.handlers.push(handler);
   }
   onPresence(): void {}
-  on(): void {}
+  private readonly statusHandlers: Array<{ event: 'online' | 'offline'; handler: () => void }> = [];
+  on(event: 'online' | 'offline', handler: () => void): void {
+    this.statusHandlers.push({ event, handler });
+  }
+
+  /** Simulates a connection drop or comeback (emits 'offline'/'online' like XmppTransport). */
+  setStatus(status: TransportStatus): void {
+    this.status = status;
+    if (status === 'connecting') return;
+    for (const h of this.statusHandlers) if (h.event === status) h.handler();
+  }
 
   /** Delivers a stanza to the agent, as ejabberd would (from = authenticated full JID). */
   deliver(msg: InboundMessage): void {
@@ -52,12 +63,18 @@ export interface StanzaOpts {
   id?: string;
   type?: string;
   to?: string;
+  /** Leave an object body unsigned (default: signed with the sender JID's test key). */
+  unsigned?: boolean;
 }
 
-/** An inbound message carrying `body` (string) or an envelope (serialised, thread/id from it). */
+/**
+ * An inbound message carrying `body` (string) or an envelope (serialised, thread/id from it).
+ * An object body without a signature is signed with the test key of `fromJid` (signing.ts).
+ */
 export function inbound(fromJid: string, body: string | Envelope | object, opts: StanzaOpts = {}): InboundMessage {
   const env = typeof body === 'string' ? undefined : (body as Partial<Envelope>);
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const signed = env && !opts.unsigned && env.signature === undefined ? signAs(fromJid, env as Envelope) : body;
+  const text = typeof signed === 'string' ? signed : JSON.stringify(signed);
   const from = fromJid.includes('/') ? fromJid : `${fromJid}/agent-1`;
   const stanza = messageStanza({
     to: opts.to ?? `someone@${DOMAIN}`,
@@ -80,7 +97,8 @@ export function testAgent(localpart: string, extra: Partial<AgentOptions> = {}):
   const jid = `${localpart}@${DOMAIN}`;
   const transport = new FakeTransport(jid);
   const telemetry = new MemoryTelemetry();
-  const agent = new Agent({ jid, domain: DOMAIN, transport, logger: silentLogger(), telemetry, ...extra });
+  // Signed and verifying like a real agent (test keys); pass `signing: undefined` to turn it off.
+  const agent = new Agent({ jid, domain: DOMAIN, transport, logger: silentLogger(), telemetry, signing: testSigning(jid, DOMAIN), ...extra });
   return { agent, transport, telemetry };
 }
 

@@ -145,6 +145,21 @@ describe('errors [contracts] catalogue and schemas agree', () => {
     expect(enumOf('not-understood')).to.have.members(codesFor('NOT-UNDERSTOOD'));
   });
 
+  it('every REFUSE row of the catalogue is named in contracts/refuse.json and validates as REFUSE content', () => {
+    const description = (contracts().ajv.getSchema('https://parley.local/contracts/refuse.json')?.schema as { description: string }).description;
+    for (const code of codesFor('REFUSE').filter((c) => c !== 'BUSY' && c !== 'OUT_OF_SCOPE' && c !== 'FORBIDDEN_SENDER' && c !== 'SENDER_MISMATCH')) {
+      expect(description, code).to.contain(code);
+    }
+    for (const code of codesFor('REFUSE')) expect(validateEnvelope(errorEnvelope('REFUSE', errorContent(code))), code).to.include({ ok: true });
+  });
+
+  it('signature failures map to Agora 401 (REFUSE) and 400 (NOT-UNDERSTOOD, malformed)', () => {
+    for (const code of ['MISSING_SIGNATURE', 'BAD_SIGNATURE', 'UNKNOWN_DID', 'DID_MISMATCH', 'STALE_MESSAGE', 'REPLAYED'] as const) {
+      expect([ERRORS[code].performative, agoraCodeFor(code)], code).to.deep.equal(['REFUSE', 401]);
+    }
+    expect([ERRORS.MALFORMED_SIGNATURE.performative, agoraCodeFor('MALFORMED_SIGNATURE')]).to.deep.equal(['NOT-UNDERSTOOD', 400]);
+  });
+
   it('errorContent output validates as error, REFUSE and NOT-UNDERSTOOD content', () => {
     const errors = [{ instancePath: '/content', keyword: 'required', message: 'x' }];
     const nu = errorContent('SCHEMA_VIOLATION', 'bad', errors);

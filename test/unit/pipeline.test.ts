@@ -3,12 +3,20 @@ import { assign, setup } from 'xstate';
 import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
 import { validateEnvelope } from '../../shared/contracts/validate.js';
 import { echoRequester, echoResponder } from '../../shared/bench/echo-machines.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify, type Identity } from '../../shared/runtime/names.js';
 import { classify } from '../../shared/runtime/pipeline.js';
 import { askExpert, badInputs, CID, JID } from '../support/bad-inputs.js';
 import { DOMAIN, inbound, testAgent, type TestAgent } from '../support/fake-transport.js';
+import { testSigning } from '../support/signing.js';
 
-const ctx = (local: string, readsChat = false) => ({ domain: DOMAIN, self: identify(`${local}@${DOMAIN}`, DOMAIN), readsChat });
+/** A pipeline context with the signature stage on (test keys, a fresh replay window). */
+const ctx = (local: string, readsChat = false) => {
+  const signing = testSigning(`${local}@${DOMAIN}`, DOMAIN);
+  return {
+    domain: DOMAIN, self: identify(`${local}@${DOMAIN}`, DOMAIN), readsChat,
+    verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind),
+  };
+};
 
 describe('pipeline [classify] bad input', () => {
   for (const c of badInputs()) {
@@ -181,14 +189,26 @@ describe('Agent [receive] exchanges', () => {
     expect(failure?.content).to.include({ reason: 'INTERNAL_ERROR' });
   });
 
-  it('drops a duplicate (same sender and reply_with) without a second answer', async () => {
-    const { agent, transport } = echoSpecialist();
+  it('drops a retransmitted signed envelope (REPLAYED, recorded) without a second answer', async () => {
+    const { agent, transport, telemetry } = echoSpecialist();
     const msg = inbound(JID.coordinator, askExpert());
     agent.receive(msg);
     agent.receive(msg);
     await new Promise((r) => setImmediate(r));
     expect(transport.envelopes().map((e) => e.performative)).to.deep.equal(['INFORM']);
-    expect(agent.counters.duplicates).to.equal(1);
+    expect(agent.counters.rejected.REPLAYED).to.equal(1);
+    expect(telemetry.records.map((r) => r.decision)).to.include('rejected:REPLAYED');
+  });
+
+  it('with signing off, drops a duplicate (same sender and reply_with) in the router', async () => {
+    const t = testAgent('specialist-echo', { signing: undefined });
+    t.agent.router.on('ASK_EXPERT', (request, from) => ({ machine: echoResponder, input: { request, from, self: t.agent.name, agree: false } }));
+    const msg = inbound(JID.coordinator, askExpert(), { unsigned: true });
+    t.agent.receive(msg);
+    t.agent.receive(msg);
+    await new Promise((r) => setImmediate(r));
+    expect(t.transport.envelopes().map((e) => e.performative)).to.deep.equal(['INFORM']);
+    expect(t.agent.counters.duplicates).to.equal(1);
   });
 
   it('answers a reply to no message of ours with NOT-UNDERSTOOD BROKEN_CORRELATION', () => {

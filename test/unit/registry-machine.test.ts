@@ -5,10 +5,13 @@ import {
 } from '../../agents/registry/machine.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
+import { createIdentity } from '../../shared/identity/keys.js';
 import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
 import { identify } from '../../shared/runtime/names.js';
 
 const NOW = Date.UTC(2025, 10, 7, 19, 55);
+const DID_A = createIdentity().did;
+const DID_B = createIdentity().did;
 const profile = { jid: 'specialist-x@localhost', name: 'specialist-x', version: '1.0.0', capabilities: ['ASK_EXPERT'], topics: ['math'] };
 
 function request(sender: string, performative: Envelope['performative'], content: object): Envelope {
@@ -30,7 +33,7 @@ function fakes(results: Record<string, unknown>, calls: Calls) {
     if (r instanceof Error) throw r;
     return r;
   });
-  return Object.fromEntries(['register', 'heartbeat', 'deregister', 'candidates', 'describe'].map((n) => [n, make(n)]));
+  return Object.fromEntries(['register', 'bind', 'heartbeat', 'deregister', 'candidates', 'describe'].map((n) => [n, make(n)]));
 }
 
 async function run(machine: AnyStateMachine, inp: RegistryInput, results: Record<string, unknown> = {}) {
@@ -104,6 +107,38 @@ describe('Registry [HEARTBEAT] machine', () => {
   });
 });
 
+describe('Registry [REGISTER] JID → DID binding', () => {
+  const signed = (did: string, p: object = profile) => ({ ...request('specialist-x', 'REQUEST', { type: 'REGISTER', profile: p }), sender_did: did });
+
+  it('binds the JID to the DID that signed the REGISTER and stores it in the profile', async () => {
+    const req = signed(DID_A);
+    const { sent, calls } = await run(registerMachine, input(req), {
+      bind: { ok: true, jid: 'specialist-x@localhost', did: DID_A, rotated: false }, register: { jid: 'specialist-x@localhost', lease_ms: 1500 },
+    });
+    expect(calls).to.deep.equal([
+      { actor: 'bind', input: { jid: 'specialist-x@localhost', did: DID_A, now: NOW } },
+      { actor: 'register', input: { profile: { ...profile, did: DID_A }, now: NOW } },
+    ]);
+    expect(sent[0]?.content).to.include({ type: 'REGISTERED' });
+  });
+
+  it('refuses DID_MISMATCH when the JID is bound to another key, without storing anything', async () => {
+    const req = signed(DID_B, { ...profile, did: DID_B });
+    const { sent, calls } = await run(registerMachine, input(req), { bind: { ok: false, jid: 'specialist-x@localhost', bound: DID_A } });
+    expect(calls.map((c) => c.actor)).to.deep.equal(['bind']);
+    expect(sent[0]).to.deep.include({ performative: 'REFUSE', in_reply_to: req.reply_with });
+    expect(sent[0]?.content).to.include({ reason: 'DID_MISMATCH' });
+    expect((sent[0]?.content as { detail: string }).detail).to.contain('npm run keys -- rotate specialist-x');
+  });
+
+  it('refuses DID_MISMATCH when profile.did is not the key that signed the envelope', async () => {
+    const req = signed(DID_A, { ...profile, did: DID_B });
+    const { sent, calls } = await run(registerMachine, input(req), {});
+    expect(calls).to.deep.equal([]);
+    expect(sent[0]?.content).to.include({ reason: 'DID_MISMATCH' });
+  });
+});
+
 describe('Registry [DEREGISTER] machine', () => {
   const dereg = () => request('specialist-x', 'REQUEST', { type: 'DEREGISTER', jid: 'specialist-x@localhost' });
 
@@ -122,17 +157,18 @@ describe('Registry [DEREGISTER] machine', () => {
 });
 
 describe('Registry [QUERY-REF] machines', () => {
-  it('answers INFORM {candidates} for a need, passing the hint and time to the lookup', async () => {
+  it('answers INFORM {candidates, dids} for a need, passing the hint and time to the lookup', async () => {
     const req = request('Coordinator', 'QUERY-REF', { need: 'ASK_EXPERT', hint: 'a math question' });
-    const { sent, calls } = await run(needMachine, input(req), { candidates: ['specialist-x@localhost', 'specialist-y@localhost'] });
+    const dids = { 'specialist-x@localhost': DID_A };
+    const { sent, calls } = await run(needMachine, input(req), { candidates: { candidates: ['specialist-x@localhost', 'specialist-y@localhost'], dids } });
     expect(calls).to.deep.equal([{ actor: 'candidates', input: { need: 'ASK_EXPERT', hint: 'a math question', now: NOW } }]);
     expect(sent[0]).to.deep.include({ performative: 'INFORM', receiver: 'Coordinator', in_reply_to: req.reply_with, protocol: 'fipa-query' });
-    expect(sent[0]?.content).to.deep.equal({ candidates: ['specialist-x@localhost', 'specialist-y@localhost'] });
+    expect(sent[0]?.content).to.deep.equal({ candidates: ['specialist-x@localhost', 'specialist-y@localhost'], dids });
   });
 
   it('answers an empty candidate list when nobody offers the capability', async () => {
     const req = request('Coordinator', 'QUERY-REF', { need: 'NOBODY' });
-    const { sent, calls } = await run(needMachine, input(req), { candidates: [] });
+    const { sent, calls } = await run(needMachine, input(req), { candidates: { candidates: [], dids: {} } });
     expect(calls[0]?.input).to.deep.equal({ need: 'NOBODY', now: NOW });
     expect(sent[0]?.content).to.deep.equal({ candidates: [] });
   });

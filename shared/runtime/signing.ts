@@ -1,0 +1,110 @@
+// Signed envelopes in the runtime (docs/architecture.md "Identities and trust"; Agora v1.0 §1-2):
+// every envelope an agent sends is signed with its own key, every envelope it receives is checked
+// against the DID bound to the authenticated from-JID, after schema validation and before the
+// role policy (pipeline.ts). PARLEY_SIGNING=0 turns both off, for benchmarking only.
+import type { Envelope } from '../acl/envelope.js';
+import type { ErrorCode } from '../acl/errors.js';
+import type { ParleyConfig } from '../config/index.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
+import type { Identity as KeyIdentity } from '../identity/keys.js';
+import { pinnedDidsFile } from '../identity/keystore.js';
+import { createVerifier, signEnvelope, type Verifier, type VerifyCode } from '../identity/sign.js';
+import { type DidResolver, TrustStore } from '../identity/trust.js';
+import { identify, type Identity } from './names.js';
+
+export type SignatureCheck =
+  | { ok: true; did: string; firstUse: boolean }
+  /** quiet: recorded and counted but not answered (see REPLAYED below). */
+  | { ok: false; code: ErrorCode; detail: string; quiet?: boolean };
+
+export interface SigningOptions {
+  identity: KeyIdentity;
+  trust: DidResolver;
+  domain: string;
+  /**
+   * Content kinds a JID without any binding may send, verified against its own sender_did (trust
+   * on first use). Only the Registry uses it, for REGISTER: it then binds the JID to that DID.
+   */
+  firstUse?: readonly string[];
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+const CODES: Record<VerifyCode, ErrorCode> = {
+  MISSING_SIGNATURE: 'MISSING_SIGNATURE',
+  BAD_SIGNATURE: 'BAD_SIGNATURE',
+  UNKNOWN_DID: 'UNKNOWN_DID',
+  DID_MISMATCH: 'DID_MISMATCH',
+  STALE: 'STALE_MESSAGE',
+  FUTURE: 'STALE_MESSAGE',
+  REPLAY: 'REPLAYED',
+  MALFORMED: 'MALFORMED_SIGNATURE',
+};
+
+/** Roles whose bindings the Registry may vouch for; never the core agents (those are pinned). */
+const REGISTERING_ROLES = new Set(['specialist', 'calendar', 'room']);
+
+export class Signing {
+  readonly did: string;
+  readonly trust: DidResolver;
+  private readonly verify: Verifier;
+  private readonly firstUse: ReadonlySet<string>;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: SigningOptions) {
+    this.did = opts.identity.did;
+    this.trust = opts.trust;
+    this.firstUse = new Set(opts.firstUse ?? []);
+    this.now = opts.now ?? Date.now;
+    this.verify = createVerifier({ now: this.now, ...(opts.maxAgeMs !== undefined ? { maxAgeMs: opts.maxAgeMs } : {}) });
+  }
+
+  /** The envelope as it goes on the wire: timestamp stamped now, sender_did + signature (Agora §2). */
+  sign(envelope: Envelope): Envelope {
+    return signEnvelope({ ...envelope, timestamp: new Date(this.now()).toISOString() }, this.opts.identity);
+  }
+
+  /** Verifies an envelope that passed schema validation, against the DID bound to `from`. */
+  check(envelope: Envelope, from: Identity, kind: string): SignatureCheck {
+    const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
+    const expected = this.trust.didOf(from.jid, presented)?.did;
+    if (expected === undefined) {
+      if (!presented || !envelope.signature) return { ok: false, code: 'MISSING_SIGNATURE', detail: 'the envelope carries no sender_did and signature' };
+      if (!this.firstUse.has(kind)) {
+        const people = from.role === 'person' || from.role === 'admin' || from.role === 'foreign' ? ' (people do not sign: only agents, the Presenter on their behalf)' : '';
+        return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}${people}` };
+      }
+    }
+    const r = this.verify(envelope, expected);
+    if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined };
+    const code = CODES[r.code];
+    // The DID check above means only the bound JID itself can present an accepted envelope again:
+    // that is a retransmission (XEP-0198 resend, offline redelivery), already acted upon. Answering
+    // it with a REFUSE would reach the sender's still open exchange and abort it, so it is dropped.
+    return { ok: false, code, detail: r.detail, ...(code === 'REPLAYED' ? { quiet: true } : {}) };
+  }
+
+  /** The Registry is the authority for registering agents: learn its candidates' bindings. */
+  learnFrom(envelope: Envelope, from: Identity): void {
+    if (from.role !== 'registry' || envelope.performative !== 'INFORM') return;
+    const dids = (envelope.content as { dids?: unknown }).dids;
+    if (typeof dids !== 'object' || dids === null) return;
+    for (const [jid, did] of Object.entries(dids as Record<string, unknown>)) {
+      if (typeof did === 'string' && REGISTERING_ROLES.has(identify(jid, this.opts.domain).role)) this.trust.learn(jid, did);
+    }
+  }
+}
+
+/** Whether agents sign and verify: on unless PARLEY_SIGNING=0 (benchmarks only). */
+export function signingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.PARLEY_SIGNING !== '0';
+}
+
+/** The Signing of account `account` (key created and pinned on first use), or undefined when disabled. */
+export function signingFor(
+  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs'> = {}, env: NodeJS.ProcessEnv = process.env,
+): Signing | undefined {
+  if (!signingEnabled(env)) return undefined;
+  const identity = ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`);
+  return new Signing({ identity, trust: new TrustStore(pinnedDidsFile(cfg.home)), domain: cfg.domain, ...opts });
+}
