@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { startTempInstance } from '../shared/bench/instance.js';
+import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
 import { rawEcho } from '../shared/bench/raw-echo.js';
 import { buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';

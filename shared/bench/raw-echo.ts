@@ -5,7 +5,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { makeEnvelope } from '../acl/envelope.js';
-import type { TempInstance } from './instance.js';
+import type { TempInstance } from '../ejabberd/temp-instance.js';
 import type { Runner, Scenario } from './scenario.js';
 
 type XmppClient = ReturnType<typeof client>;

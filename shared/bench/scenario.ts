@@ -2,7 +2,7 @@
 // a running instance and perform one round trip; the driver measures it the same way for all:
 // sequential latency (p50/p95/p99 after warm-up) and throughput with N round trips in flight.
 // A later "full flow" (person → Presenter → Coordinator → Specialist → … → reply) registers here.
-import type { TempInstance } from './instance.js';
+import type { TempInstance } from '../ejabberd/temp-instance.js';
 
 export interface Runner {
   /** One complete round trip; resolves when the reply has been received and handled. */

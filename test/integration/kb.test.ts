@@ -3,62 +3,12 @@
 // only. Test peers are raw XMPP clients (no Agent), so they never answer anything themselves.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { StoredFact } from '../../shared/contracts/types.gen.js';
-import { silentLogger } from '../../shared/log/index.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
-import { signWithAccount } from '../support/signing.js';
+import { EnvelopePeer } from '../support/peer.js';
 
-class Peer {
-  readonly inbox: Envelope[] = [];
-  /** in_reply_to → resolver: replies are awaited by event, not by polling (latency is measured). */
-  private readonly waiting = new Map<string, (env: Envelope) => void>();
-  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string, private readonly sign: (env: Envelope) => Envelope) {
-    t.onMessage((m) => {
-      let env: Envelope;
-      try {
-        env = JSON.parse(m.body ?? '') as Envelope;
-      } catch {
-        return; // not an envelope: ignore
-      }
-      this.inbox.push(env);
-      if (env.in_reply_to) this.waiting.get(env.in_reply_to)?.(env);
-    });
-  }
-  protected reply(env: Envelope, what: string, timeoutMs = 5000): Promise<Envelope> {
-    const known = this.inbox.find((e) => e.in_reply_to === env.reply_with);
-    if (known) return Promise.resolve(known);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(env.reply_with);
-        reject(new Error(`no reply within ${timeoutMs} ms to ${what}`));
-      }, timeoutMs);
-      this.waiting.set(env.reply_with, (r) => {
-        clearTimeout(timer);
-        this.waiting.delete(env.reply_with);
-        resolve(r);
-      });
-    });
-  }
-  static async connect(inst: TestInstance, account: string, name = account): Promise<Peer> {
-    const { jid, password } = await inst.account(account);
-    const t = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: `kb-test-${randomUUID().slice(0, 8)}` });
-    await t.start();
-    return new Peer(name, t, inst.cfg.domain, (env) => signWithAccount(inst.cfg, account, env));
-  }
-  /** Sends to the KB and waits for the reply correlated by in_reply_to. */
-  async ask(performative: Envelope['performative'], content: object, conversation_id: string, body?: (env: Envelope) => string): Promise<Envelope> {
-    const env = this.sign(makeEnvelope({ performative, sender: this.name, receiver: 'KB', conversation_id, content }));
-    this.t.send({ to: `kb@${this.domain}`, type: 'normal', id: env.reply_with, thread: conversation_id, body: body ? body(env) : JSON.stringify(env) });
-    return this.reply(env, performative);
-  }
-  stop(): Promise<void> {
-    return this.t.stop();
-  }
-}
+type Peer = EnvelopePeer;
 
 describe('KB [integration] kb process on a real ejabberd', function () {
   this.timeout(60000);
@@ -80,7 +30,7 @@ describe('KB [integration] kb process on a real ejabberd', function () {
     const t0 = Date.now();
     await startKb();
     console.log(`      (kb online in ${Date.now() - t0} ms)`);
-    coord = await Peer.connect(inst, 'coordinator', 'Coordinator');
+    coord = await EnvelopePeer.connect(inst, 'coordinator', 'KB', 'Coordinator');
   });
 
   after(async () => {
@@ -121,7 +71,7 @@ describe('KB [integration] kb process on a real ejabberd', function () {
   });
 
   it('refuses a specialist (FORBIDDEN_SENDER) and stores nothing for it', async () => {
-    const spec = await Peer.connect(inst, 'specialist-kbtest');
+    const spec = await EnvelopePeer.connect(inst, 'specialist-kbtest', 'KB');
     try {
       const refused = await spec.ask('INFORM', { type: 'STORE_FACT', fact: fact(9, 'from a specialist') }, session);
       expect(refused.performative).to.equal('REFUSE');

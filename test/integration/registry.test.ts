@@ -3,74 +3,16 @@
 // Test peers are raw XMPP clients (no Agent), so they never answer anything themselves.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import { silentLogger } from '../../shared/log/index.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
-import { signWithAccount } from '../support/signing.js';
+import { EnvelopePeer } from '../support/peer.js';
+import type { Envelope } from '../../shared/acl/envelope.js';
 import { until } from '../support/wait.js';
 
 const LEASE_MS = 1500;
 
-class Peer {
-  readonly inbox: Envelope[] = [];
-  /** in_reply_to → resolver: replies are awaited by event, not by polling (latency is measured). */
-  private readonly waiting = new Map<string, (env: Envelope) => void>();
-  private constructor(readonly name: string, private readonly t: XmppTransport, private readonly domain: string, private readonly sign: (env: Envelope) => Envelope) {
-    t.onMessage((m) => {
-      let env: Envelope;
-      try {
-        env = JSON.parse(m.body ?? '') as Envelope;
-      } catch {
-        return; // not an envelope: ignore
-      }
-      this.inbox.push(env);
-      if (env.in_reply_to) this.waiting.get(env.in_reply_to)?.(env);
-    });
-  }
-  protected reply(env: Envelope, what: string, timeoutMs = 5000): Promise<Envelope> {
-    const known = this.inbox.find((e) => e.in_reply_to === env.reply_with);
-    if (known) return Promise.resolve(known);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(env.reply_with);
-        reject(new Error(`no reply within ${timeoutMs} ms to ${what}`));
-      }, timeoutMs);
-      this.waiting.set(env.reply_with, (r) => {
-        clearTimeout(timer);
-        this.waiting.delete(env.reply_with);
-        resolve(r);
-      });
-    });
-  }
-  static async connect(inst: TestInstance, account: string, name = account): Promise<Peer> {
-    const { jid, password } = await inst.account(account);
-    const t = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: `registry-test-${randomUUID().slice(0, 8)}` });
-    await t.start();
-    return new Peer(name, t, inst.cfg.domain, (env) => signWithAccount(inst.cfg, account, env));
-  }
-  get jid(): string {
-    return this.t.address;
-  }
-  send(performative: Envelope['performative'], content: object, conversation_id = `reg-${this.name}-${randomUUID()}`): Envelope {
-    const env = this.sign(makeEnvelope({ performative, sender: this.name, receiver: 'Registry', conversation_id, content }));
-    this.t.send({ to: `registry@${this.domain}`, type: 'normal', id: env.reply_with, thread: env.conversation_id, body: JSON.stringify(env) });
-    return env;
-  }
-  repliesTo(env: Envelope): Envelope[] {
-    return this.inbox.filter((e) => e.in_reply_to === env.reply_with);
-  }
-  async ask(performative: Envelope['performative'], content: object, timeoutMs = 5000): Promise<Envelope> {
-    const env = this.send(performative, content);
-    return this.reply(env, JSON.stringify(content).slice(0, 80), timeoutMs);
-  }
-  stop(): Promise<void> {
-    return this.t.stop();
-  }
-}
+type Peer = EnvelopePeer;
 
 const CAP = `REGTEST_${randomUUID().slice(0, 8)}`;
 const profileOf = (p: Peer, extra: Partial<AgentProfile> = {}): AgentProfile =>
@@ -100,9 +42,9 @@ describe('Registry [integration] registry process on a real ejabberd', function 
     const online = await startRegistry();
     expect(online).to.include({ jid: `registry@${inst.cfg.domain}`, leaseMs: LEASE_MS });
     console.log(`      (registry online in ${Date.now() - t0} ms)`);
-    coord = await Peer.connect(inst, 'coordinator', 'Coordinator');
-    a = await Peer.connect(inst, 'specialist-regtest-a');
-    b = await Peer.connect(inst, 'specialist-regtest-b');
+    coord = await EnvelopePeer.connect(inst, 'coordinator', 'Registry', 'Coordinator');
+    a = await EnvelopePeer.connect(inst, 'specialist-regtest-a', 'Registry');
+    b = await EnvelopePeer.connect(inst, 'specialist-regtest-b', 'Registry');
   });
 
   after(async () => {

@@ -1,13 +1,13 @@
 // A throw-away ejabberd for the benchmark (and anything else that must not touch the default
-// instance): temporary PARLEY_HOME, free ports, core accounts provisioned. Same recipe as the
-// test harness (test/support/ejabberd.ts), usable from scripts.
+// instance): temporary PARLEY_HOME, free ports, core accounts provisioned. Used by the bench and
+// the test harness (test/support/ejabberd.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configEnv, loadConfig, type ParleyConfig } from '../config/index.js';
-import { ensureAccount, provisionCore } from '../ejabberd/accounts.js';
-import * as ejabberd from '../ejabberd/control.js';
-import { freePort } from '../ejabberd/ports.js';
+import { ensureAccount, provisionCore } from './accounts.js';
+import * as ejabberd from './control.js';
+import { freePort } from './ports.js';
 
 export interface TempInstance {
   cfg: ParleyConfig;
