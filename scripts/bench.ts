@@ -1,11 +1,13 @@
-// npm run bench [-- --json FILE] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b]
+// npm run bench [-- --json FILE] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR]
 // Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
-// same way, prints a table and the runtime/raw ratio against the goal (≤ 1.5×, never asserted).
+// same way, prints a table, the runtime/raw ratio against the goal (≤ 1.5×) and the full flow
+// against its own goal (never asserted).
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
 import { rawEcho } from '../shared/bench/raw-echo.js';
+import { fullFlow } from '../shared/bench/full-flow.js';
 import { buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
@@ -13,6 +15,7 @@ import { type BenchOptions, measure, registerScenario, type ScenarioResult, scen
 registerScenario(rawEcho);
 registerScenario(runtimeRequestReply);
 registerScenario(runtimeAskExpert);
+registerScenario(fullFlow);
 
 const int = (v: string) => {
   const n = Number(v);
@@ -21,19 +24,27 @@ const int = (v: string) => {
 };
 
 const program = new Command('bench')
-  .description('Measure XMPP round trips: raw @xmpp/client echo against runtime Agents')
+  .description('Measure XMPP round trips: raw @xmpp/client echo, runtime Agents, and the full person → Presenter → … → reply flow')
   .option('--json <file>', 'write the figures as JSON')
   .option('--rounds <n>', 'sequential round trips measured', int, 2000)
   .option('--warmup <n>', 'sequential warm-up round trips', int, 300)
   .option('--in-flight <n>', 'round trips kept in flight for throughput', int, 100)
   .option('--total <n>', 'round trips in the throughput run', int, 10000)
   .option('--only <names>', `comma-separated scenarios (${scenarios().map((s) => s.name).join(', ')})`)
+  .option('--max-failures <n>', 'stop a scenario once this many round trips failed', int, 100)
+  .option('--cpu-prof <dir>', 'full-flow: run the agent processes with node --cpu-prof, profiles written to DIR')
   .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection');
 
 async function main(): Promise<void> {
   program.parse();
-  const o = program.opts<{ json?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean }>();
-  const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total };
+  const o = program.opts<{
+    json?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean; maxFailures: number; cpuProf?: string;
+  }>();
+  const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total, maxFailures: o.maxFailures };
+  if (o.cpuProf) {
+    fs.mkdirSync(o.cpuProf, { recursive: true });
+    process.env.PARLEY_BENCH_AGENT_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${fs.realpathSync(o.cpuProf)}`;
+  }
   const wanted = o.only?.split(',').map((s) => s.trim());
   const chosen = scenarios().filter((s) => !wanted || wanted.includes(s.name));
   if (chosen.length === 0) throw new Error(`no such scenario: ${o.only}`);
@@ -53,7 +64,8 @@ async function main(): Promise<void> {
       try {
         const r = await measure(s, runner, opts);
         results.push(r);
-        process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s\n`);
+        const failed = r.failures.sequential + r.failures.concurrent;
+        process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s${failed ? `, ${failed} failed` : ''}\n`);
       } finally {
         await runner.close();
       }

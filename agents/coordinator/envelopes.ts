@@ -17,6 +17,8 @@ export interface CoordinatorTimeouts {
 export interface CoordinatorInput extends ExchangeInput {
   domain: string;
   timeouts: CoordinatorTimeouts;
+  /** Candidate JIDs the DF gave for a question of the same shape moments ago (candidate-cache.ts). */
+  cached?: string[];
 }
 
 /** The USER_MSG fields a machine needs. */

@@ -3,24 +3,38 @@
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import type { Identity } from '../../shared/runtime/names.js';
+import type { CandidateCache } from './candidate-cache.js';
 import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
 import { classifyIntent } from './intent.js';
-import { expertMachine } from './machine.js';
+import { expertMachine, hintOf } from './machine.js';
 import { recallMachine } from './recall.js';
 
-export function userMsgFactory(opts: { self: string; domain: string; timeouts: CoordinatorTimeouts }): ExchangeFactory {
+export function userMsgFactory(opts: { self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache }): ExchangeFactory {
+  const { cache } = opts;
+  // Provided once (provide() builds a new machine): the cache is the only side effect here.
+  const expert = cache
+    ? expertMachine.provide({
+      actions: {
+        rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache.put(p.hint, p.jids),
+        forgetCandidates: (_, p: { hint: string }) => cache.forget(p.hint),
+      },
+    })
+    : expertMachine;
   return (request: Envelope, from: Identity) => {
     const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts };
-    const intent = classifyIntent(userMsg(request).text);
+    const text = userMsg(request).text;
+    const intent = classifyIntent(text);
     switch (intent.kind) {
       case 'help':
         return { machine: helpMachine, input: base };
       case 'recall':
         return { machine: recallMachine, input: { ...base, topic: intent.topic } };
-      case 'ask':
-        return { machine: expertMachine, input: base };
+      case 'ask': {
+        const cached = cache?.get(hintOf(text));
+        return { machine: expert, input: cached ? { ...base, cached } : base };
+      }
     }
   };
 }

@@ -1,5 +1,5 @@
 // The Coordinator's expert flow, one actor per USER_MSG (seed contract §3):
-// RECEIVED → LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) → DONE(RESULT → STORE_FACT →
+// RECEIVED → [candidate cache hit, or] LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) → DONE(RESULT → STORE_FACT →
 // PRESENTER_REPLY); REFUSE / timeout / FAILURE → RETRY_NEXT; list exhausted → FAILED (§4 reason).
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, setup } from 'xstate';
@@ -19,6 +19,8 @@ interface Ctx {
   domain: string;
   t: CoordinatorTimeouts;
   question: string;
+  /** The ranking hint sent to the DF (and the candidate cache's key). */
+  hint: string;
   user?: string;
   lookup?: Envelope;
   candidates: Candidate[];
@@ -30,6 +32,9 @@ interface Ctx {
   store?: Envelope;
   kb?: KbOutcome;
 }
+
+/** contracts/need.json: the hint is at most 2000 characters. */
+export const hintOf = (question: string): string => question.slice(0, 2000);
 
 type Kind = 'AGREE' | 'REFUSE' | 'FAILURE' | 'NOT-UNDERSTOOD' | 'RESULT';
 
@@ -52,12 +57,16 @@ export const expertMachine = setup({
     cancelled: ({ context, event }) => isCancelOf(event, context.request),
     from: ({ context, event }, p: { kind: Kind }) => fromCurrent(context, event, p.kind),
     hasNext: ({ context }) => context.index < context.candidates.length,
+    cached: ({ context }) => context.candidates.length > 0,
   },
   actions: {
     /** Ends the current candidate's turn (seed contract §3 RETRY_NEXT) and notes why. */
     giveUp: enqueueActions(({ context, enqueue }, p: Why & { outcome: Attempt['outcome'] }) => {
       const candidate = current(context).name;
       enqueue.assign({ attempts: [...context.attempts, { candidate, ...p }], index: context.index + 1 });
+      // The list that led here is no longer a good guess for the next question of this shape.
+      // (Named action of this same setup, which its own action types cannot see yet.)
+      enqueue({ type: 'forgetCandidates', params: { hint: context.hint } } as never);
       enqueue.emit({ type: 'note', decision: 'retry-next', detail: { candidate, cause: `${p.outcome} ${p.reason}${p.detail ? `: ${p.detail}` : ''}` } });
     }),
     /** FIPA SC00026 cancel to the current specialist. */
@@ -74,6 +83,9 @@ export const expertMachine = setup({
       };
     }),
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
+    /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
+    rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
+    forgetCandidates: (_, _p: { hint: string }) => undefined,
     fail: emit(({ context }, p: { code: ErrorCode; detail: string }) => ({ type: 'send' as const, envelope: presenterFailure(context.request, p.code, p.detail) })),
   },
   delays: {
@@ -88,16 +100,28 @@ export const expertMachine = setup({
     const { text, user } = userMsg(input.request);
     return {
       request: input.request, self: input.self, domain: input.domain, t: input.timeouts,
-      question: text, ...(user ? { user } : {}), candidates: [], index: 0, attempts: [],
+      question: text, hint: hintOf(text), ...(user ? { user } : {}),
+      candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
     };
   },
-  initial: 'lookup',
+  initial: 'received',
   states: {
+    // RECEIVED: a fresh DF answer for a question of this shape (the candidate cache) skips LOOKUP.
+    received: {
+      always: [
+        {
+          guard: 'cached',
+          target: 'retryNext',
+          actions: emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name), cached: true } })),
+        },
+        { target: 'lookup' },
+      ],
+    },
     // LOOKUP(DF): QUERY-REF need, with the text as a ranking hint (contracts/need.json).
     lookup: {
       entry: [
         assign(({ context }) => ({
-          lookup: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { need: 'ASK_EXPERT', hint: context.question.slice(0, 2000) }),
+          lookup: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { need: 'ASK_EXPERT', hint: context.hint }),
         })),
         emit(({ context }) => ({ type: 'send' as const, envelope: context.lookup as Envelope })),
       ],
@@ -109,6 +133,7 @@ export const expertMachine = setup({
             target: 'retryNext',
             actions: [
               assign(({ context, event }) => ({ candidates: usableCandidates(event.envelope.content.candidates, context.domain) })),
+              { type: 'rememberCandidates', params: ({ context, event }) => ({ hint: context.hint, jids: event.envelope.content.candidates }) },
               emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name) } })),
             ],
           },

@@ -20,10 +20,11 @@ const actors = {
   query: fromPromise(async ({ input }: { input: { filter: FactFilter } }) => store.query(input.filter)),
 };
 
-const exchange = (machine: AnyStateMachine): ExchangeFactory => (request, from) => ({
-  machine: machine.provide({ actors }),
-  input: { request, from, self: agent.name },
-});
+// provide() builds a new machine: once per kind, not once per request (hot path).
+const exchange = (machine: AnyStateMachine): ExchangeFactory => {
+  const provided = machine.provide({ actors });
+  return (request, from) => ({ machine: provided, input: { request, from, self: agent.name } });
+};
 agent.router.on('STORE_FACT', exchange(storeFactMachine)).on('GET_FACTS', exchange(getFactsMachine));
 
 // Closed at exit, not in a shutdown hook: hooks run before the transport stops, and exchanges

@@ -44,10 +44,11 @@ const actors = {
   describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
 };
 
-const exchange = (machine: AnyStateMachine): ExchangeFactory => (request, from) => ({
-  machine: machine.provide({ actors }),
-  input: { request, from, self: agent.name, now: Date.now() },
-});
+// provide() builds a new machine: once per kind, not once per request (hot path).
+const exchange = (machine: AnyStateMachine): ExchangeFactory => {
+  const provided = machine.provide({ actors });
+  return (request, from) => ({ machine: provided, input: { request, from, self: agent.name, now: Date.now() } });
+};
 agent.router
   .on('REGISTER', exchange(registerMachine))
   .on('HEARTBEAT', exchange(heartbeatMachine))

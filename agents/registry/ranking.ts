@@ -1,10 +1,14 @@
 // How the DF orders candidates for QUERY-REF {need, hint} (seed contract §2.2; the list still
 // holds every live agent offering the capability, only the order changes):
-//   1. topic score, highest first: the number of the agent's `topics` that match the hint. A
-//      topic matches when each of its words occurs among the hint's words; a hint word counts
-//      as an occurrence when it equals the topic word or, for topic words of 4+ letters, starts
-//      with it ("meeting" matches "meetings"). Words are runs of Unicode letters and digits,
-//      compared lower-case. No hint (or no topics) scores 0 for everyone.
+//   1. score, highest first: the topic score plus the example score.
+//      Topic score: the number of the agent's `topics` that match the hint. A topic matches when
+//      each of its words occurs among the hint's words; a hint word counts as an occurrence when
+//      it equals the topic word or, for topic words of 4+ letters, starts with it ("meeting"
+//      matches "meetings"). Words are runs of Unicode letters and digits, compared lower-case.
+//      Example score (0..1): how much the hint looks like the closest of the agent's published
+//      `examples`, as the Jaccard similarity of their shapes (shape(): content words, numbers as
+//      #n, dates as #date, operator symbols), so "what is 391 * 7?" is close to the example
+//      "what is 17 * 23?" and far from "what time is it in Tokyo?". No hint scores 0 for everyone.
 //   2. least recently used first: the DF remembers when it last put an agent at the head of a
 //      list, so equal agents take turns across queries (round-robin) and load spreads.
 //   3. earlier registration, then JID: a stable, deterministic tie-break.
@@ -31,9 +35,41 @@ export function topicScore(topics: readonly string[] | undefined, hint: string |
   return topics.filter((t) => topicMatches(t, hw)).length;
 }
 
+/** Words that say nothing about the subject ("what is …", "how many …"). */
+const STOPWORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'is', 'are', 'was', 'were', 'be', 'will', 'it', 'its', 'what', 'whats', 's', 'how', 'much', 'please',
+  'can', 'could', 'you', 'me', 'i', 'tell', 'of', 'in', 'on', 'at', 'to', 'for', 'and', 'or', 'by', 'do', 'does',
+]);
+const SHAPE = /\d{4}-\d{1,2}-\d{1,2}|\d+(?:[.,]\d+)*|[\p{L}]+|[-+*/^%×÷=<>!√]/gu;
+
+/** The features a question is compared by (see the header): a set of tokens. */
+export function shape(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of text.toLowerCase().match(SHAPE) ?? []) {
+    if (/^\d{4}-/.test(t)) out.add('#date');
+    else if (/^\d/.test(t)) out.add('#n');
+    else if (!STOPWORDS.has(t)) out.add(t);
+  }
+  return out;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let both = 0;
+  for (const t of a) if (b.has(t)) both += 1;
+  return both / (a.size + b.size - both);
+}
+
+/** 0..1: the hint's similarity to the closest published example. */
+export function exampleScore(examples: readonly string[] | undefined, hint: string | undefined, hintShape = hint ? shape(hint) : undefined): number {
+  if (!examples?.length || !hintShape) return 0;
+  return Math.max(...examples.map((e) => jaccard(hintShape, shape(e))));
+}
+
 /** Orders records (already filtered to live agents offering the capability) best first. */
 export function rankCandidates<R extends DirectoryRecord>(records: readonly R[], hint?: string): R[] {
-  const scored = records.map((r) => ({ r, score: topicScore(r.profile.topics, hint) }));
+  const hs = hint ? shape(hint) : undefined;
+  const scored = records.map((r) => ({ r, score: topicScore(r.profile.topics, hint) + exampleScore(r.profile.examples, hint, hs) }));
   scored.sort((a, b) =>
     b.score - a.score
     || a.r.last_used - b.r.last_used

@@ -1,7 +1,8 @@
-// The benchmark's report: a readable table, the runtime/raw ratios and the goal verdict
-// (runtime ≤ 1.5× raw; printed, never asserted), and the JSON written by --json.
+// The benchmark's report: a readable table, the runtime/raw ratios and the goal verdicts
+// (runtime ≤ 1.5× raw; a scenario's own goal, e.g. the full flow's), printed, never asserted,
+// and the JSON written by --json.
 import os from 'node:os';
-import type { BenchOptions, ScenarioResult } from './scenario.js';
+import type { BenchOptions, Goal, ScenarioResult } from './scenario.js';
 
 export const GOAL_RATIO = 1.5;
 
@@ -17,6 +18,16 @@ export interface Comparison {
   goalMet: boolean;
 }
 
+/** A scenario's own goal (Scenario.goal) against what it measured. */
+export interface GoalVerdict {
+  scenario: string;
+  goal: Goal;
+  p50Ms: number;
+  perSecond: number;
+  failures: number;
+  goalMet: boolean;
+}
+
 export interface BenchReport {
   at: string;
   /** loadavg: the 1-minute load when the run ended; wall-clock figures mean little when it exceeds the cores. */
@@ -24,6 +35,7 @@ export interface BenchReport {
   options: BenchOptions;
   results: ScenarioResult[];
   comparisons: Comparison[];
+  goals: GoalVerdict[];
 }
 
 export function compare(results: ScenarioResult[]): Comparison[] {
@@ -38,6 +50,18 @@ export function compare(results: ScenarioResult[]): Comparison[] {
   });
 }
 
+export function judgeGoals(results: ScenarioResult[]): GoalVerdict[] {
+  return results.flatMap((r) => {
+    if (!r.goal) return [];
+    const g = r.goal;
+    const failures = r.failures.sequential + r.failures.concurrent;
+    const goalMet = (g.p50Ms === undefined || r.sequential.p50 <= g.p50Ms)
+      && (g.perSecond === undefined || r.concurrent.perSecond >= g.perSecond)
+      && failures <= (g.maxFailures ?? 0);
+    return [{ scenario: r.name, goal: g, p50Ms: r.sequential.p50, perSecond: r.concurrent.perSecond, failures, goalMet }];
+  });
+}
+
 export function buildReport(options: BenchOptions, results: ScenarioResult[]): BenchReport {
   const cpus = os.cpus();
   return {
@@ -46,6 +70,7 @@ export function buildReport(options: BenchOptions, results: ScenarioResult[]): B
     options,
     results,
     comparisons: compare(results),
+    goals: judgeGoals(results),
   };
 }
 
@@ -61,15 +86,26 @@ export function renderReport(r: BenchReport): string {
   const o = r.options;
   const head = `Parley bench — ${r.machine.cpus} × ${r.machine.model}, Node ${r.machine.node}, load ${f(r.machine.loadavg, 1)}\n` +
     `sequential: ${o.rounds} round trips after ${o.warmup} warm-up; concurrent: ${o.total} round trips, ${o.inFlight} in flight\n`;
-  const rows = [['scenario', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'rt/s @' + o.inFlight, 'node CPU µs/rt']];
+  const rows = [['scenario', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'rt/s @' + o.inFlight, 'failures', 'node CPU µs/rt', 'agents CPU µs/rt']];
   for (const s of r.results) {
     rows.push([s.name, f(s.sequential.p50), f(s.sequential.p95), f(s.sequential.p99), f(s.sequential.mean),
-      f(s.concurrent.perSecond, 0), f(s.concurrent.cpuUs, 0)]);
+      f(s.concurrent.perSecond, 0), String(s.failures.sequential + s.failures.concurrent), f(s.concurrent.cpuUs, 0),
+      s.concurrent.childCpuUs === undefined ? '-' : f(s.concurrent.childCpuUs, 0)]);
   }
   const verdicts = r.comparisons.map((c) =>
     `${c.scenario} / ${c.baseline}: latency ×${f(c.latencyRatio, 2)}, throughput ×${f(c.throughputRatio, 2)}, ` +
     `CPU ×${f(c.cpuRatio, 2)} — ` +
     `goal ≤ ×${GOAL_RATIO}: ${c.goalMet ? 'MET' : 'NOT MET'}`);
+  for (const g of r.goals) {
+    const want = [
+      g.goal.p50Ms !== undefined ? `p50 ≤ ${g.goal.p50Ms} ms` : '',
+      g.goal.perSecond !== undefined ? `≥ ${g.goal.perSecond}/s @${o.inFlight}` : '',
+      `${g.goal.maxFailures ?? 0} failures`,
+    ].filter(Boolean).join(', ');
+    verdicts.push(`${g.scenario}: p50 ${f(g.p50Ms, 2)} ms, ${f(g.perSecond, 0)}/s, ${g.failures} failures — goal ${want}: ${g.goalMet ? 'MET' : 'NOT MET'}`);
+  }
+  const examples = r.results.filter((s) => s.failures.examples.length > 0)
+    .map((s) => `  ${s.name} failures, e.g.: ${s.failures.examples.slice(0, 3).join(' | ')}`);
   const legend = r.results.map((s) => `  ${s.name}: ${s.description}`).join('\n');
-  return `${head}\n${table(rows)}\n\n${legend}\n\n${verdicts.join('\n')}\n`;
+  return `${head}\n${table(rows)}\n\n${legend}\n${examples.length ? `${examples.join('\n')}\n` : ''}\n${verdicts.join('\n')}\n`;
 }

@@ -45,6 +45,9 @@ export class XmppTransport implements Transport {
   private stopping = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Stanzas of a burst waiting for their turn (dispatch). */
+  private inbox: Element[] = [];
+  private draining = false;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
@@ -223,7 +226,35 @@ export class XmppTransport implements Transport {
     }
   }
 
+  /**
+   * One inbound stanza at a time, each in its own turn of the event loop once a burst arrives:
+   * xmpp.js parses every stanza of a TCP read in one synchronous loop, so without this the
+   * promises (invoked actors) started by the first would settle only after the last was
+   * handled, and a burst of 50 requests would look like 50 concurrent exchanges (a specialist
+   * at its concurrency limit REFUSEs busy work it would finish in microseconds). The first
+   * stanza is handled at once; the rest wait for the previous one's promises (setImmediate).
+   */
   private dispatch(stanza: Element): void {
+    if (this.draining) {
+      this.inbox.push(stanza);
+      return;
+    }
+    this.draining = true;
+    setImmediate(this.drain);
+    this.deliver(stanza);
+  }
+
+  private readonly drain = (): void => {
+    const next = this.inbox.shift();
+    if (next === undefined) {
+      this.draining = false;
+      return;
+    }
+    setImmediate(this.drain); // first: a throwing listener must not stall the inbox
+    this.deliver(next);
+  };
+
+  private deliver(stanza: Element): void {
     if (stanza.name === 'message') {
       this.events.emit('message', readMessage(stanza));
     } else if (stanza.name === 'presence') {

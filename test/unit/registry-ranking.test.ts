@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { rankCandidates, topicMatches, topicScore, words } from '../../agents/registry/ranking.js';
+import { exampleScore, rankCandidates, shape, topicMatches, topicScore, words } from '../../agents/registry/ranking.js';
 import type { DirectoryRecord } from '../../shared/store/directory.js';
 
-const rec = (local: string, topics: string[] = [], last_used = 0, registered_at = 1000): DirectoryRecord => ({
-  profile: { jid: `${local}@localhost`, name: local, version: '1', capabilities: ['ASK_EXPERT'], topics },
+const rec = (local: string, topics: string[] = [], last_used = 0, registered_at = 1000, examples?: string[]): DirectoryRecord => ({
+  profile: { jid: `${local}@localhost`, name: local, version: '1', capabilities: ['ASK_EXPERT'], topics, ...(examples ? { examples } : {}) },
   registered_at,
   last_seen: registered_at,
   last_used,
@@ -46,5 +46,46 @@ describe('Registry [ranking] candidate order', () => {
 
   it('lets a topic match beat recency: a busy expert still comes before an idle generalist', () => {
     expect(jids(rankCandidates([rec('idle', [], 0), rec('expert', ['math'], 999)], 'math'))).to.deep.equal(['expert', 'idle']);
+  });
+});
+
+// The examples and topics the real experts publish (agents/specialist/experts).
+const MATH = { topics: ['math', 'arithmetic', 'calculate', 'percent', 'sqrt', 'convert', 'units', 'km', 'miles'], examples: ['what is 17 * 23?', 'what is 2.5 km in miles?', 'sqrt(2)', '15% of 80', '5 kg to lb'] };
+const TIME = { topics: ['time', 'date', 'timezone', 'clock', 'day of the week', 'weekday'], examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'] };
+
+describe('Registry [ranking] similarity to published examples', () => {
+  it('reduces a question to its shape: content words, numbers, dates and operators', () => {
+    expect([...shape("What's 391 * 7.5?")]).to.deep.equal(['#n', '*']);
+    expect([...shape('how many days until 2027-01-01?')]).to.deep.equal(['many', 'days', 'until', '#date']);
+    expect([...shape('what time is it in Tokyo?')]).to.deep.equal(['time', 'tokyo']);
+  });
+
+  it('scores 1 for a question shaped like an example, 0 without examples or hint', () => {
+    expect(exampleScore(MATH.examples, 'what is 905 * 12?')).to.equal(1);
+    expect(exampleScore(TIME.examples, 'what is 905 * 12?')).to.be.below(0.5);
+    expect(exampleScore(undefined, 'what is 905 * 12?')).to.equal(0);
+    expect(exampleScore(MATH.examples, undefined)).to.equal(0);
+  });
+
+  it('puts the arithmetic specialist first for a product even when it was used last (the time one used to be tried first and REFUSE)', () => {
+    const math = rec('specialist-math', MATH.topics, 999, 1000, MATH.examples);
+    const time = rec('specialist-time', TIME.topics, 0, 1000, TIME.examples);
+    for (const q of ['what is 17 * 23?', 'what is 100 - 1?', 'what is 6 * 7?', '15% of 80', 'what is 5 plus 3?']) {
+      expect(jids(rankCandidates([time, math], q)), q).to.deep.equal(['specialist-math', 'specialist-time']);
+    }
+  });
+
+  it('still puts the time specialist first for time and date questions', () => {
+    const math = rec('specialist-math', MATH.topics, 0, 1000, MATH.examples);
+    const time = rec('specialist-time', TIME.topics, 999, 1000, TIME.examples);
+    for (const q of ['what time is it in Tokyo?', 'how many days until 2030-05-01?', 'what day of the week is 2027-03-04?']) {
+      expect(jids(rankCandidates([math, time], q)), q).to.deep.equal(['specialist-time', 'specialist-math']);
+    }
+  });
+
+  it('keeps round-robin between specialists publishing the same examples', () => {
+    const a = rec('math-a', MATH.topics, 20, 1000, MATH.examples);
+    const b = rec('math-b', MATH.topics, 10, 1000, MATH.examples);
+    expect(jids(rankCandidates([a, b], 'what is 3 * 4?'))).to.deep.equal(['math-b', 'math-a']);
   });
 });

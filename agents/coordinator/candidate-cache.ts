@@ -1,0 +1,39 @@
+// A short-lived memory of the DF's answers (seed contract §2.2 stays the source): the candidate
+// list for a question is reused for `ttlMs` by questions of the same shape (same words, any
+// numbers: "what is 17 * 23?" and "what is 6 * 7?"), saving the QUERY-REF round trip on busy
+// paths. A turn that ends badly (REFUSE, timeout, FAILURE) forgets the entry, so the next
+// question asks the DF again; empty lists are never kept (a specialist may be registering).
+export class CandidateCache {
+  private readonly entries = new Map<string, { jids: string[]; until: number }>();
+
+  constructor(readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {}
+
+  /** Questions that differ only in their numbers share an entry. */
+  static keyOf(hint: string): string {
+    return hint.toLowerCase().replace(/\d+(?:[.,]\d+)*/g, '#').replace(/\s+/g, ' ').trim();
+  }
+
+  get(hint: string): string[] | undefined {
+    if (this.ttlMs <= 0) return undefined;
+    const key = CandidateCache.keyOf(hint);
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (this.now() >= e.until) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e.jids;
+  }
+
+  put(hint: string, jids: unknown): void {
+    if (this.ttlMs <= 0 || !Array.isArray(jids) || jids.length === 0 || !jids.every((j) => typeof j === 'string')) return;
+    const key = CandidateCache.keyOf(hint);
+    this.entries.delete(key);
+    this.entries.set(key, { jids: [...(jids as string[])], until: this.now() + this.ttlMs });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  forget(hint: string): void {
+    this.entries.delete(CandidateCache.keyOf(hint));
+  }
+}

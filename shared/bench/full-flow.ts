@@ -1,0 +1,93 @@
+// The full flow, as a person lives it: "what is N * M?" in a chat to the Presenter → USER_MSG →
+// Coordinator → Registry (candidates) → Specialist (AGREE, RESULT) → KB (STORE_FACT, STORED) →
+// PRESENTER_REPLY → the chat answer, checked for the right product (a wrong or missing answer is
+// a failure). Every agent is a real process (the supervisor's specs, run by its Supervisor class
+// in this process) on the bench's private ejabberd; the people are plain chat clients (Person).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { paths } from '../config/index.js';
+import { repoRoot } from '../runtime/repo-root.js';
+import { CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../supervisor/spec.js';
+import { Supervisor } from '../supervisor/supervisor.js';
+import { Person } from '../trace/ask.js';
+import type { TempInstance } from '../ejabberd/temp-instance.js';
+import type { Runner, Scenario } from './scenario.js';
+
+/** People asking (several, so one chat session's serialisation does not dominate). */
+const PEOPLE = Number(process.env.PARLEY_BENCH_PEOPLE || 10);
+/** Both default specialists: the DF must rank the arithmetic one first for a product. */
+const SPECIALISTS = process.env.PARLEY_BENCH_SPECIALISTS || 'math:arithmetic,time:time';
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** user + system CPU of a process, µs (Linux /proc; 0 when it is gone or elsewhere). */
+export function procCpuUs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the ")" that ends the command name: state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/** A product question with varying numbers, and the answer it must get. */
+export function question(seq: number): { text: string; expect: RegExp } {
+  const a = 2 + ((seq * 7919) % 997);
+  const b = 2 + ((seq * 104729) % 89);
+  return { text: `what is ${a} * ${b}?`, expect: new RegExp(`(^|\\D)${a * b}(\\D|$)`) };
+}
+
+async function setup(instance: TempInstance): Promise<Runner> {
+  const cfg = instance.cfg;
+  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents') };
+  // `npm run bench -- --cpu-prof DIR` profiles the agents, not this process (Node refuses
+  // --cpu-prof in NODE_OPTIONS, so the flags go on each agent's command line).
+  const nodeArgs = (process.env.PARLEY_BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const sup = new Supervisor({
+    env: { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'info' },
+    logsDir: paths(cfg).logsDir,
+    say: (line) => process.stderr.write(`\n  [supervisor] ${line}`),
+  });
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), ...parseSpecialists(SPECIALISTS).map((d) => specialistSpec(ctx, d))]
+    .map((s) => ({ ...s, args: [...nodeArgs, ...s.args] }));
+  const people: Person[] = [];
+  try {
+    for (const s of specs) sup.add(s);
+    await sup.whenReady(specs.map((s) => s.name), 60000);
+    people.push(...(await Promise.all(Array.from({ length: PEOPLE }, (_, i) => Person.connect(cfg, `flow-person-${i}`)))));
+  } catch (err) {
+    await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+    await sup.stopAll();
+    throw err;
+  }
+  let seq = 0;
+  return {
+    async roundTrip() {
+      const n = seq++;
+      const q = question(n);
+      const a = await (people[n % people.length] as Person).ask(q.text, { timeoutMs: 14000 });
+      if (!q.expect.test(a.answer)) throw new Error(`"${q.text}" got ${JSON.stringify(a.answer.slice(0, 160))}`);
+    },
+    childCpuUs: () => sup.list().reduce((sum, c) => sum + (c.pid ? procCpuUs(c.pid) : 0), 0),
+    async close() {
+      await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+      await sup.stopAll();
+    },
+  };
+}
+
+export const fullFlow: Scenario = {
+  name: 'full-flow',
+  description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS})`,
+  goal: { p50Ms: 5, perSecond: 300, maxFailures: 0 },
+  setup,
+};

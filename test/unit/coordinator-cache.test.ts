@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import type { Envelope } from '../../shared/acl/envelope.js';
+import { CandidateCache } from '../../agents/coordinator/candidate-cache.js';
+import { userMsgFactory } from '../../agents/coordinator/factory.js';
+import { identify } from '../../shared/runtime/names.js';
+import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
+
+const A = 'specialist-a@localhost';
+const B = 'specialist-b@localhost';
+
+describe('Coordinator [candidate cache] short-lived memory of the DF answer', () => {
+  it('serves questions that differ only in their numbers, until the TTL runs out', () => {
+    let now = 1000;
+    const cache = new CandidateCache(250, () => now);
+    cache.put('what is 17 * 23?', [A, B]);
+    expect(cache.get('What is 6 * 7?')).to.deep.equal([A, B]);
+    expect(cache.get('what time is it in Tokyo?')).to.equal(undefined);
+    now += 250;
+    expect(cache.get('what is 6 * 7?')).to.equal(undefined);
+  });
+
+  it('never keeps an empty or malformed list, and is off with a TTL of 0', () => {
+    const cache = new CandidateCache(1000);
+    cache.put('q 1', []);
+    cache.put('q 2', [A, 7]);
+    expect(cache.get('q 1')).to.equal(undefined);
+    expect(cache.get('q 2')).to.equal(undefined);
+    const off = new CandidateCache(0);
+    off.put('q', [A]);
+    expect(off.get('q')).to.equal(undefined);
+  });
+
+  /** Runs one question through the factory's machine, as the router would. */
+  function ask(cache: CandidateCache, text: string) {
+    const factory = userMsgFactory({ self: 'Coordinator', domain: DOMAIN, timeouts: T, cache });
+    const request = userMsg(text);
+    const { machine, input } = factory(request, identify('presenter@localhost', DOMAIN));
+    return harness(machine, request, input as object);
+  }
+
+  it('a cached list skips the QUERY-REF: the first question asks the DF, the next one goes straight to the specialist', () => {
+    const cache = new CandidateCache(60000);
+    const first = ask(cache, 'what is 17 * 23?');
+    expect(first.last()).to.include({ performative: 'QUERY-REF', receiver: 'Registry' });
+    first.reply(first.last(), 'INFORM', { candidates: [A, B] });
+    expect(first.last()).to.include({ performative: 'REQUEST', receiver: 'specialist-a' });
+
+    const second = ask(cache, 'what is 6 * 7?');
+    expect(second.sent.map((e) => `${e.performative} ${e.receiver}`)).to.deep.equal(['REQUEST specialist-a']);
+    expect(second.notes.find((n) => n.decision === 'candidates')?.detail).to.deep.equal({ candidates: ['specialist-a', 'specialist-b'], cached: true });
+  });
+
+  it('a REFUSE forgets the entry, so the next question asks the DF again', () => {
+    const cache = new CandidateCache(60000);
+    cache.put('what is 1 * 2?', [A, B]);
+    const h = ask(cache, 'what is 3 * 4?');
+    const askA = h.last() as Envelope;
+    h.reply(askA, 'REFUSE', { reason: 'busy' });
+    expect(h.last()).to.include({ performative: 'REQUEST', receiver: 'specialist-b' });
+    expect(cache.get('what is 5 * 6?')).to.equal(undefined);
+    expect(ask(cache, 'what is 5 * 6?').last()).to.include({ performative: 'QUERY-REF', receiver: 'Registry' });
+  });
+});
