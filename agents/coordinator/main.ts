@@ -1,8 +1,8 @@
 // The Coordinator process (seed contract §3): every USER_MSG from the Presenter opens one
 // exchange actor; all operational traffic (DF, specialists, KB) goes through here.
 import { loadTunables } from '../../shared/config/agents.js';
-import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
 import { CandidateCache } from './candidate-cache.js';
 import { userMsgFactory } from './factory.js';
 
@@ -15,6 +15,6 @@ if (!Number.isFinite(cacheMs) || cacheMs < 0) throw new Error(`PARLEY_CANDIDATE_
 
 agent.router.on('USER_MSG', userMsgFactory({ self: agent.name, domain: config.domain, timeouts, cache: new CandidateCache(cacheMs) }));
 // Compile the contracts before going online: the first question pays no compile.
-contracts();
+warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs }, 'online');

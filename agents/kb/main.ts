@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { paths } from '../../shared/config/index.js';
-import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { type Fact, type FactFilter, SqliteFactStore } from '../../shared/store/facts.js';
 import { getFactsMachine, storeFactMachine } from './machine.js';
@@ -33,6 +33,6 @@ process.once('exit', () => store.close());
 
 // Compile the contracts before going online: the first request is not slowed by it, and a
 // broken contract stops start-up instead of the first exchange.
-contracts();
+warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid }, 'online');

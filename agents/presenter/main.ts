@@ -4,8 +4,8 @@
 import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { loadTunables } from '../../shared/config/agents.js';
-import { contracts } from '../../shared/contracts/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
 import { ChatDesk } from './chat.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
@@ -59,6 +59,6 @@ agent.transport.onPresence((stanza: Element) => {
 });
 
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
-contracts();
+warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs }, 'online');

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
-import { contracts } from '../../shared/contracts/index.js';
 import { pinnedDids } from '../../shared/identity/keystore.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { DidBindings } from './bindings.js';
@@ -77,6 +77,6 @@ process.once('exit', () => {
 
 // Compile the contracts before going online: the first request is not slowed by it, and a
 // broken contract stops start-up instead of the first exchange.
-contracts();
+warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');

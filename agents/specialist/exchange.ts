@@ -3,7 +3,8 @@
 // and freeing the concurrency slot when the exchange ends, however it ends.
 import { fromPromise } from 'xstate';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
-import { ask, type Expert, pickExpert } from './experts/index.js';
+// types.js, not index.js: index.js loads every expert's libraries (main.ts loads only its own).
+import { ask, type Expert, pickExpert } from './experts/types.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
 
 /** Counts exchanges between AGREE and their end; over the limit the specialist REFUSEs busy. */

@@ -8,8 +8,10 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
 import { askExpertExchange, Slots } from './exchange.js';
-import { createExperts, EXPERT_NAMES } from './experts/index.js';
+import { LAZY_EXPERT_NAMES as EXPERT_NAMES, loadExperts } from './experts/load.js';
+import { warmUpExperts } from './warm-up.js';
 import { buildProfile, packageVersion } from './profile.js';
 import { registrationMachine, type RegistrationEmitted } from './registration-machine.js';
 
@@ -31,10 +33,11 @@ const opts = program.opts<{ name: string; experts: string; concurrency?: number;
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
 const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${opts.name}`;
-const experts = (() => {
+// Only this specialist's experts are loaded (experts/load.ts): a time specialist never imports mathjs.
+const experts = await (async () => {
   try {
     assertLocalpart(account);
-    return createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
+    return await loadExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
   }
@@ -46,6 +49,9 @@ if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
 const { agent, logger, onShutdown } = createAgent({ account, config });
 agent.router.on('ASK_EXPERT', askExpertExchange({ experts, slots: new Slots(concurrency), computeMs: opts.computeTimeoutMs }));
+// Before going online: the first REGISTERED and the first question pay no compile or JIT.
+warmUp(agent);
+await warmUpExperts(experts);
 await agent.start();
 logger.info({ jid: agent.self.jid, experts: experts.map((e) => e.name), concurrency }, 'online');
 

@@ -1,7 +1,9 @@
 // Time, dates and calendars, offline: luxon for zones and calendar arithmetic, chrono-node to
 // read dates people write ("2027-01-01", "in 10 days", "next friday"). The clock is injected
 // so answers are exact in tests.
-import * as chrono from 'chrono-node';
+// English only (chrono-node's default `parse` is the English casual parser): loading every
+// locale doubled the import time.
+import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { resolvePlace, type Place } from './places.js';
 import { type Expert, type ExpertAnswer, invalidArgs } from './types.js';
