@@ -57,6 +57,8 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   // Parley's OACoP extensions: the success answer, and the person's task decision relayed from chat
   { kind: 'OACoPAck', contract: 'oacop-ack', performatives: ['INFORM'] },
   { kind: 'TaskDecision', contract: 'oacop-task-decision', performatives: ['REQUEST'] },
+  // Coordinator → Presenter: tell a person who did not ask (docs/oacop.md, part B)
+  { kind: 'NOTIFY_USER', contract: 'notify-user', performatives: ['INFORM'] },
 ];
 
 export type ContentKindResult =

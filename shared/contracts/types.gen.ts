@@ -323,6 +323,22 @@ export interface AgentProfile {
    */
   role?: string;
   max_concurrent?: number;
+  /**
+   * The agent's own DID (did:key), e.g. a room's (oacop-rfc §8.2: rooms are agents with their own DID).
+   */
+  did?: string;
+  room?: RoomProfile;
+}
+/**
+ * Rooms only (oacop-rfc §8.2): seats and the constraints the room publishes.
+ */
+export interface RoomProfile {
+  capacity: number;
+  constraints?: RoomConstraints;
+}
+export interface RoomConstraints {
+  minDuration?: string;
+  requiresCleaningGap?: string;
 }
 /**
  * FIPA-ACL envelope, seed contract §1. in_reply_to is absent on initiating messages; sender_did and signature are reserved for message signing.

@@ -40,6 +40,7 @@ const INITIATORS: Record<string, readonly Role[]> = {
   ProposalResponse: [],
   OACoPAck: [],
   OACoPError: [],
+  NOTIFY_USER: ['coordinator'],
 };
 
 export function mayTalk(from: Role, to: Role): boolean {
