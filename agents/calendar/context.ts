@@ -16,6 +16,8 @@ export interface CalendarDeps {
   config: () => CalendarConfig;
   /** Authenticated senders trusted when they act for themselves (the Coordinator's bare JID). */
   trustedSenders: readonly string[];
+  /** This Parley's XMPP domain: its people (bare JIDs user@domain) are trusted when the config says so. */
+  localDomain?: string;
   rng: Rng;
   now: () => number;
 }
@@ -46,7 +48,9 @@ export class CalendarContext {
 
   isTrusted(id: string): boolean {
     const c = this.config;
-    return id === c.jid || id === c.did || c.trustList.includes(id) || this.deps.trustedSenders.includes(id);
+    if (id === c.jid || id === c.did || c.trustList.includes(id) || this.deps.trustedSenders.includes(id)) return true;
+    // People of this Parley (authenticated by its XMPP server, relayed by the Coordinator) are the "Web of Trust" (§6.2).
+    return c.trustLocalDomain && this.deps.localDomain !== undefined && /^[^@/\s]+@[^@/\s]+$/.test(id) && id.endsWith(`@${this.deps.localDomain}`);
   }
 
   /** Counts one request of an untrusted requester; false when over the limit (oacop-rfc §6.1). */

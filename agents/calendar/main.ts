@@ -50,6 +50,7 @@ const ledger = new Ledger(ledgerDbFile(config));
 const ctx = new CalendarContext({
   store, ledger, config: personConfig,
   trustedSenders: [`coordinator@${config.domain}`],
+  localDomain: config.domain,
   rng: () => randomInt(0, 2 ** 32) / 2 ** 32,
   now: Date.now,
 });

@@ -23,6 +23,8 @@ export interface CalendarConfig {
   workingHours: WorkingHours;
   /** DIDs or bare JIDs whose invitations need no proofOfBurn and get unfuzzed slots (oacop-rfc §6). */
   trustList: string[];
+  /** People of the local domain (bare JIDs user@<domain>) count as trusted; default true. */
+  trustLocalDomain: boolean;
   /** Requests per requester outside the trust list within windowMs (oacop-rfc §6.1 rate limit). */
   rateLimit: { max: number; windowMs: number };
   /** Smallest burn, in OAP credits, accepted as proofOfBurn (oacop-rfc §6.2 "lokal konfiguriert"). */
@@ -76,6 +78,7 @@ export function defaultCalendarConfig(person: string, jid?: string, timezone?: s
     ...(jid ? { jid } : {}),
     workingHours: { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', timezone: IANAZone.isValidZone(zone) ? zone : 'UTC' },
     trustList: [],
+    trustLocalDomain: true,
     rateLimit: { max: 5, windowMs: 3_600_000 },
     minBurn: 1,
   };
@@ -92,6 +95,7 @@ export function readCalendarConfig(cfg: ParleyConfig, person: string): CalendarC
     person,
     workingHours: validateWorkingHours({ ...base.workingHours, ...raw.workingHours }),
     trustList: Array.isArray(raw.trustList) ? raw.trustList.map(String) : [],
+    trustLocalDomain: raw.trustLocalDomain !== false,
     rateLimit: { ...base.rateLimit, ...raw.rateLimit },
   };
 }
