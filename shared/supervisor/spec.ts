@@ -8,7 +8,7 @@ import { assertLocalpart } from '../ejabberd/accounts.js';
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
   name: string;
-  kind: 'core' | 'specialist' | 'calendar';
+  kind: 'core' | 'specialist' | 'calendar' | 'rooms';
   command: string;
   args: string[];
   /** The pino `msg` that marks the child ready. */
@@ -71,4 +71,10 @@ export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
   assertLocalpart(`calendar-${person}`);
   const args = ['--person', person, ...(ctx.agentScript ? ['--role', 'calendar'] : [])];
   return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyMsg: 'registered' };
+}
+
+/** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */
+export function roomsSpec(ctx: SpecContext): AgentSpec {
+  const args = ctx.agentScript ? ['--role', 'rooms'] : [];
+  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyMsg: 'rooms registered' };
 }
