@@ -58,3 +58,21 @@ export function isoSlot(i: Interval): IsoSlot {
   const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return { start: iso(i.start), end: iso(i.end) };
 }
+
+/** Time free in every list (the meeting a group can make), e.g. several participants' free intervals. */
+export function intersectAll(lists: readonly (readonly Interval[])[]): Interval[] {
+  if (lists.length === 0) return [];
+  let acc: Interval[] = [...(lists[0] ?? [])];
+  for (const next of lists.slice(1)) {
+    const out: Interval[] = [];
+    for (const a of acc) {
+      for (const b of next) {
+        const start = Math.max(a.start, b.start);
+        const end = Math.min(a.end, b.end);
+        if (end > start) out.push({ start, end });
+      }
+    }
+    acc = out.sort((x, y) => x.start - y.start);
+  }
+  return acc;
+}

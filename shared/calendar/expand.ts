@@ -51,20 +51,6 @@ function intervalOf(event: InstanceType<typeof ICAL.Event>, start: Time, end: Ti
   return { start: s, end: Math.max(s, e) };
 }
 
-/** RDATE;VALUE=PERIOD instances last their own period, not the master's duration. */
-function periodEnds(master: Component, zone: string): Map<number, number> {
-  const ends = new Map<number, number>();
-  for (const prop of master.getAllProperties('rdate')) {
-    for (const v of prop.getValues()) {
-      if (v instanceof ICAL.Period) {
-        const tz = prop.getParameter('tzid');
-        const tzid = typeof tz === 'string' ? tz : undefined;
-        ends.set(toMs(v.start, tzid, zone), toMs(v.getEnd(), tzid, zone));
-      }
-    }
-  }
-  return ends;
-}
 
 // Zero-length instances (DTSTART only, RFC 5545 §3.6.1) count when they fall inside the window.
 const overlaps = (i: Interval, w: Interval): boolean => i.start < w.end && (i.end > w.start || (i.end === i.start && i.start >= w.start));
@@ -87,17 +73,17 @@ function occurrencesOfGroup(uid: string, master: Component | undefined, override
     add(intervalOf(event, event.startDate, event.endDate, zone), master);
     return out;
   }
-  const periods = periodEnds(master, zone);
   const seen = new Set<string>();
   const it = event.iterator();
-  for (let n = 0, next = it.next(); next && n < MAX_INSTANCES; n += 1, next = it.next()) {
+  for (let n = 0, step = it.next(); step && n < MAX_INSTANCES; n += 1, step = it.next()) {
+    // RDATE;VALUE=PERIOD instances come as a Period and last their own period, not the master's duration.
+    const period = (step as unknown) instanceof ICAL.Period ? (step as unknown as InstanceType<typeof ICAL.Period>) : undefined;
+    const next = period ? period.start : step;
     const details = event.getOccurrenceDetails(next);
     const item = details.item ?? event;
     seen.add(details.recurrenceId.toString());
-    const i = intervalOf(item, details.startDate, details.endDate, zone);
-    const periodEnd = item === event ? periods.get(i.start) : undefined;
-    if (periodEnd !== undefined) i.end = periodEnd;
-    add(i, item.component);
+    const end = period && item === event ? period.getEnd() : details.endDate;
+    add(intervalOf(item, details.startDate, end, zone), item.component);
     // Instances come in order of their original start; an override may move one later, hence the margin.
     if (toMs(next, tzidOf(master, 'dtstart'), zone) > window.end + 7 * 86_400_000) break;
   }

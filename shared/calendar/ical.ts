@@ -7,6 +7,10 @@ import ICAL from 'ical.js';
 
 export const PRODID = '-//Parley//OACoP Calendar 1.0//EN';
 
+// ical.js folds into chunks of foldLength octets and then prefixes the continuation space, so
+// 75 gives 76-octet lines; RFC 5545 §3.1 allows 75 octets including that space.
+ICAL.foldLength = 74;
+
 export type ItemKind = 'VEVENT' | 'VTODO';
 
 /** One stored component: a series master, an overridden instance, a single event or a task. */
