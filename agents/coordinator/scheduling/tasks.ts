@@ -11,7 +11,7 @@ import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../
 import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';
 import type { TaskStatus } from './parse.js';
 import type { TaskRecord } from './store.js';
-import { deadlineText, directoryDownText, taskStatusText, unknownPeopleText } from './texts.js';
+import { deadlineText, directoryDownText, taskUpdateText, unknownPeopleText } from './texts.js';
 
 const saveActor = fromPromise<void, TaskRecord>(async () => {
   throw new Error('provided by main.ts');
@@ -141,7 +141,7 @@ interface AnswerCtx extends AnswerInput {
 function tellAssigner(self: string, task: TaskRecord, u: { status: string; progress?: number; comment?: string }): ExchangeEmitted {
   return {
     type: 'send',
-    envelope: notifyUser(self, task.threadId, task.assigner, `${who(task.assignee)} ${taskStatusText(u.status, u.progress, u.comment)} "${task.title}".`,
+    envelope: notifyUser(self, task.threadId, task.assigner, taskUpdateText({ subject: who(task.assignee), title: task.title, ...u }),
       { kind: 'task', status: 'update', threadId: task.threadId, update: u }),
   };
 }
@@ -205,7 +205,7 @@ export const taskAnswerMachine = setup({
       entry: enqueueActions(({ context, enqueue }) => {
         const u = context.update as NonNullable<AnswerCtx['update']>;
         enqueue.emit(tellAssigner(context.self, context.task, u));
-        enqueue.emit(reply(context.request, `Noted: you ${taskStatusText(u.status, u.progress, u.comment)} "${context.task.title}". I told ${who(context.task.assigner)}.`,
+        enqueue.emit(reply(context.request, `Noted: ${taskUpdateText({ subject: 'you', title: context.task.title, ...u })} I told ${who(context.task.assigner)}.`,
           { kind: 'task', status: 'updated', threadId: context.task.threadId, update: u }));
       }),
       always: 'done',

@@ -50,10 +50,14 @@ export const noRoomText = (seats: number, name?: string) =>
 
 export const directoryDownText = 'I could not reach the directory, so I cannot find calendars right now. Please try again shortly.';
 
-export function taskStatusText(status: string, progress?: number, comment?: string): string {
-  const words: Record<string, string> = {
-    ACCEPTED: 'accepted', DECLINED: 'declined', IN_PROGRESS: 'is working on', COMPLETED: 'completed', BLOCKED: 'is blocked on',
-  };
-  const pct = progress !== undefined && status !== 'COMPLETED' ? ` (${progress}%)` : '';
-  return `${words[status] ?? status.toLowerCase()}${pct}${comment ? ` — "${comment}"` : ''}`;
+const TASK_VERBS: Record<string, [string, string]> = {
+  ACCEPTED: ['accepted', 'accepted'], DECLINED: ['declined', 'declined'], IN_PROGRESS: ['is working on', 'are working on'],
+  COMPLETED: ['completed', 'completed'], BLOCKED: ['is blocked on', 'are blocked on'],
+};
+
+/** "bob is working on "Q1 report" (50%): draft started." — `you` for the assignee's own confirmation. */
+export function taskUpdateText(o: { subject: string; title: string; status: string; progress?: number; comment?: string }): string {
+  const [they, you] = TASK_VERBS[o.status] ?? [o.status.toLowerCase(), o.status.toLowerCase()];
+  const pct = o.progress !== undefined && o.status !== 'COMPLETED' ? ` (${o.progress}%)` : '';
+  return `${o.subject} ${o.subject === 'you' ? you : they} "${o.title}"${pct}${o.comment ? `: ${o.comment}` : ''}.`;
 }
