@@ -72,6 +72,8 @@ const registration = agent.router.start(conversationId, registrationMachine, {
   jid: agent.self.jid,
   profile: {
     jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['CALENDAR'],
+    // The DF binds our JID to the did:key that signs our envelopes (docs/runtime.md §5).
+    ...(agent.signing?.did ? { did: agent.signing.did } : {}),
     description: `Calendar of ${person}: answers OACoP ProposeCollaboration, ConfirmCollaboration, CancelCollaboration, AssignTask`,
     topics: [person, `${person}@${config.domain}`],
   },

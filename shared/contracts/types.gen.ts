@@ -323,10 +323,6 @@ export interface AgentProfile {
    */
   role?: string;
   max_concurrent?: number;
-  /**
-   * The agent's own DID (did:key), e.g. a room's (oacop-rfc §8.2: rooms are agents with their own DID).
-   */
-  did?: string;
   room?: RoomProfile;
 }
 /**
