@@ -651,7 +651,7 @@ export interface PresenterReplyContent {
   };
 }
 /**
- * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, or a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
+ * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED), or RATE_LIMITED (oacop-rfc §6.1): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
  */
 export interface RefuseContent {
   type?: "REFUSE";
