@@ -74,11 +74,11 @@ export class ChatPerson {
   }
 
   /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation after it. */
-  async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; ics?: Line }> {
+  async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; thread: string; ics?: Line }> {
     const thread = this.say(text);
     const answer = await this.waitFor((l) => l.thread === thread && !l.body.startsWith('BEGIN:VCALENDAR'), `answering "${text}"`, timeoutMs);
-    if (!ics) return { answer: answer.body };
-    return { answer: answer.body, ics: await this.waitFor((l) => l.thread === thread && l.body.startsWith('BEGIN:VCALENDAR'), `with the .ics for "${text}"`, 5000) };
+    if (!ics) return { answer: answer.body, thread };
+    return { answer: answer.body, thread, ics: await this.waitFor((l) => l.thread === thread && l.body.startsWith('BEGIN:VCALENDAR'), `with the .ics for "${text}"`, 5000) };
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { fromPromise } from 'xstate';
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { scheduleMachine } from '../../agents/coordinator/scheduling/schedule.js';
+import { type HoldsInput, scheduleMachine } from '../../agents/coordinator/scheduling/schedule.js';
+import { Holds } from '../../agents/coordinator/scheduling/holds.js';
 import { parseMeet, type ScheduleRequest } from '../../agents/coordinator/scheduling/parse.js';
 import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
 import { harness, userMsg } from './coordinator-harness.js';
@@ -51,6 +52,7 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     t.offer('calendar-carol', [s('09:00', '11:30')]);
     t.offer('room-atlas', [s('12:00', '17:00')]);
     t.offer('room-borealis', [s('09:00', '17:00')]);
+    await t.settle();
     const confirms = t.sent.filter((e) => e.performative === 'ACCEPT-PROPOSAL');
     expect(confirms.map((e) => e.receiver)).to.deep.equal(['calendar-alice', 'calendar-bob', 'calendar-carol', 'room-borealis']);
     expect(confirms[0]?.content).to.deep.include({ revision: 2, finalSlot: s('11:00', '11:30') });
@@ -70,10 +72,12 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);
     t.offer('calendar-bob', [s('09:00', '10:00'), s('14:00', '15:00')]);
+    await t.settle();
     t.conflict('calendar-bob');
     const second = t.lastTo('calendar-bob', 'CFP');
     expect(second.content.revision).to.equal(3);
     t.offer('calendar-bob', [s('14:00', '15:00')]);
+    await t.settle();
     expect(t.lastTo('calendar-bob', 'ACCEPT-PROPOSAL').content).to.deep.include({ revision: 4, finalSlot: s('14:00', '14:30') });
     t.ack('calendar-bob');
     await t.settle();
@@ -82,12 +86,13 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.saved[0]?.revision).to.equal(4);
   });
 
-  it('gives up after the second conflict and releases whoever confirmed (CANCEL rev + 1)', () => {
+  it('gives up after the second conflict and releases whoever confirmed (CANCEL rev + 1)', async () => {
     const t = start('/meet 30m bob,carol 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob'), cal('carol')]);
     for (let round = 0; round < 2; round += 1) {
       t.offer('calendar-bob', [s('09:00', '17:00')]);
       t.offer('calendar-carol', [s('09:00', '17:00')]);
+      await t.settle();
       t.ack('calendar-bob');
       t.conflict('calendar-carol');
     }
@@ -99,13 +104,14 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.saved).to.have.length(0);
   });
 
-  it('goes on without a silent optional participant after OACOP_TIMEOUT, and names a silent required one', () => {
+  it('goes on without a silent optional participant after OACOP_TIMEOUT, and names a silent required one', async () => {
     const t = start('/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob'), cal('carol')]);
     t.offer('calendar-bob', [s('10:00', '11:00')]);
     t.clock.increment(4999);
     expect(t.to('calendar-bob', 'ACCEPT-PROPOSAL')).to.have.length(0);
     t.clock.increment(1);
+    await t.settle();
     expect(t.lastTo('calendar-bob', 'ACCEPT-PROPOSAL').content.finalSlot).to.deep.equal(s('10:00', '10:30'));
     expect(t.to('calendar-carol', 'ACCEPT-PROPOSAL')).to.have.length(0);
 
@@ -113,8 +119,30 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     u.answerDirectory([cal('bob'), cal('carol')]);
     u.offer('calendar-bob', [s('10:00', '11:00')]);
     u.clock.increment(5000);
+    await u.settle();
     expect(u.last().content.text).to.contain('carol did not answer in time');
     expect(u.isDone()).to.equal(true);
+  });
+
+  it('holds a slot another meeting in flight is confirming: the next earliest is chosen', async () => {
+    const holds = new Holds(60000, () => 0);
+    holds.reserve('urn:uuid:other', ['calendar-bob'], s('09:00', '09:30'));
+    const saved: MeetingRecord[] = [];
+    const machine = scheduleMachine.provide({
+      actors: {
+        save: fromPromise(async ({ input }: { input: MeetingRecord }) => { saved.push(input); }),
+        holds: fromPromise(async ({ input }: { input: HoldsInput }) => holds.held(input.parties, input.threadId)),
+        reserve: fromPromise(async ({ input }: { input: HoldsInput & { slot: { start: string; end: string } } }) => holds.reserve(input.threadId, input.parties, input.slot)),
+      },
+    });
+    const wish = parseMeet('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z', NOW) as ScheduleRequest;
+    const h = harness(machine, userMsg('x'), { wish, threadId: THREAD, now: NOW.toISOString(), oacopTimeoutMs: 5000 });
+    for (const q of h.sent.filter((e) => e.receiver === 'Registry')) h.reply(q, 'INFORM', dir([cal('bob')]));
+    const cfp = h.sent.find((e) => e.performative === 'CFP') as Envelope;
+    h.reply(cfp, 'PROPOSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'INTERESTED', availableSlots: [s('09:00', '12:00')] });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(h.last().content).to.deep.include({ type: 'ConfirmCollaboration', finalSlot: s('09:30', '10:00') });
+    expect(holds.reserve('urn:uuid:third', ['calendar-bob'], s('09:45', '10:15'))).to.equal(false);
   });
 
   it('says so when a name has no calendar, or no room has the seats, or the directory is silent', () => {
@@ -132,10 +160,11 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(d.last().content.rich).to.deep.include({ status: 'directory-unavailable' });
   });
 
-  it('a declined required participant ends it with the reason', () => {
+  it('a declined required participant ends it with the reason', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);
     t.reply(t.lastTo('calendar-bob', 'CFP'), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [] });
+    await t.settle();
     expect(t.last().content.text).to.contain('bob declined');
   });
 });

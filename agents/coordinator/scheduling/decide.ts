@@ -4,7 +4,7 @@ import type { Envelope } from '../../../shared/acl/envelope.js';
 import type { AgentProfile } from '../../../shared/contracts/types.gen.js';
 import { calendarOf, errorCode, isAck, offeredSlots } from './oacop.js';
 import type { RoomWish, ScheduleRequest } from './parse.js';
-import { type Choice, choose, type Offer } from './slots.js';
+import { type Choice, choose, minus, type Offer, type Window } from './slots.js';
 import type { Miss } from './texts.js';
 
 export interface Party {
@@ -60,12 +60,15 @@ export type ProposalOutcome = { ok: true; choice: Choice } | { ok: false; misses
 export function afterProposals(o: {
   people: readonly Party[]; rooms: readonly string[]; roomWanted: boolean; replies: Readonly<Record<string, Envelope>>;
   window: { start: string; end: string }; minutes: number;
+  /** Times the Coordinator holds for other meetings in flight (holds.ts), per party. */
+  held?: Readonly<Record<string, Window[]>>;
 }): ProposalOutcome {
   const offers = (names: readonly string[]): Offer[] =>
     names.flatMap((n) => {
       const env = o.replies[n];
       const slots = env ? offeredSlots(env) : undefined;
-      return slots ? [{ who: n, slots }] : [];
+      const held = o.held?.[n];
+      return slots ? [{ who: n, slots: held ? minus(slots, held, o.window) : slots }] : [];
     });
   const people = offers(o.people.map((p) => p.name));
   const rooms = offers(o.rooms);

@@ -12,7 +12,7 @@ import { afterConfirms, afterProposals, invitees, type Party } from './decide.js
 import { invitationIcs } from './ics.js';
 import { cancel, confirm, directoryProfiles, displayName, type Meeting, oacop, personOfCalendar, propose } from './oacop.js';
 import type { ScheduleRequest } from './parse.js';
-import type { Choice } from './slots.js';
+import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
 import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText } from './texts.js';
 
@@ -49,7 +49,20 @@ interface Ctx {
   /** Everyone who ever confirmed (released on failure). */
   holding: string[];
   renegotiated: boolean;
+  /** Other in-flight meetings' holds on our parties, and how often our reservation lost a race. */
+  held: Record<string, Window[]>;
+  attempts: number;
+  /** Rooms' cleaning gaps in minutes (profile.room.constraints), for the holds. */
+  padMin: Record<string, number>;
   text?: string;
+}
+
+export const MAX_RESERVE_ATTEMPTS = 10;
+
+export interface HoldsInput {
+  threadId: string;
+  parties: string[];
+  padMin: Record<string, number>;
 }
 
 const out = (ctx: Ctx, performative: Envelope['performative'], to: string, content: object, inReplyTo?: string) =>
@@ -59,12 +72,23 @@ const round = (envs: Array<[string, Envelope]>) => ({
   sent: Object.fromEntries(envs.map(([who, e]) => [e.reply_with, who])), replies: {}, outbox: envs.map(([, e]) => e),
 });
 
+const outcome = (context: Ctx) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
+
+function gapMinutes(iso: string | undefined): number {
+  const m = iso ? /^PT(?:(\d+)H)?(?:(\d+)M)?$/.exec(iso) : null;
+  return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : 0;
+}
+
 export const scheduleMachine = setup({
   types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
   actors: {
     save: fromPromise<void, MeetingRecord>(async () => {
       throw new Error('provided by main.ts');
     }),
+    // The Coordinator's holds (holds.ts, provided by main.ts); without them nothing is held.
+    holds: fromPromise<Record<string, Window[]>, HoldsInput>(async () => ({})),
+    reserve: fromPromise<boolean, HoldsInput & { slot: Window }>(async () => true),
+    release: fromPromise<void, { threadId: string }>(async () => undefined),
   },
   delays: {
     REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs,
@@ -90,6 +114,7 @@ export const scheduleMachine = setup({
     meeting: { threadId: input.threadId, title: input.wish.title, durationMin: input.wish.durationMin, window: input.wish.window, requester: String(input.request.content.user ?? input.request.sender) },
     roomWanted: input.wish.room !== undefined, now: input.now, registryTimeoutMs: input.timeouts.registryTimeoutMs, oacopTimeoutMs: input.oacopTimeoutMs,
     lookups: {}, found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
+    held: {}, attempts: 0, padMin: {},
     wish: input.wish,
   }),
   initial: 'lookup',
@@ -134,7 +159,8 @@ export const scheduleMachine = setup({
           target: 'proposing',
           actions: assign(({ context }) => {
             const r = invitees(context.wish, context.asker, context.found.CALENDAR ?? [], context.found.ROOM);
-            return r.ok ? { people: r.people, rooms: r.rooms } : {};
+            const padMin = Object.fromEntries((context.found.ROOM ?? []).map((p) => [p.name, gapMinutes(p.room?.constraints?.requiresCleaningGap)]));
+            return r.ok ? { people: r.people, rooms: r.rooms, padMin } : {};
           }),
         },
       ],
@@ -147,7 +173,7 @@ export const scheduleMachine = setup({
           const required = context.people.filter((p) => p.required).map((p) => p.name);
           const envs = [...names, ...context.rooms].map((who): [string, Envelope] =>
             [who, out(context, 'CFP', who, propose(context.meeting, revision, { participants: names, required, ...(who.startsWith('room-') ? { room: who } : {}) }))]);
-          return { revision, ...round(envs) };
+          return { revision, attempts: 0, ...round(envs) };
         }),
         emit(({ context }) => ({ type: 'note' as const, decision: 'propose', detail: { revision: context.revision, to: Object.values(context.sent) } })),
         'flush',
@@ -156,18 +182,46 @@ export const scheduleMachine = setup({
       always: { guard: 'allAnswered', target: 'choosing' },
       after: { OACOP_TIMEOUT: 'choosing' },
     },
+    // Other meetings the Coordinator is confirming right now hold their slots (holds.ts).
     choosing: {
+      invoke: {
+        src: 'holds',
+        input: ({ context }) => ({ threadId: context.meeting.threadId, parties: [...context.people.map((p) => p.name), ...context.rooms], padMin: context.padMin }),
+        onDone: { target: 'deciding', actions: assign({ held: ({ event }) => event.output }) },
+        onError: 'deciding',
+      },
+    },
+    deciding: {
       always: [
         {
-          guard: ({ context }) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin }).ok,
-          target: 'confirming',
+          guard: ({ context }) => outcome(context).ok,
+          target: 'reserving',
           actions: assign(({ context }) => {
-            const r = afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
+            const r = outcome(context);
             return r.ok ? { choice: r.choice } : {};
           }),
         },
-        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin }) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window }) })) },
+        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window }) })) },
       ],
+    },
+    reserving: {
+      invoke: {
+        src: 'reserve',
+        input: ({ context }) => {
+          const c = context.choice as Choice;
+          return { threadId: context.meeting.threadId, parties: [...c.attendees, ...(c.room ? [c.room] : [])], padMin: context.padMin, slot: c.slot };
+        },
+        onDone: [
+          { guard: ({ event }) => event.output, target: 'confirming' },
+          {
+            guard: ({ context }) => context.attempts < MAX_RESERVE_ATTEMPTS,
+            target: 'choosing',
+            actions: [assign({ attempts: ({ context }) => context.attempts + 1 }), emit({ type: 'note', decision: 'slot held by another meeting: choose again' })],
+          },
+          { target: 'confirming' },
+        ],
+        onError: 'confirming',
+      },
     },
     confirming: {
       entry: [
@@ -222,7 +276,7 @@ export const scheduleMachine = setup({
         }),
         { type: 'reply', params: ({ context }) => ({ rich: { kind: 'meeting', status: 'not-booked', threadId: context.meeting.threadId } }) },
       ],
-      always: 'done',
+      invoke: { src: 'release', input: ({ context }) => ({ threadId: context.meeting.threadId }), onDone: 'done', onError: 'done' },
     },
     saving: {
       invoke: {

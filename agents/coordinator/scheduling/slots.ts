@@ -62,6 +62,22 @@ export function intersect(lists: ReadonlyArray<readonly Window[]>, within: Windo
   return acc.map((w) => ({ start: iso(w.s), end: iso(w.e) }));
 }
 
+/** `slots` without the `held` times (the Coordinator's own in-flight bookings, holds.ts). */
+export function minus(slots: readonly Window[], held: readonly Window[], within: Window): Window[] {
+  const h = normalise(held, within);
+  const out: Window[] = [];
+  for (const w of normalise(slots, within)) {
+    let cursor = w.s;
+    for (const x of h) {
+      if (x.e <= cursor || x.s >= w.e) continue;
+      if (x.s > cursor) out.push({ start: iso(cursor), end: iso(x.s) });
+      cursor = Math.max(cursor, x.e);
+    }
+    if (cursor < w.e) out.push({ start: iso(cursor), end: iso(w.e) });
+  }
+  return out;
+}
+
 /** Earliest start in `free` that fits `minutes`, on a `stepMin` grid from the window start. */
 export function earliest(free: readonly Window[], minutes: number, stepMin = 5): Window | undefined {
   const len = minutes * 60000;
