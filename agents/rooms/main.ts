@@ -11,11 +11,14 @@ import { CalendarStore } from '../../shared/calendar/store.js';
 import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig, paths } from '../../shared/config/index.js';
 import { componentSecret } from '../../shared/ejabberd/control.js';
-import { loadOrCreateIdentity } from '../../shared/identity/keystore.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
+import { pinnedDidsFile } from '../../shared/identity/keystore.js';
+import { TrustStore } from '../../shared/identity/trust.js';
 import { createLogger } from '../../shared/log/index.js';
 import { telemetryFile } from '../../shared/runtime/boot.js';
 import { ComponentHost } from '../../shared/runtime/component-agent.js';
 import { roomsDomain } from '../../shared/runtime/names.js';
+import { Signing, signingEnabled } from '../../shared/runtime/signing.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
@@ -54,7 +57,12 @@ const hosted: Array<{ key: string; agent: HostedAgent; profile: ReturnType<typeo
 for (const room of rooms) {
   const jid = `${room.name}@${domain}`;
   const name = `room-${room.name}`;
-  const agent = host.host(jid, { telemetry: new SqliteTelemetry(telemetryFile(config, name), name), logger: logger.child({ room: room.name }) });
+  // Each room signs with its own key (secrets/keys/room-<name>.json), its DID pinned for its JID.
+  const identity = ensureAgentIdentity(config.home, name, jid);
+  const signing = signingEnabled() ? new Signing({ identity, trust: new TrustStore(pinnedDidsFile(config.home)), domain: config.domain }) : undefined;
+  const agent = host.host(jid, {
+    telemetry: new SqliteTelemetry(telemetryFile(config, name), name), logger: logger.child({ room: room.name }), ...(signing ? { signing } : {}),
+  });
   const store = new CalendarStore(path.join(paths(config).data, `${name}.sqlite`));
   stores.push(store);
   const ctx = new RoomContext(room, { store, ledger, rng: () => randomInt(0, 2 ** 32) / 2 ** 32, now: Date.now });
@@ -62,8 +70,7 @@ for (const room of rooms) {
     actors: { handle: fromPromise<ReturnType<typeof handleRoom>, HandleInput>(async ({ input }) => handleRoom(ctx, input.kind as RoomKind, input.request, input.from)) },
   });
   for (const kind of ROOM_KINDS) agent.router.on(kind, (request, from) => ({ machine, input: { request, from, self: agent.name, kind, handleMs } }));
-  const did = loadOrCreateIdentity(config.home, name).did;
-  hosted.push({ key: `reg-${name}-${randomUUID()}`, agent, profile: profileOf(room, jid, did) });
+  hosted.push({ key: `reg-${name}-${randomUUID()}`, agent, profile: profileOf(room, jid, identity.did) });
 }
 
 await host.start();

@@ -12,6 +12,7 @@ import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from
 import { Agent, type AgentOptions } from './agent.js';
 import { identify } from './names.js';
 import { classify } from './pipeline.js';
+import type { Signing } from './signing.js';
 import type { Telemetry } from './telemetry.js';
 
 /** The component transport as seen by one hosted JID. start/stop belong to the host. */
@@ -55,13 +56,14 @@ export class ComponentHost {
   }
 
   /** Hosts `jid` (bare, under the component's domain) as its own Agent. */
-  host(jid: string, o: { telemetry: Telemetry; logger?: Logger; clock?: AgentOptions['clock'] }): Agent {
+  host(jid: string, o: { telemetry: Telemetry; logger?: Logger; clock?: AgentOptions['clock']; signing?: Signing }): Agent {
     const key = jid.toLowerCase();
     if (this.agents.has(key)) throw new Error(`${jid} is hosted twice`);
     const view = new JidView(jid, this.opts.transport);
     const agent = new Agent({
       jid, domain: this.opts.domain, transport: view, logger: o.logger ?? this.opts.logger.child({ jid }), telemetry: o.telemetry,
       ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.signing ? { signing: o.signing } : {}),
     });
     this.views.set(key, view);
     this.agents.set(key, agent);
@@ -72,8 +74,10 @@ export class ComponentHost {
     return [...this.agents.values()];
   }
 
+  /** Connects the component, then marks every hosted agent started (signing holds while offline). */
   async start(): Promise<void> {
     await this.opts.transport.start();
+    for (const a of this.agents.values()) await a.start();
   }
 
   async stop(): Promise<void> {

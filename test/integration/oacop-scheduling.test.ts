@@ -53,23 +53,17 @@ export async function startWorld(): Promise<OacopWorld> {
   const { cfg } = instance;
   // Open every day, 09–17 UTC, so the test does not depend on the weekday it runs on.
   for (const p of PEOPLE) writeCalendarConfig(cfg, { ...defaultCalendarConfig(p, `${p}@${cfg.domain}`, 'UTC'), workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start: '09:00', end: '17:00', timezone: 'UTC' } });
-  // Accounts first, one at a time: 20 processes provisioning at once would race on accounts.json.
-  for (const p of PEOPLE) {
-    await instance.account(`calendar-${p}`);
-    await instance.account(p);
-  }
-  const env = { ...instance.env, PARLEY_OACOP_TIMEOUT_MS: '10000', PARLEY_REGISTRY_TIMEOUT_MS: '15000', PARLEY_PRESENTER_TIMEOUT_MS: '150000', PARLEY_LOG_LEVEL: 'warn' };
-  const procs: AgentProcess[] = [];
-  const core = ['registry', 'coordinator', 'presenter'].map((r) => spawnAgent(`agents/${r}/main.js`, { ...env, PARLEY_LOG_LEVEL: 'info' }));
-  procs.push(...core);
-  await Promise.all(core.map((p) => p.waitFor('online', 30000)));
-  const rooms = spawnAgent('agents/rooms/main.js', { ...env, PARLEY_LOG_LEVEL: 'info' });
-  procs.push(rooms);
-  const cals = PEOPLE.map((p) => spawnAgent('agents/calendar/main.js', { ...env, PARLEY_LOG_LEVEL: 'info', PARLEY_CALENDAR_PERSON: p }));
-  procs.push(...cals);
-  await Promise.all([rooms.waitFor('rooms registered', 60000), ...cals.map((c) => c.waitFor('registered', 90000))]);
+  // Accounts first, from this one process (20 agents provisioning themselves would race on accounts.json).
+  await Promise.all(PEOPLE.flatMap((p) => [instance.account(`calendar-${p}`), instance.account(p)]));
+  const env = { ...instance.env, PARLEY_OACOP_TIMEOUT_MS: '10000', PARLEY_REGISTRY_TIMEOUT_MS: '15000', PARLEY_PRESENTER_TIMEOUT_MS: '150000', PARLEY_LOG_LEVEL: 'info' };
+  // Everything at once: rooms and calendars retry REGISTER until the Registry is up.
+  const core = ['registry', 'coordinator', 'presenter'].map((r) => spawnAgent(`agents/${r}/main.js`, env));
+  const rooms = spawnAgent('agents/rooms/main.js', env);
+  const cals = PEOPLE.map((p) => spawnAgent('agents/calendar/main.js', { ...env, PARLEY_CALENDAR_PERSON: p }));
+  const procs: AgentProcess[] = [...core, rooms, ...cals];
+  await Promise.all([...core.map((p) => p.waitFor('online', 90000)), rooms.waitFor('rooms registered', 90000), ...cals.map((c) => c.waitFor('registered', 90000))]);
   const people = new Map<string, ChatPerson>();
-  for (const p of PEOPLE) people.set(p, await ChatPerson.connect(cfg, p));
+  await Promise.all(PEOPLE.map(async (p) => people.set(p, await ChatPerson.connect(cfg, p))));
   return {
     instance, procs, people,
     roomFile: (name) => path.join(paths(cfg).data, `room-${name}.sqlite`),
