@@ -99,9 +99,41 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.to('calendar-bob', 'CFP')).to.have.length(2);
     const release = t.lastTo('calendar-bob', 'CANCEL');
     expect(release.content).to.deep.include({ type: 'CancelCollaboration', revision: 5 });
-    expect(t.to('calendar-carol', 'CANCEL')).to.have.length(0);
+    // carol never confirmed, but a late confirm of hers must not stay either.
+    expect(t.lastTo('calendar-carol', 'CANCEL').content).to.deep.include({ revision: 5 });
     expect(t.last().content.text).to.contain('could not book');
     expect(t.saved).to.have.length(0);
+  });
+
+  it('after a re-negotiation onto another room, the first room is released; a silent confirm is cancelled on failure', async () => {
+    const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z room');
+    t.answerDirectory([cal('bob')], [room('atlas', 3), room('borealis', 8)]);
+    t.offer('calendar-bob', [s('09:00', '17:00')]);
+    t.offer('room-atlas', [s('09:00', '17:00')]);
+    t.offer('room-borealis', [s('09:00', '17:00')]);
+    await t.settle();
+    t.ack('room-atlas');
+    t.conflict('calendar-bob');
+    t.offer('calendar-bob', [s('10:00', '17:00')]);
+    t.offer('room-atlas', [s('12:00', '17:00')]);
+    t.offer('room-borealis', [s('09:00', '17:00')]);
+    await t.settle();
+    expect(t.lastTo('room-borealis', 'ACCEPT-PROPOSAL').content).to.deep.include({ revision: 4, finalSlot: s('10:00', '10:30') });
+    t.ack('calendar-bob');
+    t.ack('room-borealis');
+    await t.settle();
+    expect(t.lastTo('room-atlas', 'CANCEL').content).to.deep.include({ type: 'CancelCollaboration', revision: 5 });
+    expect(t.to('room-borealis', 'CANCEL')).to.have.length(0);
+    expect(t.saved[0]).to.deep.include({ room: 'room-borealis', revision: 4 });
+
+    const u = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
+    u.answerDirectory([cal('bob')]);
+    u.offer('calendar-bob', [s('09:00', '17:00')]);
+    await u.settle();
+    u.clock.increment(5000);
+    await u.settle();
+    expect(u.lastTo('calendar-bob', 'CANCEL').content).to.deep.include({ revision: 3 });
+    expect(u.last().content.text).to.contain('bob did not confirm in time');
   });
 
   it('goes on without a silent optional participant after OACOP_TIMEOUT, and names a silent required one', async () => {

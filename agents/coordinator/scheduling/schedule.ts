@@ -46,7 +46,7 @@ interface Ctx {
   replies: Record<string, Envelope>;
   outbox: Envelope[];
   choice?: Choice;
-  /** Everyone who ever confirmed (released on failure). */
+  /** Everyone ever sent a Confirm (released on failure, even if silent: a late CONFIRMED must not stay). */
   holding: string[];
   renegotiated: boolean;
   /** Other in-flight meetings' holds on our parties, and how often our reservation lost a race. */
@@ -234,7 +234,7 @@ export const scheduleMachine = setup({
           const rejects = Object.entries(context.replies).filter(([who, e]) => !chosen.includes(who) && e.performative === 'PROPOSE')
             .map(([who, e]) => out(context, 'REJECT-PROPOSAL', who, cancel(context.meeting.threadId, revision, 'not chosen', context.meeting.requester), e.reply_with));
           const r = round(envs);
-          return { revision, ...r, outbox: [...r.outbox, ...rejects] };
+          return { revision, ...r, outbox: [...r.outbox, ...rejects], holding: [...new Set([...context.holding, ...chosen])] };
         }),
         emit(({ context }) => ({ type: 'note' as const, decision: 'confirm', detail: { revision: context.revision, slot: context.choice?.slot, to: Object.values(context.sent) } })),
         'flush',
@@ -244,11 +244,6 @@ export const scheduleMachine = setup({
       after: { OACOP_TIMEOUT: 'judging' },
     },
     judging: {
-      entry: assign(({ context }) => {
-        const r = afterConfirms(Object.values(context.sent), context.replies);
-        const confirmed = r.kind === 'booked' ? Object.values(context.sent) : r.confirmed;
-        return { holding: [...new Set([...context.holding, ...confirmed])] };
-      }),
       always: [
         { guard: ({ context }) => afterConfirms(Object.values(context.sent), context.replies).kind === 'booked', target: 'saving' },
         {
@@ -266,7 +261,8 @@ export const scheduleMachine = setup({
         },
       ],
     },
-    // Failure: whoever holds the slot lets it go (CANCEL rev+1), then the person is told.
+    // Failure: everyone asked to confirm lets the slot go (CANCEL rev+1; the CANCEL follows the
+    // Confirm on the same stream, so a confirm that arrives late is cancelled too), then the person is told.
     releasing: {
       entry: [
         enqueueActions(({ context, enqueue }) => {
@@ -291,6 +287,14 @@ export const scheduleMachine = setup({
     },
     booked: {
       entry: [
+        // After a re-negotiation, parties of the first choice that are not in the final one (another room) let it go.
+        enqueueActions(({ context, enqueue }) => {
+          const c = context.choice as Choice;
+          const final = [...c.attendees, ...(c.room ? [c.room] : [])];
+          for (const who of context.holding.filter((h) => !final.includes(h))) {
+            enqueue.emit({ type: 'send', envelope: out(context, 'CANCEL', who, cancel(context.meeting.threadId, context.revision + 1, 'not part of the final choice', context.meeting.requester)) });
+          }
+        }),
         assign(({ context }) => {
           const c = context.choice as Choice;
           return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated }) };
