@@ -55,7 +55,9 @@ export async function startWorld(): Promise<OacopWorld> {
   for (const p of PEOPLE) writeCalendarConfig(cfg, { ...defaultCalendarConfig(p, `${p}@${cfg.domain}`, 'UTC'), workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start: '09:00', end: '17:00', timezone: 'UTC' } });
   // Accounts first, from this one process (20 agents provisioning themselves would race on accounts.json).
   await Promise.all(PEOPLE.flatMap((p) => [instance.account(`calendar-${p}`), instance.account(p)]));
-  const env = { ...instance.env, PARLEY_OACOP_TIMEOUT_MS: '10000', PARLEY_REGISTRY_TIMEOUT_MS: '15000', PARLEY_PRESENTER_TIMEOUT_MS: '150000', PARLEY_LOG_LEVEL: 'info' };
+  const env = { ...instance.env, PARLEY_OACOP_TIMEOUT_MS: '10000', PARLEY_REGISTRY_TIMEOUT_MS: '15000', PARLEY_PRESENTER_TIMEOUT_MS: '150000', PARLEY_LOG_LEVEL: 'info',
+    // A loaded machine (the suite runs beside others) must not lose leases mid-test.
+    PARLEY_LEASE_MS: '120000', PARLEY_HEARTBEAT_MS: '5000' };
   // Everything at once: rooms and calendars retry REGISTER until the Registry is up.
   const core = ['registry', 'coordinator', 'presenter'].map((r) => spawnAgent(`agents/${r}/main.js`, env));
   const rooms = spawnAgent('agents/rooms/main.js', env);

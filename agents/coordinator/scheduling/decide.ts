@@ -21,11 +21,15 @@ export type Invitees =
 /** Room profile fields (contracts/register.json RoomProfile). */
 const capacityOf = (p: AgentProfile) => p.room?.capacity ?? 0;
 
+/** Rooms asked per meeting: the smallest fitting ones (asking every room multiplies the rooms' work). */
+export const MAX_ROOMS_ASKED = 3;
+
 export function roomsFor(wish: RoomWish, seats: number, rooms: readonly AgentProfile[]): string[] {
   return rooms
     .filter((r) => (wish.name ? r.name === `room-${wish.name}` : true) && capacityOf(r) >= seats)
     .sort((a, b) => capacityOf(a) - capacityOf(b) || a.name.localeCompare(b.name))
-    .map((r) => r.name);
+    .map((r) => r.name)
+    .slice(0, MAX_ROOMS_ASKED);
 }
 
 /** Names → calendar agents (the asker's own calendar joins, required, when it exists). */
