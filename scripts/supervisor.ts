@@ -9,7 +9,8 @@ import { provisionCore } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { startControl } from '../shared/supervisor/control.js';
-import { CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, specialistSpec } from '../shared/supervisor/spec.js';
+import { listCalendarPeople } from '../shared/calendar/config.js';
+import { calendarSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
 
 const opts = new Command('start')
@@ -62,10 +63,12 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await ejabberd.start(cfg);
   await provisionCore(cfg);
-  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + specialists.length} agents (logs in ${paths(cfg).logsDir})`);
+  // One calendar agent per person with a calendar (npm run user -- add creates it).
+  const people = listCalendarPeople(cfg);
+  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
-  control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d) });
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), ...specialists.map((d) => specialistSpec(ctx, d))];
+  control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), calendarSpec: (p) => calendarSpec(ctx, p) });
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map((d) => specialistSpec(ctx, d)), ...people.map((p) => calendarSpec(ctx, p))];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {

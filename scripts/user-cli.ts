@@ -1,5 +1,9 @@
-// npm run user -- add NAME | remove NAME | list   (issue #2 §2): people's accounts.
+// npm run user -- add NAME | remove NAME | list   (issue #2 §2): people's accounts. Adding a
+// person also gives them a calendar agent (docs/oacop.md): account calendar-NAME, settings in
+// $PARLEY_HOME/calendars/NAME.json, started now by a running supervisor (POST /spawn).
 import { Command } from 'commander';
+import { calendarConfigFile, ensureCalendarConfig } from '../shared/calendar/config.js';
+import { controlRequest } from '../shared/supervisor/control.js';
 import { loadConfig } from '../shared/config/index.js';
 import { api, closeApiAgent } from '../shared/ejabberd/api.js';
 import { ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/accounts.js';
@@ -23,7 +27,20 @@ program
     console.log(`${created ? 'added' : 'exists'}: ${jid}`);
     console.log(`password: ${password}`);
     console.log(`server: 127.0.0.1 port ${cfg.c2sPort} (plain TCP on loopback; disable TLS in the client)`);
+    await addCalendar(name, jid);
   });
+
+async function addCalendar(name: string, jid: string): Promise<void> {
+  await ensureAccount(cfg, `calendar-${name}`);
+  const c = ensureCalendarConfig(cfg, name, jid);
+  const h = c.workingHours;
+  console.log(`calendar: calendar-${name}@${cfg.domain} (working hours ${h.start}-${h.end} ${h.timezone}; edit ${calendarConfigFile(cfg, name)} or npm run calendar -- hours ${name} …)`);
+  const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: name });
+  if (!res) console.log('calendar agent: starts with the next `npm start`');
+  else if (res.status === 201) console.log(`calendar agent: running (registered in ${String(res.body.ready_ms)} ms)`);
+  else if (res.status === 409) console.log('calendar agent: already running');
+  else console.log(`calendar agent: supervisor said ${String(res.body.error)}: ${String(res.body.detail)}`);
+}
 
 program
   .command('remove <name>')

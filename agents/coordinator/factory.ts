@@ -1,5 +1,6 @@
-// One USER_MSG → one exchange actor; the intent of its text picks the machine (help, recall, or
-// the seed contract §3 expert flow). main.ts registers this with router.on('USER_MSG', …).
+// One USER_MSG → one exchange actor; the intent of its text picks the machine (help, recall,
+// OACoP scheduling and tasks, or the seed contract §3 expert flow). main.ts registers this with
+// router.on('USER_MSG', …).
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import type { Identity } from '../../shared/runtime/names.js';
@@ -10,8 +11,11 @@ import { helpMachine } from './help.js';
 import { classifyIntent } from './intent.js';
 import { expertMachine, hintOf } from './machine.js';
 import { recallMachine } from './recall.js';
+import { type SchedulingDeps, schedulingRoute } from './scheduling/route.js';
 
-export function userMsgFactory(opts: { self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache }): ExchangeFactory {
+export function userMsgFactory(opts: {
+  self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache; scheduling?: SchedulingDeps;
+}): ExchangeFactory {
   const { cache } = opts;
   // Provided once (provide() builds a new machine): the cache is the only side effect here.
   const expert = cache
@@ -25,16 +29,20 @@ export function userMsgFactory(opts: { self: string; domain: string; timeouts: C
   return (request: Envelope, from: Identity) => {
     const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts };
     const text = userMsg(request).text;
-    const intent = classifyIntent(text);
+    const intent = classifyIntent(text, opts.scheduling?.now?.());
+    const ask = () => {
+      const cached = cache?.get(hintOf(text));
+      return { machine: expert, input: cached ? { ...base, cached } : base };
+    };
     switch (intent.kind) {
       case 'help':
         return { machine: helpMachine, input: base };
       case 'recall':
         return { machine: recallMachine, input: { ...base, topic: intent.topic } };
-      case 'ask': {
-        const cached = cache?.get(hintOf(text));
-        return { machine: expert, input: cached ? { ...base, cached } : base };
-      }
+      case 'scheduling':
+        return (opts.scheduling ? schedulingRoute(intent.command, base, opts.scheduling) : undefined) ?? ask();
+      case 'ask':
+        return ask();
     }
   };
 }

@@ -1,8 +1,12 @@
 // What the person wants, from the USER_MSG text alone. Pure: the Coordinator's factory picks
-// the exchange machine from this (help, recall, or the seed contract §3 expert flow).
+// the exchange machine from this (help, recall, OACoP scheduling/tasks, or the seed contract §3
+// expert flow). `now` anchors relative dates ("tomorrow afternoon").
+import { parseScheduling, type SchedulingIntent } from './scheduling/parse.js';
+
 export type Intent =
   | { kind: 'help' }
   | { kind: 'recall'; topic: string }
+  | { kind: 'scheduling'; command: SchedulingIntent }
   | { kind: 'ask'; question: string };
 
 const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?)\s*[?.!]*\s*$/i;
@@ -12,10 +16,13 @@ const RECALL =
 /** The contract caps GET_FACTS filter.text at 1000 characters. */
 const MAX_TOPIC = 1000;
 
-export function classifyIntent(text: string): Intent {
+export function classifyIntent(text: string, now: Date = new Date()): Intent {
   if (HELP.test(text)) return { kind: 'help' };
   const recall = RECALL.exec(text);
   const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
   if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };
+  // Task answers ("done", "50% …") are scheduling only for someone with an open task: the factory decides.
+  const command = parseScheduling(text, now);
+  if (command) return { kind: 'scheduling', command };
   return { kind: 'ask', question: text.trim() || text };
 }

@@ -1,20 +1,63 @@
 // The Coordinator process (seed contract §3): every USER_MSG from the Presenter opens one
-// exchange actor; all operational traffic (DF, specialists, KB) goes through here.
+// exchange actor; all operational traffic (DF, specialists, KB, calendars, rooms) goes through
+// here. OACoP (docs/oacop.md): meetings and tasks it initiated live in data/coordinator.sqlite.
+import path from 'node:path';
+import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
+import { paths } from '../../shared/config/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { CandidateCache } from './candidate-cache.js';
 import { userMsgFactory } from './factory.js';
+import { cancelMachine } from './scheduling/cancel.js';
+import { Holds } from './scheduling/holds.js';
+import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';
+import type { Window } from './scheduling/slots.js';
+import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduling/store.js';
+import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 
-const { agent, config, logger } = createAgent({ account: 'coordinator' });
+const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = loadTunables(process.env, config.domain);
 const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs };
 // PARLEY_CANDIDATE_CACHE_MS: how long a DF answer serves questions of the same shape (0 = off).
 const cacheMs = Number(process.env.PARLEY_CANDIDATE_CACHE_MS ?? 250);
 if (!Number.isFinite(cacheMs) || cacheMs < 0) throw new Error(`PARLEY_CANDIDATE_CACHE_MS must be a number ≥ 0, got ${process.env.PARLEY_CANDIDATE_CACHE_MS}`);
+const oacopTimeoutMs = Number(process.env.PARLEY_OACOP_TIMEOUT_MS || 5000);
 
-agent.router.on('USER_MSG', userMsgFactory({ self: agent.name, domain: config.domain, timeouts, cache: new CandidateCache(cacheMs) }));
+const store = new SchedulingStore(path.join(paths(config).data, 'coordinator.sqlite'));
+onShutdown(() => store.close());
+const saveMeeting = { save: fromPromise(async ({ input }: { input: MeetingRecord }) => store.saveMeeting(input)) };
+// Slots of meetings being confirmed right now (holds.ts): kept a minute, past any proposal round.
+const holds = new Holds(Math.max(60000, 4 * oacopTimeoutMs));
+const scheduleActors = {
+  ...saveMeeting,
+  holds: fromPromise(async ({ input }: { input: HoldsInput }) => holds.held(input.parties, input.threadId, input.padMin)),
+  reserve: fromPromise(async ({ input }: { input: HoldsInput & { slot: Window } }) => holds.reserve(input.threadId, input.parties, input.slot, input.padMin)),
+  release: fromPromise(async ({ input }: { input: { threadId: string } }) => holds.release(input.threadId)),
+};
+const saveTask = { save: fromPromise(async ({ input }: { input: TaskRecord }) => store.saveTask(input)) };
+
+agent.router.on('USER_MSG', userMsgFactory({
+  self: agent.name, domain: config.domain, timeouts, cache: new CandidateCache(cacheMs),
+  scheduling: {
+    oacopTimeoutMs,
+    lastMeeting: (organizer) => store.lastMeeting(organizer),
+    openTask: (assignee) => store.openTask(assignee),
+    machines: {
+      schedule: scheduleMachine.provide({ actors: scheduleActors }),
+      cancel: cancelMachine.provide({ actors: saveMeeting }),
+      assign: assignMachine.provide({ actors: saveTask }),
+      answer: taskAnswerMachine.provide({ actors: saveTask }),
+    },
+  },
+}));
+// A TaskUpdate a calendar opens on its own (oacop-rfc §4.2): the assigner is told.
+const taskUpdate = taskUpdateMachine.provide({ actors: saveTask });
+agent.router.on('TaskUpdate', (request, from) => {
+  const task = store.task(String(request.content.threadId));
+  return { machine: taskUpdate, input: { request, from, self: agent.name, ...(task ? { task } : {}) } };
+});
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs }, 'online');
+logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs }, 'online');

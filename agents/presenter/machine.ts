@@ -5,7 +5,7 @@
 import { emit, setup } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
-import { renderAnswer, TEXT } from './render.js';
+import { icsOf, renderAnswer, TEXT } from './render.js';
 
 export const COORDINATOR = 'Coordinator';
 
@@ -16,6 +16,8 @@ export interface ChatEmitted {
   text?: string;
   thread: string;
   chatState: 'composing' | 'active';
+  /** An .ics invitation (rich.ics) sent right after `text` as its own message. */
+  ics?: string;
 }
 
 export type PresenterEmitted = ExchangeEmitted | ChatEmitted;
@@ -76,6 +78,9 @@ export const questionMachine = setup({
       thread: context.thread,
       chatState: 'active' as const,
       text: event.type === 'inbound' ? (renderAnswer(event.envelope) as string) : TEXT.timeout,
+      ...(event.type === 'inbound' && event.envelope.performative === 'INFORM' && icsOf(event.envelope.content.rich)
+        ? { ics: icsOf(event.envelope.content.rich) as string }
+        : {}),
     })),
     noteAnswer: emit(({ event }) => ({
       type: 'note' as const,

@@ -3,14 +3,16 @@
 // presence subscriptions → subscriptions.ts decisions.
 import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
+import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
 import { ChatDesk } from './chat.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
+import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
-import { allowList, onPresenceStanza } from './subscriptions.js';
+import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 
 const { agent, config, logger } = createAgent({
   account: 'presenter',
@@ -31,6 +33,14 @@ function say(line: ChatEmitted): void {
     ...(line.text !== undefined ? { body: line.text } : {}),
     chatState: line.chatState,
   });
+  // An invitation (docs/oacop.md): the .ics text as its own message, also as XEP-0066 out-of-band data.
+  if (line.ics !== undefined) {
+    const url = `data:text/calendar;charset=utf-8;base64,${Buffer.from(line.ics, 'utf8').toString('base64')}`;
+    agent.transport.send({
+      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: line.ics,
+      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, 'invitation.ics'))],
+    });
+  }
 }
 
 const desk = new ChatDesk({
@@ -47,6 +57,13 @@ const desk = new ChatDesk({
     agent.router.send(key, { type: 'START' });
   },
 });
+
+// Coordinator → Presenter INFORM NOTIFY_USER: a line to a person who did not ask (docs/oacop.md).
+const notify = notifyMachine.provide({ actors: { deliver: fromPromise(async ({ input }: { input: ChatEmitted }) => say(input)) } });
+agent.router.on('NOTIFY_USER', (request, from) => ({
+  machine: notify,
+  input: { request, from, self: agent.name, allowed: (jid: string) => isAllowed(allow, jid) },
+}));
 
 agent.transport.onPresence((stanza: Element) => {
   const from = String(stanza.attrs.from ?? '');

@@ -73,6 +73,12 @@ export function renderRejection(performative: string, content: Record<string, un
   return withDetail(`Sorry, the coordinator ${what}: ${reason}.`, str(content.detail));
 }
 
+/** An iCalendar invitation carried as rich.ics (docs/oacop.md): delivered as a second message. */
+export function icsOf(rich: unknown): string | undefined {
+  const ics = (rich as { ics?: unknown } | null | undefined)?.ics;
+  return typeof ics === 'string' && ics.startsWith('BEGIN:VCALENDAR') ? ics : undefined;
+}
+
 /** Any answer envelope → text, or undefined for what is not an answer (e.g. AGREE). */
 export function renderAnswer(env: Envelope): string | undefined {
   const content = env.content as Record<string, unknown>;

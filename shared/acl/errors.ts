@@ -36,6 +36,7 @@ export const ERRORS = {
   REPLAYED: { performative: 'REFUSE', agora: 401, description: 'This signed envelope was already accepted (replay window).' },
   BUSY: { performative: 'REFUSE', agora: 503, description: 'The agent is at capacity; try another candidate.' },
   OUT_OF_SCOPE: { performative: 'REFUSE', agora: 404, description: 'The agent does not offer the requested capability.' },
+  RATE_LIMITED: { performative: 'REFUSE', agora: 429, description: 'Too many requests from this sender; try later (oacop-rfc §6.1).' },
   // Accepted but could not be done: FAILURE (seed contract §4).
   NO_CANDIDATE: { performative: 'FAILURE', agora: 503, description: 'No specialist could take the request (DF list exhausted).' },
   SPECIALIST_TIMEOUT: { performative: 'FAILURE', agora: 408, description: 'The specialist did not AGREE within 3 s or answer within 30 s.' },

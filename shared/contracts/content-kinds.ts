@@ -46,6 +46,19 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   // FIPA SC00037 not-understood, SC00026 cancel
   { kind: 'NOT_UNDERSTOOD', contract: 'not-understood', performatives: ['NOT-UNDERSTOOD'], untyped: { performative: 'NOT-UNDERSTOOD' } },
   { kind: 'CANCEL', contract: 'cancel', performatives: ['CANCEL'], untyped: { performative: 'CANCEL' } },
+  // oacop-rfc v1.0 (ontology 'OACoP', docs/oacop.md): scheduling as FIPA contract-net (SC00029)
+  { kind: 'ProposeCollaboration', contract: 'oacop-propose-collaboration', performatives: ['CFP'] },
+  { kind: 'ProposalResponse', contract: 'oacop-proposal-response', performatives: ['PROPOSE', 'REFUSE'] },
+  { kind: 'ConfirmCollaboration', contract: 'oacop-confirm-collaboration', performatives: ['ACCEPT-PROPOSAL'] },
+  { kind: 'CancelCollaboration', contract: 'oacop-cancel-collaboration', performatives: ['CANCEL', 'REJECT-PROPOSAL'] },
+  { kind: 'AssignTask', contract: 'oacop-assign-task', performatives: ['REQUEST'] },
+  { kind: 'TaskUpdate', contract: 'oacop-task-update', performatives: ['INFORM'] },
+  { kind: 'OACoPError', contract: 'oacop-error', performatives: ['FAILURE'] },
+  // Parley's OACoP extensions: the success answer, and the person's task decision relayed from chat
+  { kind: 'OACoPAck', contract: 'oacop-ack', performatives: ['INFORM'] },
+  { kind: 'TaskDecision', contract: 'oacop-task-decision', performatives: ['REQUEST'] },
+  // Coordinator → Presenter: tell a person who did not ask (docs/oacop.md, part B)
+  { kind: 'NOTIFY_USER', contract: 'notify-user', performatives: ['INFORM'] },
 ];
 
 export type ContentKindResult =

@@ -74,7 +74,7 @@ export function loadContracts(dir: string = findContractsDir()): Contracts {
   // allErrors gives the peer every problem at once; every string/array in the contracts is
   // bounded and the pipeline caps stanza size first, so the extra work stays small.
   const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv, ['date-time']);
+  addFormats(ajv, ['date-time', 'uri']); // uri: oacop-rfc §7 threadId
 
   const byId = new Map<string, string>();
   for (const file of files) {

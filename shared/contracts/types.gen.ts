@@ -147,9 +147,33 @@ export type NotUnderstoodReason =
  */
 export type Jid1 = string;
 /**
+ * Parley: oacop-rfc §2.1 sender, the party on whose behalf the message is sent (a DID, else a bare JID). Calendars key trust, proofOfBurn and rate limits by it; absent = the authenticated XMPP sender.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "OACoPSender".
+ */
+export type OACoPSender = string;
+export type OACoPErrorCode =
+  | "OACOP_CONFLICT"
+  | "OACOP_STALE_REVISION"
+  | "OACOP_INVALID_ICAL"
+  | "OACOP_PAYMENT_REQUIRED"
+  | "OACOP_UNSUPPORTED_CONSTRAINT";
+/**
  * XMPP address local@domain with an optional /resource (RFC 7622).
  */
 export type Jid2 = string;
+/**
+ * XMPP address local@domain with an optional /resource (RFC 7622).
+ */
+export type Jid3 = string;
+/**
+ * oacop-rfc §2.1 threadId, a URI such as urn:uuid:meet-1. Also the iCalendar UID of the collaboration's VEVENT/VTODO (§2.4).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "OACoPThreadId".
+ */
+export type OACoPThreadId = string;
 
 /**
  * Maps each contract file name (contracts/<name>.json) to its TypeScript type.
@@ -171,6 +195,16 @@ export interface ContractTypes {
   heartbeat: HeartbeatContent;
   need: NeedContent;
   "not-understood": NotUnderstoodContent;
+  "notify-user": NotifyUserContent;
+  "oacop-ack": OACoPAck;
+  "oacop-assign-task": AssignTask;
+  "oacop-cancel-collaboration": CancelCollaboration;
+  "oacop-confirm-collaboration": ConfirmCollaboration;
+  "oacop-error": OACoPError;
+  "oacop-proposal-response": ProposalResponse;
+  "oacop-propose-collaboration": ProposeCollaboration;
+  "oacop-task-decision": TaskDecision;
+  "oacop-task-update": TaskUpdate;
   "presenter-reply": PresenterReplyContent;
   refuse: RefuseContent;
   register: RegisterContent;
@@ -289,6 +323,18 @@ export interface AgentProfile {
    */
   role?: string;
   max_concurrent?: number;
+  room?: RoomProfile;
+}
+/**
+ * Rooms only (oacop-rfc §8.2): seats and the constraints the room publishes.
+ */
+export interface RoomProfile {
+  capacity: number;
+  constraints?: RoomConstraints;
+}
+export interface RoomConstraints {
+  minDuration?: string;
+  requiresCleaningGap?: string;
 }
 /**
  * FIPA-ACL envelope, seed contract §1. in_reply_to is absent on initiating messages; sender_did and signature are reserved for message signing.
@@ -392,6 +438,209 @@ export interface NotUnderstoodContent {
   errors?: ValidationErrors;
 }
 /**
+ * INFORM.NOTIFY_USER, Coordinator → Presenter: tell a person something they did not ask for in this conversation (a task assigned to them, a TaskUpdate on a task they assigned, a meeting they were invited to or that was cancelled). The Presenter chats `text` to `user`; `rich.ics` (an iCalendar text) is delivered as a second message.
+ */
+export interface NotifyUserContent {
+  type: "NOTIFY_USER";
+  user: Jid1;
+  text: string;
+  rich?: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * Parley extension (the RFC defines no success answer): INFORM, Calendar/Room → Coordinator, answering ConfirmCollaboration (CONFIRMED), CancelCollaboration (CANCELLED) or a Calendar's AssignTask (TASK_RECORDED: stored as VTODO NEEDS-ACTION, the person decides later).
+ */
+export interface OACoPAck {
+  type: "OACoPAck";
+  threadId: string;
+  status: "CONFIRMED" | "CANCELLED" | "TASK_RECORDED";
+  /**
+   * The thread's revision now held (= iCalendar SEQUENCE).
+   */
+  revision?: number;
+  /**
+   * iCalendar UID of the written VEVENT/VTODO.
+   */
+  uid?: string;
+  /**
+   * Whose calendar (person's name, e.g. bob).
+   */
+  person?: string;
+  slot?: OACoPSlot;
+}
+/**
+ * A time interval (oacop-rfc §3.2/§3.3), ISO 8601 date-times; Parley always sends UTC with Z.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "OACoPSlot".
+ */
+export interface OACoPSlot {
+  start: string;
+  end: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §4.1/§7.4 (normative fields kept exactly). REQUEST, Coordinator → Calendar (stored as a VTODO, the person decides later) or Room (§8.2 booking). Parley adds object.description/duration/startDate/endDate, revision, sender, proofOfBurn.
+ */
+export interface AssignTask {
+  type: "AssignTask";
+  threadId: string;
+  object: OACoPTaskObject;
+  deadline: string;
+  revision?: number;
+  sender?: OACoPSender;
+  proofOfBurn?: OACoPTaskProofOfBurn;
+  [k: string]: unknown | undefined;
+}
+export interface OACoPTaskObject {
+  type: "Task";
+  title: string;
+  parentTaskId?: string;
+  dependencies?: string[];
+  description?: string;
+  duration?: string;
+  startDate?: string;
+  endDate?: string;
+  location?: string;
+  [k: string]: unknown | undefined;
+}
+export interface OACoPTaskProofOfBurn {
+  txId: string;
+  amount?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §3.5/§7.6 (normative fields kept exactly). CANCEL (a new exchange) or REJECT-PROPOSAL (answering a PROPOSE), by the initiator or a participant; revision rule §3.4.
+ */
+export interface CancelCollaboration {
+  type: "CancelCollaboration";
+  threadId: string;
+  revision: number;
+  reason: string;
+  sender?: OACoPSender;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §3.3/§7.3 (normative fields kept exactly). ACCEPT-PROPOSAL, Coordinator → Calendar/Room, revision > the proposal's (§3.4). Parley adds optional object (title etc. when the participant never saw the proposal) and sender.
+ */
+export interface ConfirmCollaboration {
+  type: "ConfirmCollaboration";
+  threadId: string;
+  revision: number;
+  finalSlot: OACoPSlot;
+  object?: OACoPObject;
+  sender?: OACoPSender;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §2.2 CollaborationObject with the §2.4 iCalendar mapping (title→SUMMARY, description→DESCRIPTION, startDate/endDate→DTSTART/DTEND, duration→DURATION, location→LOCATION).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "OACoPObject".
+ */
+export interface OACoPObject {
+  type: "Event" | "Task";
+  duration?: string;
+  title?: string;
+  description?: string;
+  location?: string;
+  startDate?: string;
+  endDate?: string;
+  icalComponent?: string;
+  parentTaskId?: string;
+  /**
+   * @maxItems 100
+   */
+  dependencies?: string[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §5. FAILURE, answering any OACoP message that could not be processed logically.
+ */
+export interface OACoPError {
+  type: "OACoPError";
+  code: OACoPErrorCode;
+  message: string;
+  threadId?: string;
+  /**
+   * Parley: the receiver's current revision of the thread (with OACOP_STALE_REVISION).
+   */
+  revision?: number;
+}
+/**
+ * oacop-rfc §3.2/§7.2 (normative fields kept exactly). PROPOSE (INTERESTED/TENTATIVE) or REFUSE (DECLINED), Calendar/Room → Coordinator. Only free slots inside the requested timeWindow (§1.1 privacy of availability).
+ */
+export interface ProposalResponse {
+  type: "ProposalResponse";
+  threadId: string;
+  respondingToRevision: number;
+  status: "INTERESTED" | "DECLINED" | "TENTATIVE";
+  availableSlots?: OACoPSlot[];
+  sender?: OACoPSender;
+  comment?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §3.1/§7.1 (normative fields kept exactly). CFP, Coordinator → Calendar/Room. Parley adds the optional §2.1/§2.3 fields: constraints (timeWindow, participants, requiredParticipants, room), object.title etc., sender, proofOfBurn.amount.
+ */
+export interface ProposeCollaboration {
+  type: "ProposeCollaboration";
+  threadId: string;
+  revision: number;
+  object: OACoPObject;
+  proofOfBurn?: OACoPProofOfBurn;
+  constraints?: OACoPConstraints;
+  sender?: OACoPSender;
+  id?: string;
+  created?: string;
+  [k: string]: unknown | undefined;
+}
+export interface OACoPProofOfBurn {
+  txId: string;
+  amount?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * oacop-rfc §2.3. A Calendar answers only inside timeWindow (required by Parley's calendars: OACOP_UNSUPPORTED_CONSTRAINT without it).
+ */
+export interface OACoPConstraints {
+  timeWindow?: OACoPSlot;
+  /**
+   * @maxItems 50
+   */
+  participants?: string[];
+  /**
+   * @maxItems 50
+   */
+  requiredParticipants?: string[];
+  room?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Parley extension: REQUEST, Coordinator → Calendar, carrying the person's answer to an assigned task (said in chat). The calendar updates the VTODO and answers INFORM TaskUpdate with the same status (oacop-rfc §4.2).
+ */
+export interface TaskDecision {
+  type: "TaskDecision";
+  threadId: string;
+  status: "ACCEPTED" | "DECLINED" | "IN_PROGRESS" | "COMPLETED" | "BLOCKED";
+  progress?: number;
+  comment?: string;
+}
+/**
+ * oacop-rfc §4.2/§7.5 (normative fields kept exactly). INFORM, worker (Calendar/Room) → Coordinator: the answer to a TaskDecision REQUEST or to a Room's AssignTask, or opened by a calendar on its own. Parley adds sender and person.
+ */
+export interface TaskUpdate {
+  type: "TaskUpdate";
+  threadId: string;
+  status: "ACCEPTED" | "DECLINED" | "IN_PROGRESS" | "COMPLETED" | "BLOCKED";
+  progress?: number;
+  comment?: string;
+  sender?: OACoPSender;
+  person?: string;
+  [k: string]: unknown | undefined;
+}
+/**
  * INFORM.PRESENTER_REPLY, Coordinator → Presenter (seed contract §2.5).
  */
 export interface PresenterReplyContent {
@@ -402,7 +651,7 @@ export interface PresenterReplyContent {
   };
 }
 /**
- * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, or a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
+ * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED), or RATE_LIMITED (oacop-rfc §6.1): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
  */
 export interface RefuseContent {
   type?: "REFUSE";
@@ -451,7 +700,7 @@ export interface Fact {
   value: FactValue;
   confidence: Confidence;
   ts: UtcTimestamp;
-  subject?: Jid1;
+  subject?: Jid2;
 }
 /**
  * INFORM STORED, KB → Coordinator: the fact of an INFORM.STORE_FACT is durable (lets the Coordinator tell KB_STORE_FAILED and KB_UNAVAILABLE apart, seed contract §4).
@@ -470,7 +719,7 @@ export interface UserMsgContent {
    * @maxItems 20
    */
   attachments?: Attachment[];
-  user?: Jid2;
+  user?: Jid3;
 }
 export interface Attachment {
   name?: string;

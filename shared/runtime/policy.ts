@@ -29,6 +29,18 @@ const INITIATORS: Record<string, readonly Role[]> = {
   REGISTER: ['specialist', 'calendar', 'room'],
   HEARTBEAT: ['specialist', 'calendar', 'room'],
   DEREGISTER: ['specialist', 'calendar', 'room'],
+  // OACoP (docs/oacop.md): the Coordinator drives scheduling and tasks; calendars and rooms answer.
+  // A participant may cancel (oacop-rfc §3.5); a calendar reports a task's progress on its own.
+  ProposeCollaboration: ['coordinator'],
+  ConfirmCollaboration: ['coordinator'],
+  CancelCollaboration: ['coordinator', 'calendar', 'room'],
+  AssignTask: ['coordinator'],
+  TaskDecision: ['coordinator'],
+  TaskUpdate: ['calendar', 'room'],
+  ProposalResponse: [],
+  OACoPAck: [],
+  OACoPError: [],
+  NOTIFY_USER: ['coordinator'],
 };
 
 export function mayTalk(from: Role, to: Role): boolean {

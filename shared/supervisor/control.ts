@@ -2,6 +2,7 @@
 // (a loopback port when that path is too long for a socket), described in run/supervisor.json.
 //   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
 //   POST /spawn {kind:'specialist', name, experts} → 201 {agent, ready_ms} once it registered
+//   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent
 //   POST /stop  {name}                        → stops it and keeps it down
 //   POST /start {name}                        → starts a stopped agent, answers once it is ready
 // Errors are JSON {error: CODE, detail}, never a dropped connection.
@@ -51,6 +52,8 @@ function nameOf(body: Record<string, unknown>): string {
 export interface ControlOptions {
   supervisor: Supervisor;
   specialistSpec: (def: SpecialistDef) => AgentSpec;
+  /** Absent: calendars cannot be spawned. */
+  calendarSpec?: (person: string) => AgentSpec;
   readyTimeoutMs?: number;
 }
 
@@ -63,15 +66,7 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       return [200, { agents: sup.list() }];
     case 'POST /spawn': {
       const body = await readJson(req);
-      if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', 'only kind "specialist" can be spawned');
-      const experts = body.experts ?? [];
-      if (!Array.isArray(experts) || !experts.every((e) => typeof e === 'string')) throw new HttpError(400, 'INVALID_ARGS', '"experts" must be a list of strings');
-      let spec: AgentSpec;
-      try {
-        spec = o.specialistSpec({ name: nameOf(body), experts });
-      } catch (err) {
-        throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
-      }
+      const spec = specOf(o, body);
       if (sup.has(spec.name)) throw new HttpError(409, 'ALREADY_RUNNING', `${spec.name} is already supervised`);
       const t0 = Date.now();
       sup.add(spec);
@@ -97,6 +92,25 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
     }
     default:
       throw new HttpError(404, 'NOT_FOUND', `no route ${key}; try GET /agents, POST /spawn, POST /stop, POST /start`);
+  }
+}
+
+function specOf(o: ControlOptions, body: Record<string, unknown>): AgentSpec {
+  if (body.kind === 'calendar' && o.calendarSpec) {
+    if (typeof body.person !== 'string' || body.person === '') throw new HttpError(400, 'INVALID_ARGS', '"person" (a string) is required');
+    try {
+      return o.calendarSpec(body.person);
+    } catch (err) {
+      throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
+    }
+  }
+  if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', `only kind "specialist"${o.calendarSpec ? ' or "calendar"' : ''} can be spawned`);
+  const experts = body.experts ?? [];
+  if (!Array.isArray(experts) || !experts.every((e) => typeof e === 'string')) throw new HttpError(400, 'INVALID_ARGS', '"experts" must be a list of strings');
+  try {
+    return o.specialistSpec({ name: nameOf(body), experts });
+  } catch (err) {
+    throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
   }
 }
 

@@ -1,13 +1,14 @@
-// What the supervisor runs: the four core roles and any number of specialists, each a
+// What the supervisor runs: the four core roles, any number of specialists and one calendar
+// agent per person with a calendar ($PARLEY_HOME/calendars/<person>.json), each a
 // `node dist/agents/<role>/main.js` child that says it is usable with one pino line:
-// core agents `{"msg":"online"}`, specialists `{"msg":"registered"}` (the Registry accepted them).
+// core agents `{"msg":"online"}`, specialists and calendars `{"msg":"registered"}` (the Registry accepted them).
 import path from 'node:path';
 import { assertLocalpart } from '../ejabberd/accounts.js';
 
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
   name: string;
-  kind: 'core' | 'specialist';
+  kind: 'core' | 'specialist' | 'calendar' | 'rooms';
   command: string;
   args: string[];
   /** The pino `msg` that marks the child ready. */
@@ -63,4 +64,17 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
     readyMsg: 'registered',
     experts: def.experts,
   };
+}
+
+/** One person's calendar agent (docs/oacop.md): account and log name calendar-<person>. */
+export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
+  assertLocalpart(`calendar-${person}`);
+  const args = ['--person', person, ...(ctx.agentScript ? ['--role', 'calendar'] : [])];
+  return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyMsg: 'registered' };
+}
+
+/** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */
+export function roomsSpec(ctx: SpecContext): AgentSpec {
+  const args = ctx.agentScript ? ['--role', 'rooms'] : [];
+  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyMsg: 'rooms registered' };
 }

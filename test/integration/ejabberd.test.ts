@@ -89,6 +89,10 @@ describe('ejabberd [instance] the project-local server', function () {
     expect(added.stdout).to.match(/added: carol@localhost/);
     const password = /password: (\S+)/.exec(added.stdout)?.[1] as string;
     expect(await canLogin(inst, 'carol@localhost', password)).to.equal(true);
+    // docs/oacop.md: a person also gets a calendar agent (account + settings; no supervisor here)
+    expect(added.stdout).to.match(/calendar: calendar-carol@localhost/).and.to.include('starts with the next `npm start`');
+    expect(accountSecrets(inst.cfg).get('calendar-carol')).to.be.a('string');
+    expect(fs.existsSync(path.join(inst.cfg.home, 'calendars', 'carol.json'))).to.equal(true);
     const again = await cli('user-cli.js', inst, 'add', 'carol');
     expect(again.stdout).to.match(/exists: carol@localhost/).and.to.include(`password: ${password}`);
     const list = await cli('user-cli.js', inst, 'list');

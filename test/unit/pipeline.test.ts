@@ -19,8 +19,11 @@ const ctx = (local: string, readsChat = false) => {
 };
 
 describe('pipeline [classify] bad input', () => {
-  for (const c of badInputs()) {
-    it(`rejects ${c.name} with ${c.code}`, () => {
+  // Each row is rebuilt when its test runs: the timestamp rows are relative to the clock, and a
+  // loaded machine can take more than 25 s from loading this file to running the test.
+  badInputs().forEach((row, i) => {
+    it(`rejects ${row.name} with ${row.code}`, () => {
+      const c = badInputs()[i] as typeof row;
       const r = classify(c.msg, ctx(c.self));
       expect(r.action).to.equal('reject');
       if (r.action !== 'reject') return;
@@ -29,7 +32,7 @@ describe('pipeline [classify] bad input', () => {
       expect(r.conversation_id).to.equal(c.thread);
       expect(r.from.jid).to.equal(c.msg.fromBare);
     });
-  }
+  });
 
   it('reports the ajv error paths of a content schema violation', () => {
     const env = askExpert();
@@ -106,8 +109,9 @@ const fragile = setup({ types: {} as { input: { request: Envelope }; context: { 
 });
 
 describe('Agent [receive] answers bad input with a FIPA error', () => {
-  for (const c of badInputs()) {
-    it(`answers ${c.name} with ${c.performative} ${c.code}, correlated and in the same thread`, () => {
+  badInputs().forEach((row, i) => {
+    it(`answers ${row.name} with ${row.performative} ${row.code}, correlated and in the same thread`, () => {
+      const c = badInputs()[i] as typeof row; // built now (see above)
       const { agent, transport, telemetry } = testAgent(c.self);
       agent.receive(c.msg);
       expect(transport.sent).to.have.length(1);
@@ -122,7 +126,7 @@ describe('Agent [receive] answers bad input with a FIPA error', () => {
       expect(agent.counters.rejected[c.code]).to.equal(1);
       expect(telemetry.records.map((r) => r.decision)).to.deep.equal([`rejected:${c.code}`, 'sent']);
     });
-  }
+  });
 });
 
 describe('Agent [receive] no error ping-pong', () => {

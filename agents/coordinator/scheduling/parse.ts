@@ -1,0 +1,235 @@
+// What a person asks of the Coordinator as OACoP initiator, from the chat line alone (issue
+// "Coordinator as initiator, from chat"). Pure: `now` comes in, nothing is looked up here.
+//   "schedule 30 min with bob and carol tomorrow afternoon in a room for 3"
+//   "/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<room name>]"
+//   "cancel that meeting"      "assign 'Q1 report' to bob by Friday"
+//   the assignee's answers: "accept", "decline", "50% draft started", "done", "blocked: …"
+// Times are UTC (the strict form says so with Z; the natural form is read in UTC).
+import * as chrono from 'chrono-node';
+import { DateTime } from 'luxon';
+import { dayWindow, type Window } from './slots.js';
+
+export interface RoomWish {
+  /** Seats needed; undefined = as many as the meeting has participants. */
+  capacity?: number;
+  /** A room named by the person (the /meet form's last word). */
+  name?: string;
+}
+
+export interface ScheduleRequest {
+  kind: 'schedule';
+  durationMin: number;
+  /** Names as written (bob, carol), in order, without the asker. */
+  participants: string[];
+  /** The subset that may be left out (§2.3 requiredParticipants holds the others). */
+  optional: string[];
+  window: Window;
+  room?: RoomWish;
+  title: string;
+}
+
+export type SchedulingIntent =
+  | ScheduleRequest
+  | { kind: 'cancel-meeting' }
+  | { kind: 'assign'; title: string; assignee: string; deadline: string }
+  | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
+  /** Recognised as a scheduling command but unusable: the person is told why. */
+  | { kind: 'scheduling-error'; detail: string };
+
+export type TaskStatus = 'ACCEPTED' | 'DECLINED' | 'IN_PROGRESS' | 'COMPLETED' | 'BLOCKED';
+
+const NAME = /^[a-z][a-z0-9._-]{0,60}$/i;
+const STOP = new Set([
+  'in', 'on', 'at', 'for', 'from', 'between', 'during', 'by', 'about', 'to', 'tomorrow', 'today', 'tonight', 'next', 'this',
+  'the', 'a', 'an', 'morning', 'afternoon', 'evening', 'room', 'before', 'after', 'within', 'sometime', 'some', 'any', 'please',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun',
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+]);
+
+/** "30 min", "1 hour", "45m", "1h30", "90 minutes", "half an hour". */
+const DURATION = /\b(?:(half an hour)|(\d{1,2})\s*h(?:ours?|rs?)?\s*(?:(\d{1,2})\s*(?:m(?:in(?:ute)?s?)?)?)?|(\d{1,3})\s*m(?:in(?:ute)?s?)?|(an?|one|\d{1,2}(?:\.\d+)?)\s*hours?)\b/i;
+
+export function parseDuration(text: string): { minutes: number; match: string } | undefined {
+  const m = DURATION.exec(text);
+  if (!m) return undefined;
+  let minutes: number;
+  if (m[1]) minutes = 30;
+  else if (m[2]) minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
+  else if (m[4]) minutes = Number(m[4]);
+  else minutes = /^(an?|one)$/i.test(m[5] ?? '') ? 60 : Math.round(Number(m[5]) * 60);
+  return minutes > 0 && minutes <= 24 * 60 ? { minutes, match: m[0] } : undefined;
+}
+
+/** "bob and carol", "bob, carol and optionally dave" up to the first word that is not a name. */
+export function parseNames(text: string): { required: string[]; optional: string[] } {
+  const required: string[] = [];
+  const optional: string[] = [];
+  let nextOptional = false;
+  for (const raw of text.split(/[\s,;]+/).filter(Boolean)) {
+    const word = raw.replace(/[.!?]+$/, '');
+    const lower = word.toLowerCase();
+    if (lower === 'and' || lower === '&') continue;
+    if (lower === 'optionally' || lower === 'maybe') { nextOptional = true; continue; }
+    const opt = nextOptional || word.endsWith('?') || /\(optional\)$/i.test(word);
+    const name = lower.replace(/\?$/, '').replace(/\(optional\)$/, '');
+    if (!NAME.test(name) || STOP.has(name)) break;
+    if (!required.includes(name) && !optional.includes(name)) (opt ? optional : required).push(name);
+    nextOptional = false;
+  }
+  return { required, optional };
+}
+
+const PARTS: Record<string, [number, number]> = { morning: [8, 12], afternoon: [12, 18], evening: [17, 21] };
+
+/** The time window a phrase names, in UTC; a bare day means its working hours (08–18). */
+export function parseWindow(text: string, now: Date, durationMin: number): Window | undefined {
+  const results = chrono.parse(text, { instant: now, timezone: 'UTC' }, { forwardDate: true });
+  const r = results[0];
+  if (!r) return undefined;
+  const start = DateTime.fromJSDate(r.start.date(), { zone: 'utc' });
+  if (r.end) return { start: start.toISO() as string, end: DateTime.fromJSDate(r.end.date(), { zone: 'utc' }).toISO() as string };
+  if (/\bnext week\b/i.test(r.text)) {
+    const monday = start.startOf('week');
+    return { start: monday.set({ hour: 8 }).toISO() as string, end: monday.plus({ days: 4 }).set({ hour: 18 }).toISO() as string };
+  }
+  const part = Object.keys(PARTS).find((p) => new RegExp(`\\b${p}\\b`, 'i').test(text));
+  if (part) {
+    const [h0, h1] = PARTS[part] as [number, number];
+    return dayWindow(start, h0, h1);
+  }
+  // A stated hour ("friday 3pm"): exactly that slot.
+  if (r.start.isCertain('hour')) return { start: start.toISO() as string, end: start.plus({ minutes: durationMin }).toISO() as string };
+  return dayWindow(start, 8, 18);
+}
+
+const ROOM_NATURAL = /\bin\s+(?:a|the)\s+room(?:\s+for\s+(\d{1,3})(?:\s+(?:people|persons|seats))?)?/i;
+const ROOM_NAMED = /\bin\s+(?:the\s+)?([a-z][a-z0-9_-]*)\s+room\b|\bin\s+room\s+([a-z][a-z0-9_-]*)\b/i;
+
+function parseSchedule(text: string, now: Date): SchedulingIntent {
+  const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
+  const duration = parseDuration(body);
+  if (!duration) return { kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
+  let rest = body.replace(duration.match, ' ');
+  let room: RoomWish | undefined;
+  const rn = ROOM_NATURAL.exec(rest);
+  const named = rn ? undefined : ROOM_NAMED.exec(rest);
+  if (rn) {
+    room = rn[1] ? { capacity: Number(rn[1]) } : {};
+    rest = rest.replace(rn[0], ' ');
+  } else if (named) {
+    room = { name: (named[1] ?? named[2] ?? '').toLowerCase() };
+    rest = rest.replace(named[0], ' ');
+  }
+  const w = /\bwith\s+(.+)$/i.exec(rest);
+  const names = w?.[1] ? parseNames(w[1]) : { required: [], optional: [] };
+  if (names.required.length + names.optional.length === 0) {
+    return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "schedule 30 min with bob and carol tomorrow afternoon".' };
+  }
+  const window = parseWindow(rest, now, duration.minutes) ?? dayWindow(DateTime.fromJSDate(now, { zone: 'utc' }).plus({ days: 1 }), 8, 18);
+  return clampToNow({
+    kind: 'schedule', durationMin: duration.minutes, participants: [...names.required, ...names.optional], optional: names.optional,
+    window, title: `Meeting with ${[...names.required, ...names.optional].join(', ')}`, ...(room ? { room } : {}),
+  }, now);
+}
+
+/** A window that has begun starts now (rounded up to the next 5 minutes); one that has ended is an error. */
+function clampToNow(req: ScheduleRequest, now: Date): SchedulingIntent {
+  const from = DateTime.fromJSDate(now, { zone: 'utc' });
+  const rounded = from.plus({ minutes: (5 - (from.minute % 5)) % 5 }).startOf('minute');
+  const start = DateTime.fromISO(req.window.start, { zone: 'utc' });
+  const end = DateTime.fromISO(req.window.end, { zone: 'utc' });
+  if (end <= rounded) return { kind: 'scheduling-error', detail: `That time window (${req.window.start} – ${req.window.end}) is already over.` };
+  const s = start < rounded ? rounded : start;
+  if (end.diff(s, 'minutes').minutes < req.durationMin) {
+    return { kind: 'scheduling-error', detail: `A ${req.durationMin}-minute meeting does not fit between ${s.toISO()} and ${end.toISO()}.` };
+  }
+  return { ...req, window: { start: s.toISO() as string, end: end.toISO() as string } };
+}
+
+const ISO_RANGE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\.\.(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)$/;
+
+/** `/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<name>]` — for scripts. */
+export function parseMeet(text: string, now: Date): SchedulingIntent {
+  const usage = 'usage: /meet <30m|1h|1h30> <name,name?,…> <start>Z..<end>Z [room|room:<seats>|<room name>]';
+  const parts = text.trim().split(/\s+/).slice(1);
+  const [dur, who, range, roomArg, ...extra] = parts;
+  if (!dur || !who || !range || extra.length > 0) return { kind: 'scheduling-error', detail: usage };
+  const d = /^(?:(\d{1,2})h)?(?:(\d{1,3})m?)?$/i.exec(dur);
+  const minutes = d ? Number(d[1] ?? 0) * 60 + Number(d[2] ?? 0) : 0;
+  if (!d || minutes <= 0 || minutes > 24 * 60) return { kind: 'scheduling-error', detail: `bad duration ${JSON.stringify(dur)}; ${usage}` };
+  const names = who.split(',').filter(Boolean).map((n) => n.toLowerCase());
+  const optional = names.filter((n) => n.endsWith('?')).map((n) => n.slice(0, -1));
+  const all = names.map((n) => n.replace(/\?$/, ''));
+  const bad = all.find((n) => !NAME.test(n));
+  if (bad !== undefined || all.length === 0) return { kind: 'scheduling-error', detail: `bad participant ${JSON.stringify(bad ?? who)}; ${usage}` };
+  const r = ISO_RANGE.exec(range);
+  const start = r ? DateTime.fromISO(r[1] as string, { zone: 'utc' }) : undefined;
+  const end = r ? DateTime.fromISO(r[2] as string, { zone: 'utc' }) : undefined;
+  if (!start?.isValid || !end?.isValid || end <= start) return { kind: 'scheduling-error', detail: `bad time window ${JSON.stringify(range)}; ${usage}` };
+  let room: RoomWish | undefined;
+  if (roomArg !== undefined) {
+    const rm = /^room(?:[:=](\d{1,3}))?$/i.exec(roomArg);
+    if (rm) room = rm[1] ? { capacity: Number(rm[1]) } : {};
+    else if (NAME.test(roomArg)) room = { name: roomArg.toLowerCase() };
+    else return { kind: 'scheduling-error', detail: `bad room ${JSON.stringify(roomArg)}; ${usage}` };
+  }
+  return clampToNow({
+    kind: 'schedule', durationMin: minutes, participants: [...new Set(all)], optional, title: `Meeting with ${all.join(', ')}`,
+    window: { start: start.toISO() as string, end: end.toISO() as string }, ...(room ? { room } : {}),
+  }, now);
+}
+
+/** "by Friday" → Friday 17:00 UTC unless an hour is given; no date → in 7 days. */
+function parseDeadline(text: string, now: Date): string {
+  const r = chrono.parse(text, { instant: now, timezone: 'UTC' }, { forwardDate: true })[0];
+  const base = DateTime.fromJSDate(r ? r.start.date() : now, { zone: 'utc' });
+  const d = r ? (r.start.isCertain('hour') ? base : base.set({ hour: 17, minute: 0, second: 0, millisecond: 0 })) : base.plus({ days: 7 }).set({ hour: 17, minute: 0, second: 0, millisecond: 0 });
+  return d.toISO({ suppressMilliseconds: true }) as string;
+}
+
+const ASSIGN = /^\s*(?:please\s+)?assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+([a-z][a-z0-9._-]*)\b(.*)$/i;
+const ASSIGN_STRICT = /^\s*\/assign\s+([a-z][a-z0-9._-]*)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\s+(.+)$/i;
+
+const TASK_WORDS: Array<[RegExp, TaskStatus]> = [
+  [/^(?:i\s+)?(?:accept(?:ed)?|ok(?:ay)?,?\s+i(?:'ll| will) do it|yes,? i(?:'ll| will) do it)\b/i, 'ACCEPTED'],
+  [/^(?:i\s+)?(?:decline(?:d)?|reject(?:ed)?|no,? i can'?t)\b/i, 'DECLINED'],
+  [/^(?:done|finished|completed?|it'?s done)\b/i, 'COMPLETED'],
+  [/^(?:blocked|stuck)\b/i, 'BLOCKED'],
+];
+
+/** The assignee's answer to a task (§4.2 TaskUpdate): status, progress and a comment. */
+export function parseTaskAnswer(text: string): SchedulingIntent | undefined {
+  const t = text.trim().replace(/[.!]+$/, '');
+  const pct = /^(\d{1,3})\s*%\s*[,:;-]?\s*(.*)$/s.exec(t);
+  if (pct) {
+    const progress = Number(pct[1]);
+    if (progress > 100) return undefined;
+    const comment = pct[2]?.trim();
+    return { kind: 'task-answer', status: progress === 100 ? 'COMPLETED' : 'IN_PROGRESS', progress, ...(comment ? { comment } : {}) };
+  }
+  for (const [re, status] of TASK_WORDS) {
+    const m = re.exec(t);
+    if (!m) continue;
+    const comment = t.slice(m[0].length).replace(/^\s*[,:;-]\s*/, '').trim();
+    return { kind: 'task-answer', status, ...(status === 'COMPLETED' ? { progress: 100 } : {}), ...(comment ? { comment } : {}) };
+  }
+  return undefined;
+}
+
+/** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). */
+export function parseScheduling(text: string, now: Date): SchedulingIntent | undefined {
+  const t = text.trim();
+  if (/^\/meet\b/i.test(t)) return parseMeet(t, now);
+  if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now);
+  if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/cancel$/i.test(t)) {
+    return { kind: 'cancel-meeting' };
+  }
+  const strict = ASSIGN_STRICT.exec(t);
+  if (strict) return { kind: 'assign', assignee: (strict[1] as string).toLowerCase(), deadline: DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, title: (strict[3] as string).trim() };
+  const a = ASSIGN.exec(t);
+  if (a) {
+    const title = (a[1] ?? a[2] ?? '').trim();
+    if (title) return { kind: 'assign', title: title.slice(0, 200), assignee: (a[3] as string).toLowerCase(), deadline: parseDeadline(a[4] ?? '', now) };
+  }
+  return parseTaskAnswer(t);
+}

@@ -1,0 +1,53 @@
+// Which OACoP exchange a scheduling command opens (the USER_MSG factory's hook). Reads the
+// Coordinator's store synchronously (SQLite) so the machines stay pure: the meeting to cancel
+// and the assignee's open task travel in their input. `undefined` → not ours (the expert flow).
+import { randomUUID } from 'node:crypto';
+import type { AnyStateMachine } from 'xstate';
+import type { CoordinatorInput } from '../envelopes.js';
+import { userMsg } from '../envelopes.js';
+import { assignMachine, taskAnswerMachine } from './tasks.js';
+import { cancelMachine } from './cancel.js';
+import type { SchedulingIntent } from './parse.js';
+import { scheduleMachine } from './schedule.js';
+import type { MeetingRecord, TaskRecord } from './store.js';
+import { usageMachine } from './usage.js';
+
+export interface SchedulingDeps {
+  oacopTimeoutMs: number;
+  lastMeeting(organizer: string): MeetingRecord | undefined;
+  openTask(assignee: string): TaskRecord | undefined;
+  /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
+  machines?: Partial<Record<'schedule' | 'cancel' | 'assign' | 'answer', AnyStateMachine>>;
+  now?: () => Date;
+  newThreadId?: () => string;
+}
+
+export function schedulingRoute(
+  command: SchedulingIntent, base: CoordinatorInput, deps: SchedulingDeps,
+): { machine: AnyStateMachine; input: unknown } | undefined {
+  const m = deps.machines ?? {};
+  const now = (deps.now ?? (() => new Date()))();
+  const threadId = (deps.newThreadId ?? (() => `urn:uuid:${randomUUID()}`))();
+  const { user } = userMsg(base.request);
+  const t = { oacopTimeoutMs: deps.oacopTimeoutMs, now: now.toISOString() };
+  if (!user && command.kind !== 'scheduling-error') {
+    return { machine: usageMachine, input: { ...base, detail: 'I can only schedule for a person I know (the message carried no user).' } };
+  }
+  switch (command.kind) {
+    case 'scheduling-error':
+      return { machine: usageMachine, input: { ...base, detail: command.detail } };
+    case 'schedule':
+      return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
+    case 'cancel-meeting': {
+      const meeting = deps.lastMeeting(user as string);
+      return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
+    }
+    case 'assign':
+      return { machine: m.assign ?? assignMachine, input: { ...base, ...t, threadId, title: command.title, assignee: command.assignee, deadline: command.deadline } };
+    case 'task-answer': {
+      const task = deps.openTask(user as string);
+      if (!task) return undefined;
+      return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task, status: command.status, progress: command.progress, comment: command.comment } };
+    }
+  }
+}

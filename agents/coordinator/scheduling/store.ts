@@ -1,0 +1,113 @@
+// The Coordinator's memory of what it initiated (OACoP §3, §4), in
+// $PARLEY_HOME/data/coordinator.sqlite: meetings per organizer ("cancel that meeting") and tasks
+// (the assignee's answers in chat, and whom to tell of each TaskUpdate). main.ts wraps these
+// calls in promise actors; the USER_MSG factory reads `openTask` to route an assignee's answer.
+import { type Db, openDb } from '../../../shared/store/sqlite.js';
+import type { Window } from './slots.js';
+
+export interface MeetingRecord {
+  threadId: string;
+  /** Bare JID of the person who asked. */
+  organizer: string;
+  title: string;
+  slot: Window;
+  revision: number;
+  /** Logical names of the calendar agents that confirmed (calendar-bob, …). */
+  participants: string[];
+  /** room-<name>, when one was booked. */
+  room?: string;
+  status: 'CONFIRMED' | 'CANCELLED';
+}
+
+export interface TaskRecord {
+  threadId: string;
+  /** Bare JIDs of who assigned it and who must do it; the assignee's calendar agent name. */
+  assigner: string;
+  assignee: string;
+  agent: string;
+  title: string;
+  deadline: string;
+  status: 'ASSIGNED' | 'ACCEPTED' | 'DECLINED' | 'IN_PROGRESS' | 'COMPLETED' | 'BLOCKED';
+  progress?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meetings (
+  thread_id TEXT PRIMARY KEY, organizer TEXT NOT NULL, title TEXT NOT NULL, start TEXT NOT NULL, end TEXT NOT NULL,
+  revision INTEGER NOT NULL, participants TEXT NOT NULL, room TEXT, status TEXT NOT NULL, updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS meetings_organizer ON meetings(organizer, updated_at);
+CREATE TABLE IF NOT EXISTS tasks (
+  thread_id TEXT PRIMARY KEY, assigner TEXT NOT NULL, assignee TEXT NOT NULL, agent TEXT NOT NULL, title TEXT NOT NULL,
+  deadline TEXT NOT NULL, status TEXT NOT NULL, progress INTEGER, updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);`;
+
+/** Tasks the assignee can still answer: not declined, not done. */
+const OPEN = `status IN ('ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED')`;
+
+interface MeetingRow {
+  thread_id: string; organizer: string; title: string; start: string; end: string; revision: number; participants: string; room: string | null; status: string;
+}
+interface TaskRow {
+  thread_id: string; assigner: string; assignee: string; agent: string; title: string; deadline: string; status: string; progress: number | null;
+}
+
+const meeting = (r: MeetingRow): MeetingRecord => ({
+  threadId: r.thread_id, organizer: r.organizer, title: r.title, slot: { start: r.start, end: r.end }, revision: r.revision,
+  participants: JSON.parse(r.participants) as string[], ...(r.room ? { room: r.room } : {}), status: r.status as MeetingRecord['status'],
+});
+const task = (r: TaskRow): TaskRecord => ({
+  threadId: r.thread_id, assigner: r.assigner, assignee: r.assignee, agent: r.agent, title: r.title, deadline: r.deadline,
+  status: r.status as TaskRecord['status'], ...(r.progress !== null ? { progress: r.progress } : {}),
+});
+
+export class SchedulingStore {
+  private readonly db: Db;
+  private seq = 0;
+
+  constructor(file: string) {
+    this.db = openDb(file);
+    this.db.exec(SCHEMA);
+  }
+
+  /** Monotonic within the process so "the last meeting" is well defined even within one ms. */
+  private stamp(): number {
+    this.seq += 1;
+    return Date.now() + this.seq / 1e6;
+  }
+
+  saveMeeting(m: MeetingRecord): void {
+    this.db.prepare(`INSERT INTO meetings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(thread_id) DO UPDATE SET start = excluded.start, end = excluded.end, revision = excluded.revision,
+      participants = excluded.participants, room = excluded.room, status = excluded.status, updated_at = excluded.updated_at`)
+      .run(m.threadId, m.organizer, m.title, m.slot.start, m.slot.end, m.revision, JSON.stringify(m.participants), m.room ?? null, m.status, this.stamp());
+  }
+
+  /** The organizer's most recently booked meeting that is still on. */
+  lastMeeting(organizer: string): MeetingRecord | undefined {
+    const r = this.db.prepare(`SELECT * FROM meetings WHERE organizer = ? AND status = 'CONFIRMED' ORDER BY updated_at DESC LIMIT 1`).get(organizer) as MeetingRow | undefined;
+    return r ? meeting(r) : undefined;
+  }
+
+  saveTask(t: TaskRecord): void {
+    this.db.prepare(`INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(thread_id) DO UPDATE SET status = excluded.status, progress = excluded.progress, updated_at = excluded.updated_at`)
+      .run(t.threadId, t.assigner, t.assignee, t.agent, t.title, t.deadline, t.status, t.progress ?? null, this.stamp());
+  }
+
+  task(threadId: string): TaskRecord | undefined {
+    const r = this.db.prepare('SELECT * FROM tasks WHERE thread_id = ?').get(threadId) as TaskRow | undefined;
+    return r ? task(r) : undefined;
+  }
+
+  /** The assignee's most recently assigned open task. */
+  openTask(assignee: string): TaskRecord | undefined {
+    const r = this.db.prepare(`SELECT * FROM tasks WHERE assignee = ? AND ${OPEN} ORDER BY rowid DESC LIMIT 1`).get(assignee) as TaskRow | undefined;
+    return r ? task(r) : undefined;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,63 @@
+// What people read about meetings and tasks (pure; the Presenter shows these as they are).
+import { DateTime } from 'luxon';
+import { displayName } from './oacop.js';
+import type { Window } from './slots.js';
+
+const utc = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).setLocale('en-GB');
+
+/** "Thu 10 Dec 2026, 12:00–12:30 UTC" */
+export function when(slot: Window): string {
+  const s = utc(slot.start);
+  const e = utc(slot.end);
+  const end = s.hasSame(e, 'day') ? e.toFormat('HH:mm') : e.toFormat('ccc d LLL HH:mm');
+  return `${s.toFormat('ccc d LLL yyyy, HH:mm')}–${end} UTC`;
+}
+
+export const deadlineText = (iso: string) => utc(iso).toFormat("ccc d LLL yyyy, HH:mm 'UTC'");
+
+const list = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+
+export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean }): string {
+  const lines = [
+    `Booked: ${o.title}`,
+    `When: ${when(o.slot)}`,
+    `Participants: ${list(o.attendees.map(displayName))}`,
+    ...(o.room ? [`Room: ${displayName(o.room)}`] : []),
+    ...(o.absent.length ? [`Not coming (optional, not free then): ${list(o.absent.map(displayName))}`] : []),
+    ...(o.renegotiated ? ['(The first choice was taken in the meantime, so I negotiated a new time.)'] : []),
+    'The invitation (.ics) follows.',
+  ];
+  return lines.join('\n');
+}
+
+export interface Miss {
+  who: string;
+  why: string;
+}
+
+export function noSlotText(o: { misses: Miss[]; roomWanted: boolean; minutes: number; window: Window }): string {
+  const why = o.misses.map((m) => `${displayName(m.who)} ${m.why}`);
+  const head = `I could not find ${o.minutes} minutes ${o.roomWanted ? 'with a free room ' : ''}that everyone required can make between ${when(o.window)}.`;
+  return why.length ? `${head}\n${why.map((w) => `• ${w}`).join('\n')}` : head;
+}
+
+export const unknownPeopleText = (names: string[]) =>
+  `I don't know a calendar for ${list(names)}. Only people with a calendar agent can be invited.`;
+
+export const noRoomText = (seats: number, name?: string) =>
+  name ? `There is no room called ${name} for ${seats} people.` : `No room can seat ${seats} people.`;
+
+export const directoryDownText = 'I could not reach the directory, so I cannot find calendars right now. Please try again shortly.';
+
+const TASK_VERBS: Record<string, [string, string]> = {
+  ACCEPTED: ['accepted', 'accepted'], DECLINED: ['declined', 'declined'], IN_PROGRESS: ['is working on', 'are working on'],
+  COMPLETED: ['completed', 'completed'], BLOCKED: ['is blocked on', 'are blocked on'],
+};
+
+/** "bob is working on "Q1 report" (50%): draft started." — `you` for the assignee's own confirmation. */
+export function taskUpdateText(o: { subject: string; title: string; status: string; progress?: number; comment?: string }): string {
+  const [they, you] = TASK_VERBS[o.status] ?? [o.status.toLowerCase(), o.status.toLowerCase()];
+  const pct = o.progress !== undefined && o.status !== 'COMPLETED' ? ` (${o.progress}%)` : '';
+  return `${o.subject} ${o.subject === 'you' ? you : they} "${o.title}"${pct}${o.comment ? `: ${o.comment}` : ''}.`;
+}

@@ -1,0 +1,113 @@
+// The Room agents (OACoP §8.2): `node dist/agents/rooms/main.js`, one XEP-0114 component process
+// serving every room JID <name>@rooms.<domain> from $PARLEY_HOME/rooms.json. Each room is its own
+// agent (ComponentHost): own pipeline identity room-<name>, router, telemetry, calendar
+// (data/room-<name>.sqlite), DID, and Registry entry (capability ROOM, profile.room). Wiring only.
+import path from 'node:path';
+import { randomInt, randomUUID } from 'node:crypto';
+import { fromPromise, waitFor } from 'xstate';
+import { ledgerDbFile } from '../../shared/calendar/config.js';
+import { Ledger } from '../../shared/calendar/ledger.js';
+import { CalendarStore } from '../../shared/calendar/store.js';
+import { loadTunables } from '../../shared/config/agents.js';
+import { loadConfig, paths } from '../../shared/config/index.js';
+import { componentSecret } from '../../shared/ejabberd/control.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
+import { pinnedDidsFile } from '../../shared/identity/keystore.js';
+import { TrustStore } from '../../shared/identity/trust.js';
+import { createLogger } from '../../shared/log/index.js';
+import { telemetryFile } from '../../shared/runtime/boot.js';
+import { ComponentHost } from '../../shared/runtime/component-agent.js';
+import { roomsDomain } from '../../shared/runtime/names.js';
+import { Signing, signingEnabled } from '../../shared/runtime/signing.js';
+import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
+import { componentTransport } from '../../shared/transport/component.js';
+import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
+import { packageVersion } from '../specialist/profile.js';
+import { registrationMachine, type RegistrationEmitted } from '../specialist/registration-machine.js';
+import { loadRooms, type RoomDef } from './config.js';
+import { RoomContext } from './context.js';
+import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
+
+const config = loadConfig();
+const tunables = loadTunables(process.env, config.domain);
+const logger = createLogger('rooms');
+const rooms = loadRooms(config.home);
+const domain = roomsDomain(config.domain);
+const handleMs = Number(process.env.PARLEY_CALENDAR_HANDLE_MS || 10000);
+
+const transport = componentTransport({ domain, password: componentSecret(config), host: config.host, port: config.componentPort, logger });
+const host = new ComponentHost({ transport, domain: config.domain, logger });
+const ledger = new Ledger(ledgerDbFile(config));
+const stores: CalendarStore[] = [];
+
+const iso = (min: number | undefined) => (min === undefined ? undefined : `PT${min}M`);
+
+function profileOf(room: RoomDef, jid: string, did: string) {
+  const minDuration = iso(room.constraints.minDurationMin);
+  const requiresCleaningGap = iso(room.constraints.cleaningGapMin);
+  return {
+    jid, name: `room-${room.name}`, version: packageVersion(), capabilities: ['ROOM'], description: room.description,
+    topics: [room.name, 'room'], did,
+    room: { capacity: room.capacity, constraints: { ...(minDuration ? { minDuration } : {}), ...(requiresCleaningGap ? { requiresCleaningGap } : {}) } },
+  };
+}
+
+type HostedAgent = ReturnType<ComponentHost['host']>;
+const hosted: Array<{ key: string; agent: HostedAgent; profile: ReturnType<typeof profileOf> }> = [];
+for (const room of rooms) {
+  const jid = `${room.name}@${domain}`;
+  const name = `room-${room.name}`;
+  // Each room signs with its own key (secrets/keys/room-<name>.json), its DID pinned for its JID.
+  const identity = ensureAgentIdentity(config.home, name, jid);
+  const signing = signingEnabled() ? new Signing({ identity, trust: new TrustStore(pinnedDidsFile(config.home)), domain: config.domain }) : undefined;
+  const agent = host.host(jid, {
+    telemetry: new SqliteTelemetry(telemetryFile(config, name), name), logger: logger.child({ room: room.name }), ...(signing ? { signing } : {}),
+  });
+  const store = new CalendarStore(path.join(paths(config).data, `${name}.sqlite`));
+  stores.push(store);
+  const ctx = new RoomContext(room, { store, ledger, rng: () => randomInt(0, 2 ** 32) / 2 ** 32, now: Date.now });
+  const machine = calendarExchangeMachine.provide({
+    actors: { handle: fromPromise<ReturnType<typeof handleRoom>, HandleInput>(async ({ input }) => handleRoom(ctx, input.kind as RoomKind, input.request, input.from)) },
+  });
+  for (const kind of ROOM_KINDS) agent.router.on(kind, (request, from) => ({ machine, input: { request, from, self: agent.name, kind, handleMs } }));
+  hosted.push({ key: `reg-${name}-${randomUUID()}`, agent, profile: profileOf(room, jid, identity.did) });
+}
+
+await host.start();
+logger.info({ domain, rooms: rooms.map((r) => r.name) }, 'online');
+
+// Each room keeps its own registration with the DF (docs/runtime.md §5).
+let registered = 0;
+const registrations = hosted.map((r) => {
+  const actor = r.agent.router.start(r.key, registrationMachine, {
+    self: r.agent.name, jid: r.agent.self.jid, profile: r.profile, conversationId: r.key,
+    heartbeatMs: tunables.heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
+  });
+  actor.on('registered', (e: RegistrationEmitted) => {
+    if (e.type !== 'registered') return;
+    logger.info({ room: r.agent.name, lease_ms: e.lease_ms, count: e.count }, 'registered');
+    if (e.count === 1 && (registered += 1) === hosted.length) logger.info({ rooms: registered }, 'rooms registered');
+  });
+  return { ...r, actor };
+});
+// The supervisor waits for this line (shared/supervisor/spec.ts roomsSpec).
+if (hosted.length === 0) logger.info({ rooms: 0 }, 'rooms registered');
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  await Promise.all(registrations.map(async (r) => {
+    if (!r.agent.router.send(r.key, { type: 'DEREGISTER' })) return;
+    await waitFor(r.actor, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn({ room: r.agent.name }, 'deregister: no answer'));
+  }));
+  await host.stop().catch(() => undefined);
+  for (const s of stores) s.close();
+  ledger.close();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
+process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));

@@ -1,0 +1,209 @@
+// OACoP end to end on a real ejabberd with real processes: people chat with the Presenter, the
+// Coordinator negotiates with calendar agents (one process per person) and the Room component;
+// results are checked on what people read and on the calendars' exported .ics.
+import { expect } from 'chai';
+import ICAL from 'ical.js';
+import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
+import { CalendarStore } from '../../shared/calendar/store.js';
+import { paths } from '../../shared/config/index.js';
+import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { startInstance, type TestInstance } from '../support/ejabberd.js';
+import path from 'node:path';
+
+export const PEOPLE = ['alice', 'bob', 'carol', 'dave', 'erin', ...Array.from({ length: 15 }, (_, i) => `u${String(i + 6).padStart(2, '0')}`)];
+
+/** Every VEVENT of a calendar file that still blocks time (not CANCELLED). */
+export function bookedEvents(file: string): Array<{ uid: string; start: number; end: number; status: string }> {
+  const store = new CalendarStore(file);
+  try {
+    const cal = new ICAL.Component(ICAL.parse(store.exportIcs()) as never);
+    return cal.getAllSubcomponents('vevent').map((e) => ({
+      uid: String(e.getFirstPropertyValue('uid')),
+      start: (e.getFirstPropertyValue('dtstart') as InstanceType<typeof ICAL.Time>).toUnixTime() * 1000,
+      end: (e.getFirstPropertyValue('dtend') as InstanceType<typeof ICAL.Time>).toUnixTime() * 1000,
+      status: String(e.getFirstPropertyValue('status') ?? ''),
+    }));
+  } finally {
+    store.close();
+  }
+}
+
+export function exportedIcs(file: string): string {
+  const store = new CalendarStore(file);
+  try {
+    return store.exportIcs();
+  } finally {
+    store.close();
+  }
+}
+
+export interface OacopWorld {
+  instance: TestInstance;
+  procs: AgentProcess[];
+  people: Map<string, ChatPerson>;
+  roomFile(name: string): string;
+  calFile(person: string): string;
+  stop(): Promise<void>;
+}
+
+/** A private instance (its calendars are ours alone) with the whole cast running. */
+export async function startWorld(): Promise<OacopWorld> {
+  const instance = await startInstance('parley-oacop-');
+  const { cfg } = instance;
+  // Open every day, 09–17 UTC, so the test does not depend on the weekday it runs on.
+  for (const p of PEOPLE) writeCalendarConfig(cfg, { ...defaultCalendarConfig(p, `${p}@${cfg.domain}`, 'UTC'), workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start: '09:00', end: '17:00', timezone: 'UTC' } });
+  // Accounts first, from this one process (20 agents provisioning themselves would race on accounts.json).
+  await Promise.all(PEOPLE.flatMap((p) => [instance.account(`calendar-${p}`), instance.account(p)]));
+  const env = { ...instance.env, PARLEY_OACOP_TIMEOUT_MS: '10000', PARLEY_REGISTRY_TIMEOUT_MS: '15000', PARLEY_PRESENTER_TIMEOUT_MS: '150000', PARLEY_LOG_LEVEL: 'info',
+    // A loaded machine (the suite runs beside others) must not lose leases mid-test.
+    PARLEY_LEASE_MS: '120000', PARLEY_HEARTBEAT_MS: '5000' };
+  // Everything at once: rooms and calendars retry REGISTER until the Registry is up.
+  const core = ['registry', 'coordinator', 'presenter'].map((r) => spawnAgent(`agents/${r}/main.js`, env));
+  const rooms = spawnAgent('agents/rooms/main.js', env);
+  const cals = PEOPLE.map((p) => spawnAgent('agents/calendar/main.js', { ...env, PARLEY_CALENDAR_PERSON: p }));
+  const procs: AgentProcess[] = [...core, rooms, ...cals];
+  await Promise.all([...core.map((p) => p.waitFor('online', 90000)), rooms.waitFor('rooms registered', 90000), ...cals.map((c) => c.waitFor('registered', 90000))]);
+  const people = new Map<string, ChatPerson>();
+  await Promise.all(PEOPLE.map(async (p) => people.set(p, await ChatPerson.connect(cfg, p))));
+  return {
+    instance, procs, people,
+    roomFile: (name) => path.join(paths(cfg).data, `room-${name}.sqlite`),
+    calFile: (person) => calendarDbFile(cfg, person),
+    stop: async () => {
+      await Promise.all([...people.values()].map((p) => p.close().catch(() => undefined)));
+      await Promise.all(procs.map((p) => p.stop()));
+    },
+  };
+}
+
+describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabberd and processes)', function () {
+  this.timeout(180000);
+  let w: OacopWorld;
+  const who = (p: string) => w.people.get(p) as ChatPerson;
+
+  before(async function () {
+    this.timeout(180000);
+    const t0 = Date.now();
+    w = await startWorld();
+    console.log(`      (${PEOPLE.length} calendars, 5 rooms, core agents up in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  });
+  after(async () => w?.stop());
+
+  it('schedules two people from chat: the earliest common slot, and the invitation as .ics', async () => {
+    const { answer, ics } = await who('alice').ask('/meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
+    expect(answer).to.contain('Booked: Meeting with bob').and.contain('Mon 14 Dec 2026, 09:00–09:30 UTC').and.contain('Participants: alice and bob');
+    expect(ics?.body).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
+    expect(ics?.oob).to.match(/^data:text\/calendar;charset=utf-8;base64,/);
+    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1];
+    for (const p of ['alice', 'bob']) {
+      expect(bookedEvents(w.calFile(p)).filter((e) => e.uid === uid && e.status === 'CONFIRMED'), p).to.have.length(1);
+    }
+  });
+
+  it('schedules three people in a room for 3 from natural language, then "cancel that meeting" cancels it everywhere', async () => {
+    const { answer, ics } = await who('alice').ask('schedule 30 min with bob and carol tomorrow afternoon in a room for 3', { ics: true });
+    expect(answer).to.contain('Booked').and.contain('Participants: alice, bob and carol').and.contain('Room: atlas');
+    expect(ics?.body).to.contain('LOCATION:atlas');
+    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1] as string;
+    expect(bookedEvents(w.roomFile('atlas')).find((e) => e.uid === uid)?.status).to.equal('CONFIRMED');
+
+    const bobSeen = who('bob').lines.length;
+    const cancelled = await who('alice').ask('cancel that meeting', { ics: true });
+    expect(cancelled.answer).to.contain('Cancelled: Meeting with bob, carol').and.contain('room atlas released');
+    expect(cancelled.ics?.body).to.contain('METHOD:CANCEL').and.contain('SEQUENCE:3');
+    for (const file of [w.calFile('alice'), w.calFile('bob'), w.calFile('carol'), w.roomFile('atlas')]) {
+      expect(bookedEvents(file).find((e) => e.uid === uid)?.status, file).to.equal('CANCELLED');
+    }
+    const told = await who('bob').waitFor((l) => l.body.includes('alice cancelled'), 'telling bob of the cancellation', 10000, bobSeen);
+    expect(told.body).to.contain('Meeting with bob, carol');
+    expect((await who('alice').ask('cancel that meeting')).answer).to.contain('Cancelled: Meeting with bob'); // the earlier one
+    expect((await who('alice').ask('cancel that meeting')).answer).to.equal('You have no booked meeting to cancel.');
+  });
+
+  it('a room refuses what breaks its constraints: minDuration (OACOP_UNSUPPORTED_CONSTRAINT) and the cleaning gap', async () => {
+    const short = await who('dave').ask('/meet 15m erin 2026-12-14T13:00Z..2026-12-14T15:00Z dune');
+    expect(short.answer).to.contain('dune could not take part (OACOP_UNSUPPORTED_CONSTRAINT)');
+    expect(bookedEvents(w.roomFile('dune'))).to.have.length(0);
+
+    expect((await who('dave').ask('/meet 60m erin 2026-12-14T14:00Z..2026-12-14T15:00Z cosmos')).answer).to.contain('14:00–15:00 UTC').and.contain('Room: cosmos');
+    const inGap = await who('carol').ask('/meet 30m u06 2026-12-14T15:00Z..2026-12-14T15:40Z cosmos');
+    expect(inGap.answer).to.contain('I could not find 30 minutes with a free room');
+    expect((await who('carol').ask('/meet 30m u06 2026-12-14T15:00Z..2026-12-14T15:45Z cosmos')).answer).to.contain('15:15–15:45 UTC').and.contain('Room: cosmos');
+  });
+
+  it('assigns a task from chat; bob is told, answers "50% draft started" and "done", and alice hears each update', async () => {
+    const aliceSeen = who('alice').lines.length;
+    const bobSeen = who('bob').lines.length;
+    const assigned = await who('alice').ask("assign 'Q1 report' to bob by Friday");
+    expect(assigned.answer).to.match(/^Assigned "Q1 report" to bob, due Fri \d+ \w+ 2026, 17:00 UTC/);
+    const told = await who('bob').waitFor((l) => l.body.startsWith('alice assigned you a task'), 'the assignment', 10000, bobSeen);
+    expect(told.body).to.contain('"Q1 report"');
+
+    expect((await who('bob').ask('50% draft started')).answer).to.equal('Noted: you are working on "Q1 report" (50%): draft started. I told alice.');
+    const progress = await who('alice').waitFor((l) => l.body.startsWith('bob is working on'), 'the progress update', 10000, aliceSeen);
+    expect(progress.body).to.equal('bob is working on "Q1 report" (50%): draft started.');
+
+    expect((await who('bob').ask('done')).answer).to.equal('Noted: you completed "Q1 report". I told alice.');
+    await who('alice').waitFor((l) => l.body === 'bob completed "Q1 report".', 'the completion', 10000, aliceSeen);
+    const todo = exportedIcs(w.calFile('bob'));
+    expect(todo).to.contain('BEGIN:VTODO').and.contain('SUMMARY:Q1 report').and.contain('STATUS:COMPLETED').and.contain('PERCENT-COMPLETE:100');
+    // No open task left: "done" is a question again (no specialist runs here).
+    expect((await who('bob').ask('done', { timeoutMs: 30000 })).answer).to.not.contain('Noted');
+  });
+
+  it('100 meetings asked at once among 20 people and 5 rooms never double-book a person or a room (checked on the exported .ics)', async function () {
+    this.timeout(170000);
+    let seed = 42;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const WINDOW = '2026-12-15T09:00Z..2026-12-16T17:00Z';
+    const t0 = Date.now();
+    const asks = Array.from({ length: 100 }, (_, i) => {
+      const asker = PEOPLE[i % PEOPLE.length] as string;
+      const others = PEOPLE.filter((p) => p !== asker);
+      const n = 1 + Math.floor(rnd() * 2);
+      const pick = new Set<string>();
+      while (pick.size < n) pick.add(others[Math.floor(rnd() * others.length)] as string);
+      return who(asker).ask(`/meet 30m ${[...pick].join(',')} ${WINDOW} room`, { timeoutMs: 160000 }).then((r) => ({ ...r, asker }));
+    });
+    const answers = await Promise.all(asks);
+    const seconds = (Date.now() - t0) / 1000;
+    const booked = answers.filter((a) => a.answer.startsWith('Booked'));
+    console.log(`      (${booked.length}/100 booked in ${seconds.toFixed(1)} s, ${booked.filter((a) => a.answer.includes('negotiated a new time')).length} after a re-negotiation)`);
+    for (const a of answers.filter((x) => !x.answer.startsWith('Booked'))) expect(a.answer, a.answer).to.match(/^I could not (find|book)/);
+
+    // Each booked meeting: its .ics, and the same UID and start in every attendee's calendar and its room.
+    const meetings = await Promise.all(booked.map(async (a) => {
+      const ics = (await who(a.asker).waitFor((l) => l.thread === a.thread && l.body.startsWith('BEGIN:VCALENDAR'), 'the .ics', 10000)).body;
+      const uid = /UID:(\S+)/.exec(ics)?.[1] as string;
+      const room = /LOCATION:(\S+)/.exec(ics)?.[1] as string;
+      const attendees = [...ics.matchAll(/ATTENDEE;[^:]*:xmpp:([^@\r\n]+)@/g)].map((m) => m[1] as string);
+      return { uid, room, attendees, start: /DTSTART:(\S+)/.exec(ics)?.[1] as string };
+    }));
+    const uids = new Set(meetings.map((m) => m.uid));
+    const day0 = Date.parse('2026-12-15T00:00:00Z');
+    const day2 = Date.parse('2026-12-17T00:00:00Z');
+    const files = [...PEOPLE.map((p) => [p, w.calFile(p)]), ...['atlas', 'borealis', 'cosmos', 'dune', 'eclipse'].map((r) => [`room ${r}`, w.roomFile(r)])];
+    let checked = 0;
+    for (const [name, file] of files as Array<[string, string]>) {
+      const events = bookedEvents(file).filter((e) => e.status !== 'CANCELLED' && e.start >= day0 && e.end <= day2).sort((a, b) => a.start - b.start);
+      const gap = name === 'room cosmos' ? 15 * 60000 : 0;
+      for (let i = 1; i < events.length; i += 1) {
+        const [prev, cur] = [events[i - 1], events[i]] as [(typeof events)[number], (typeof events)[number]];
+        expect(cur.start, `${name}: ${prev.uid} and ${cur.uid} overlap`).to.be.at.least(prev.end + gap);
+      }
+      // Nothing is held for a meeting the asker was told failed.
+      for (const e of events) expect(uids.has(e.uid), `${name} holds ${e.uid}, which was not booked`).to.equal(true);
+      checked += events.length;
+    }
+    for (const m of meetings) {
+      for (const a of m.attendees) {
+        const ev = bookedEvents(w.calFile(a)).find((e) => e.uid === m.uid);
+        expect(ev?.status, `${a} lacks ${m.uid}`).to.equal('CONFIRMED');
+      }
+      expect(bookedEvents(w.roomFile(m.room)).find((e) => e.uid === m.uid)?.status, `room ${m.room} lacks ${m.uid}`).to.equal('CONFIRMED');
+    }
+    console.log(`      (${checked} events across ${files.length} calendars checked for overlaps)`);
+    expect(booked.length).to.be.at.least(50);
+  });
+});

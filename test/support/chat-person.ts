@@ -1,0 +1,89 @@
+// A person chatting with the Presenter for OACoP tests: unlike shared/trace/ask.ts (first reply
+// per question), it keeps every line the Presenter sends — replies, the .ics that follows, and
+// notifications nobody asked for — and waits for the one a test expects.
+import xml, { type Element } from '@xmpp/xml';
+import { newConversationId } from '../../shared/acl/envelope.js';
+import type { ParleyConfig } from '../../shared/config/index.js';
+import { ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { silentLogger } from '../../shared/log/index.js';
+import { clientTransport } from '../../shared/transport/client.js';
+import { bare } from '../../shared/transport/stanza.js';
+import type { InboundMessage } from '../../shared/transport/types.js';
+import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Line {
+  thread: string;
+  body: string;
+  /** XEP-0066 url (the .ics as a data: URL), when present. */
+  oob?: string;
+}
+
+export class ChatPerson {
+  readonly lines: Line[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(readonly jid: string, readonly presenter: string, private readonly t: XmppTransport) {
+    t.onMessage((m: InboundMessage) => {
+      if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
+      const oob = m.stanza.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined;
+      this.lines.push({ thread: m.thread ?? '', body: m.body, ...(oob ? { oob } : {}) });
+      for (const w of [...this.waiters]) w();
+    });
+  }
+
+  static async connect(cfg: ParleyConfig, localpart: string): Promise<ChatPerson> {
+    const { jid, password } = await ensureAccount(cfg, localpart);
+    const t = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger: silentLogger(), resource: `chat-${Math.random().toString(36).slice(2, 8)}` });
+    const presenter = `presenter@${cfg.domain}`;
+    const from = (p: Element, type: string) => p.attrs.type === type && bare(String(p.attrs.from ?? '')) === presenter;
+    let subscribed: () => void = () => undefined;
+    const accepted = new Promise<void>((resolve) => (subscribed = resolve));
+    t.onPresence((p) => {
+      if (from(p, 'subscribe')) t.sendRaw(xml('presence', { to: presenter, type: 'subscribed' })).catch(() => undefined);
+      if (from(p, 'subscribed')) subscribed();
+    });
+    await t.start();
+    await sleep(150); // let XEP-0198 settle (see shared/trace/ask.ts)
+    await t.sendRaw(xml('presence', { to: presenter, type: 'subscribe' }));
+    await Promise.race([accepted, sleep(2000)]);
+    await sleep(150);
+    return new ChatPerson(jid, presenter, t);
+  }
+
+  say(text: string, thread: string = newConversationId()): string {
+    this.t.send({ to: this.presenter, type: 'chat', thread, body: text });
+    return thread;
+  }
+
+  /** The first line (already received or still to come) matching `pred`, after index `from`. */
+  async waitFor(pred: (l: Line) => boolean, what: string, timeoutMs = 30000, from = 0): Promise<Line> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.lines.slice(from).find(pred);
+      if (hit) return hit;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`${this.jid}: no line ${what} within ${timeoutMs} ms; got:\n${this.lines.map((l) => l.body.slice(0, 200)).join('\n---\n')}`);
+      await new Promise<void>((resolve) => {
+        const w = () => { this.waiters.delete(w); clearTimeout(timer); resolve(); };
+        const timer = setTimeout(w, left);
+        this.waiters.add(w);
+      });
+    }
+  }
+
+  /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation after it. */
+  async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; thread: string; ics?: Line }> {
+    const thread = this.say(text);
+    const answer = await this.waitFor((l) => l.thread === thread && !l.body.startsWith('BEGIN:VCALENDAR'), `answering "${text}"`, timeoutMs);
+    if (!ics) return { answer: answer.body, thread };
+    return { answer: answer.body, thread, ics: await this.waitFor((l) => l.thread === thread && l.body.startsWith('BEGIN:VCALENDAR'), `with the .ics for "${text}"`, 5000) };
+  }
+
+  async close(): Promise<void> {
+    await this.t.sendRaw(xml('presence', { type: 'unavailable' })).catch(() => undefined);
+    await sleep(100);
+    await this.t.stop();
+  }
+}

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { parseDuration, parseMeet, parseNames, parseScheduling, parseTaskAnswer } from '../../agents/coordinator/scheduling/parse.js';
+
+// Wednesday 9 December 2026, 10:00 UTC.
+const NOW = new Date('2026-12-09T10:00:00Z');
+
+describe('Coordinator [scheduling parse] natural chat', () => {
+  it('reads "schedule 30 min with bob and carol tomorrow afternoon in a room for 3"', () => {
+    const r = parseScheduling('schedule 30 min with bob and carol tomorrow afternoon in a room for 3', NOW);
+    expect(r).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob', 'carol'], optional: [], room: { capacity: 3 } });
+    expect((r as { window: unknown }).window).to.deep.equal({ start: '2026-12-10T12:00:00.000Z', end: '2026-12-10T18:00:00.000Z' });
+  });
+
+  it('reads durations in their usual forms', () => {
+    expect(parseDuration('1 hour')?.minutes).to.equal(60);
+    expect(parseDuration('an hour')?.minutes).to.equal(60);
+    expect(parseDuration('half an hour')?.minutes).to.equal(30);
+    expect(parseDuration('45m')?.minutes).to.equal(45);
+    expect(parseDuration('1h30')?.minutes).to.equal(90);
+    expect(parseDuration('90 minutes')?.minutes).to.equal(90);
+    expect(parseDuration('with bob')).to.equal(undefined);
+  });
+
+  it('reads names up to the first word that is not one, with optional people', () => {
+    expect(parseNames('bob, carol and dave on friday')).to.deep.equal({ required: ['bob', 'carol', 'dave'], optional: [] });
+    expect(parseNames('bob and optionally carol tomorrow')).to.deep.equal({ required: ['bob'], optional: ['carol'] });
+  });
+
+  it('a bare day means its working hours; a stated hour means exactly that slot; a past window starts now', () => {
+    const day = parseScheduling('schedule 1 hour with bob on friday', NOW) as { window: unknown };
+    expect(day.window).to.deep.equal({ start: '2026-12-11T08:00:00.000Z', end: '2026-12-11T18:00:00.000Z' });
+    const exact = parseScheduling('book 30 min with bob friday 3pm', NOW) as { window: unknown };
+    expect(exact.window).to.deep.equal({ start: '2026-12-11T15:00:00.000Z', end: '2026-12-11T15:30:00.000Z' });
+    const today = parseScheduling('schedule 30 min with bob today', new Date('2026-12-09T10:02:00Z')) as { window: { start: string } };
+    expect(today.window.start).to.equal('2026-12-09T10:05:00.000Z');
+  });
+
+  it('asks back when the duration or the people are missing', () => {
+    expect(parseScheduling('schedule with bob tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
+    expect(parseScheduling('schedule 30 min with tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
+  });
+
+  it('names a room: "in the cosmos room" / "in room dune"', () => {
+    expect(parseScheduling('schedule 30 min with bob tomorrow in the cosmos room', NOW)).to.deep.include({ room: { name: 'cosmos' } });
+    expect(parseScheduling('schedule 30 min with bob tomorrow in room dune', NOW)).to.deep.include({ room: { name: 'dune' } });
+  });
+});
+
+describe('Coordinator [scheduling parse] strict /meet form', () => {
+  it('reads duration, participants (? = optional), the UTC window and the room', () => {
+    const r = parseMeet('/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z room', NOW);
+    expect(r).to.deep.equal({
+      kind: 'schedule', durationMin: 30, participants: ['bob', 'carol'], optional: ['carol'], title: 'Meeting with bob, carol',
+      window: { start: '2026-12-10T09:00:00.000Z', end: '2026-12-12T18:00:00.000Z' }, room: {},
+    });
+    expect(parseMeet('/meet 1h30 bob 2026-12-10T09:00Z..2026-12-10T18:00Z room:6', NOW)).to.deep.include({ durationMin: 90, room: { capacity: 6 } });
+    expect(parseMeet('/meet 45 bob 2026-12-10T09:00Z..2026-12-10T18:00Z cosmos', NOW)).to.deep.include({ durationMin: 45, room: { name: 'cosmos' } });
+    expect(parseMeet('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T18:00Z', NOW)).to.not.have.property('room');
+  });
+
+  it('answers a usage line for every malformed part', () => {
+    for (const bad of ['/meet', '/meet 30m bob', '/meet 0m bob 2026-12-10T09:00Z..2026-12-10T18:00Z', '/meet 30m b@d 2026-12-10T09:00Z..2026-12-10T18:00Z',
+      '/meet 30m bob 2026-12-10T18:00Z..2026-12-10T09:00Z', '/meet 30m bob 2026-12-10..2026-12-11', '/meet 30m bob 2026-12-10T09:00Z..2026-12-10T18:00Z r@@m',
+      '/meet 30m bob 2026-12-08T09:00Z..2026-12-08T18:00Z']) {
+      const r = parseMeet(bad, NOW);
+      expect(r.kind, bad).to.equal('scheduling-error');
+    }
+  });
+});
+
+describe('Coordinator [scheduling parse] cancel, assign and task answers', () => {
+  it('recognises "cancel that meeting"', () => {
+    for (const t of ['cancel that meeting', 'Please cancel the meeting', 'cancel my last meeting', '/cancel']) expect(parseScheduling(t, NOW), t).to.deep.equal({ kind: 'cancel-meeting' });
+  });
+
+  it('reads "assign \'Q1 report\' to bob by Friday" as Friday 17:00 UTC', () => {
+    expect(parseScheduling("assign 'Q1 report' to bob by Friday", NOW)).to.deep.equal({ kind: 'assign', title: 'Q1 report', assignee: 'bob', deadline: '2026-12-11T17:00:00Z' });
+    expect(parseScheduling('assign the slides to Carol by friday 3pm', NOW)).to.deep.equal({ kind: 'assign', title: 'the slides', assignee: 'carol', deadline: '2026-12-11T15:00:00Z' });
+    expect(parseScheduling('/assign bob 2026-12-20T12:00Z Q1 report', NOW)).to.deep.equal({ kind: 'assign', title: 'Q1 report', assignee: 'bob', deadline: '2026-12-20T12:00:00Z' });
+  });
+
+  it('reads the assignee\'s answers as §4.2 TaskUpdate statuses', () => {
+    expect(parseTaskAnswer('accept')).to.deep.equal({ kind: 'task-answer', status: 'ACCEPTED' });
+    expect(parseTaskAnswer('decline, no time')).to.deep.equal({ kind: 'task-answer', status: 'DECLINED', comment: 'no time' });
+    expect(parseTaskAnswer('50% draft started')).to.deep.equal({ kind: 'task-answer', status: 'IN_PROGRESS', progress: 50, comment: 'draft started' });
+    expect(parseTaskAnswer('done')).to.deep.equal({ kind: 'task-answer', status: 'COMPLETED', progress: 100 });
+    expect(parseTaskAnswer('blocked: waiting for numbers')).to.deep.equal({ kind: 'task-answer', status: 'BLOCKED', comment: 'waiting for numbers' });
+    expect(parseTaskAnswer('150% sure')).to.equal(undefined);
+    expect(parseTaskAnswer('how far is the moon?')).to.equal(undefined);
+  });
+
+  it('leaves questions to the expert flow', () => {
+    for (const t of ['How far is the moon?', 'what is 2+2?', 'what time is it in Tokyo?', 'schedule of the trains?']) expect(classifyIntent(t, NOW).kind, t).to.equal('ask');
+    expect(classifyIntent('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T18:00Z', NOW).kind).to.equal('scheduling');
+  });
+});

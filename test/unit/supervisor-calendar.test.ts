@@ -1,0 +1,53 @@
+// Supervisor [calendar]: one calendar agent per person with $PARLEY_HOME/calendars/<person>.json,
+// and POST /spawn {kind: 'calendar', person} for people added while it runs (npm run user -- add).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '../../shared/calendar/config.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { controlRequest, startControl } from '../../shared/supervisor/control.js';
+import { calendarSpec, specialistSpec, type SpecContext } from '../../shared/supervisor/spec.js';
+import { Supervisor } from '../../shared/supervisor/supervisor.js';
+
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
+const ctx: SpecContext = { agentsDir: '/nonexistent', agentScript: FAKE };
+
+describe('Supervisor [calendar] one calendar agent per person', function () {
+  this.timeout(10000);
+  let home: string;
+  beforeEach(() => (home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-supcal-'))));
+  afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  it('runs dist/agents/calendar/main.js --person NAME, ready when it registered', () => {
+    const s = calendarSpec({ agentsDir: '/r/dist/agents' }, 'bob');
+    expect([s.name, s.kind, s.readyMsg]).to.deep.equal(['calendar-bob', 'calendar', 'registered']);
+    expect(s.args).to.deep.equal(['/r/dist/agents/calendar/main.js', '--person', 'bob']);
+    expect(() => calendarSpec(ctx, 'Bad Name')).to.throw(/invalid account name/);
+  });
+
+  it('finds the people with a calendar config', () => {
+    const cfg = loadConfig({ PARLEY_HOME: home });
+    expect(listCalendarPeople(cfg)).to.deep.equal([]);
+    for (const p of ['carol', 'bob']) writeCalendarConfig(cfg, defaultCalendarConfig(p));
+    fs.writeFileSync(path.join(home, 'calendars', 'notes.txt'), 'x');
+    expect(listCalendarPeople(cfg)).to.deep.equal(['bob', 'carol']);
+  });
+
+  it('spawns a calendar over the control socket and refuses a missing person', async () => {
+    const cfg = loadConfig({ PARLEY_HOME: home });
+    const sup = new Supervisor({ env: process.env, logsDir: path.join(home, 'logs'), say: () => undefined, graceMs: 300 });
+    const control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), calendarSpec: (p) => calendarSpec(ctx, p), readyTimeoutMs: 5000 });
+    try {
+      const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: 'bob' });
+      expect(res?.status).to.equal(201);
+      expect(res?.body.agent).to.include({ name: 'calendar-bob', status: 'ready' });
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: 'bob' }))?.body).to.include({ error: 'ALREADY_RUNNING' });
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar' }))?.status).to.equal(400);
+    } finally {
+      await control.close();
+      await sup.stopAll();
+    }
+  });
+});
