@@ -29,6 +29,11 @@ const INITIATORS: Record<string, readonly Role[]> = {
   REGISTER: ['specialist', 'calendar', 'room'],
   HEARTBEAT: ['specialist', 'calendar', 'room'],
   DEREGISTER: ['specialist', 'calendar', 'room'],
+  // Delegation goes through the Coordinator (seed contract §5 "no shortcuts").
+  DELEGATE_TASK: ['specialist'],
+  QUERY_AGENTS: ['specialist'],
+  BROADCAST_EVENT: ['specialist'],
+  EVENT: ['coordinator'],
 };
 
 export function mayTalk(from: Role, to: Role): boolean {
