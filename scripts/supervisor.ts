@@ -8,13 +8,14 @@ import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { provisionCore } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
+import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
 import { startControl } from '../shared/supervisor/control.js';
-import { CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, specialistSpec } from '../shared/supervisor/spec.js';
+import { CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
 
 const opts = new Command('start')
   .description('Start ejabberd and every Parley agent; Ctrl-C stops them all')
-  .option('--specialists <list>', 'specialists as name:expert+expert,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
+  .option('--specialists <list>', 'specialists as name[@role]:skill+skill,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
   .option('--ready-timeout <ms>', 'how long to wait for every agent before saying what is missing', '60000')
   .parse()
   .opts<{ specialists: string; readyTimeout: string }>();
@@ -33,6 +34,10 @@ const sup = new Supervisor({
   say,
   graceMs: Number(process.env.PARLEY_STOP_GRACE_MS || 5000),
 });
+const { roles, problems: roleProblems } = loadRoles(cfg.home);
+for (const p of roleProblems) say(`roles: ${p} (ignored)`);
+// The supervisor knows each specialist's role (for POST /scale), resolved as the specialist does.
+const specOf = (d: SpecialistDef) => specialistSpec(ctx, { ...d, role: defaultRoleName(roles, d.name, d.role) });
 let control: Awaited<ReturnType<typeof startControl>> | undefined;
 let stopping = false;
 
@@ -64,8 +69,8 @@ async function main(): Promise<void> {
   await provisionCore(cfg);
   say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + specialists.length} agents (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
-  control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d) });
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), ...specialists.map((d) => specialistSpec(ctx, d))];
+  control = await startControl(cfg, { supervisor: sup, specialistSpec: specOf, roles, idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000) });
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), ...specialists.map(specOf)];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {
