@@ -445,6 +445,10 @@ export interface NeedContent {
   type?: "NEED";
   need: Capability;
   /**
+   * Optional: only agents registered with this role (a delegated task for a planner, a researcher, …).
+   */
+  role?: string;
+  /**
    * Optional: the request text, so the DF can rank candidates by topic (the list still holds every capable agent).
    */
   hint?: string;
