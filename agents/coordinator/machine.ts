@@ -62,6 +62,7 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 }
 
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
+const busyOnes = (c: Ctx): string[] => c.attempts.filter((a) => a.outcome === 'refused' && a.reason === 'busy').map((a) => a.candidate);
 
 type Why = { reason: string; detail?: string };
 
@@ -73,8 +74,10 @@ export const expertMachine = setup({
     cancelled: ({ context, event }) => isCancelOf(event, context.request),
     from: ({ context, event }, p: { kind: Kind }) => fromCurrent(context, event, p.kind),
     hasNext: ({ context }) => context.index < context.candidates.length,
+    // Every candidate that could take it was busy (the others said OUT_OF_SCOPE).
     everyoneBusy: ({ context }) =>
-      context.canScale && !context.scaled && context.attempts.length > 0 && context.attempts.every((a) => a.outcome === 'refused' && a.reason === 'busy'),
+      context.canScale && !context.scaled && busyOnes(context).length > 0
+      && context.attempts.every((a) => a.outcome === 'refused' && (a.reason === 'busy' || a.reason === 'OUT_OF_SCOPE')),
     delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
   },
@@ -202,10 +205,10 @@ export const expertMachine = setup({
     },
     // SCALING: everyone was busy; one more specialist of their role, then LOOKUP again (once).
     scaling: {
-      entry: emit(({ context }) => ({ type: 'note' as const, decision: 'scale-up', detail: { busy: context.attempts.map((a) => a.candidate) } })),
+      entry: emit(({ context }) => ({ type: 'note' as const, decision: 'scale-up', detail: { busy: busyOnes(context) } })),
       invoke: {
         src: 'scale',
-        input: ({ context }) => ({ busy: context.attempts.map((a) => a.candidate) }),
+        input: ({ context }) => ({ busy: busyOnes(context) }),
         onDone: {
           target: 'lookup',
           actions: [

@@ -26,8 +26,9 @@ function scaling(outcome: 'ok' | 'refused') {
   });
   const request = userMsg('what is 2 + 2?');
   const h = harness(machine, request, { canScale: true });
-  h.reply(h.last(), 'INFORM', { candidates: [A, B] });
+  h.reply(h.last(), 'INFORM', { candidates: [A, 'specialist-c@localhost', B] });
   h.reply(h.last(), 'REFUSE', { reason: 'busy' });
+  h.reply(h.last(), 'REFUSE', { reason: 'OUT_OF_SCOPE', detail: 'not mine' }); // cannot take it anyway
   h.reply(h.last(), 'REFUSE', { reason: 'busy' });
   return { ...h, request, calls };
 }
@@ -48,6 +49,16 @@ describe('Coordinator [scale] every candidate busy → one more specialist, then
     h.reply(ask, 'INFORM', { type: 'RESULT', result: { answer: '4' } });
     h.reply(h.last(), 'INFORM', { type: 'STORED', count: 1 });
     expect(h.last().content).to.deep.include({ type: 'PRESENTER_REPLY', text: '4' });
+  });
+
+  it('does not scale when a candidate failed or timed out (not a capacity problem)', () => {
+    const machine = expertMachine.provide({ actors: { scale: fromPromise<ScaleOutput, ScaleInput>(async () => ({})) } });
+    const h = harness(machine, userMsg('what is 2 + 2?'), { canScale: true });
+    h.reply(h.last(), 'INFORM', { candidates: [A, B] });
+    h.reply(h.last(), 'REFUSE', { reason: 'busy' });
+    h.reply(h.last(), 'FAILURE', { reason: 'INTERNAL_ERROR', detail: 'boom' });
+    expect(h.notes.map((n) => n.decision)).to.not.include('scale-up');
+    expect(h.last().content).to.include({ reason: 'INTERNAL_ERROR' });
   });
 
   it('scales once per question: busy again after scaling ends in NO_CANDIDATE', async () => {
