@@ -42,7 +42,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   }
 
   skills(): SkillDef[] {
-    return [...this.active.values()].map((a) => a.def);
+    return [...this.active.values()].map((a) => a.def).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   /** Brings the served set in line with a catalogue; reloads are serialised. */

@@ -92,6 +92,16 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
     expect([roleOf('specialist-slowpoke'), roleOf('specialist-math'), roleOf('specialist-planner')]).to.deep.equal(['slowpoke', 'math', 'planner']);
   });
 
+  it('npm run status shows every agent with role, skills, presence and a XEP-0199 ping', async () => {
+    const r = await run(process.execPath, [path.join(root, 'dist', 'scripts', 'status-cli.js')], { env, timeout: 60000 });
+    const row = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
+    expect(row('specialist-math')).to.match(/^specialist-math\s+math\s+arithmetic\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+ok [\d.]+ ms$/);
+    expect(row('specialist-planner')).to.match(/planner\s+delegate_task,plan\s+ready/);
+    expect(row('Coordinator')).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+-\s+online \(1\)\s+ok/);
+    expect(r.stdout).to.match(/\d+ agents, \d+ online and answering pings\n$/);
+    console.log(r.stdout.trim().split('\n').map((l) => `      ${l}`).join('\n'));
+  });
+
   it('under load: every candidate busy → the Coordinator gets one more specialist of the role, both people are answered', async () => {
     const t0 = Date.now();
     const [a, b] = await Promise.all([alice.ask('slow one', { timeoutMs: 60000 }), bob.ask('slow two', { timeoutMs: 60000 })]);
