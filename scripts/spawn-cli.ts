@@ -34,7 +34,7 @@ program
     if (res) {
       if (res.status !== 201) throw new Error(`supervisor: ${String(res.body.error)}: ${String(res.body.detail)}`);
       const a = res.body.agent as { name: string; pid: number; role?: string };
-      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, role ${a.role ?? 'general'}, supervised by npm start; log: logs/${a.name}.log)`);
+      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, supervised by npm start, role ${a.role ?? 'general'}; log: logs/${a.name}.log)`);
       return;
     }
     await foreground(spec.command, spec.args, spec.name);
