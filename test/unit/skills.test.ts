@@ -66,7 +66,8 @@ describe('Skills [directory] skill.json and _registry.json', () => {
 describe('Skills [isolation] handlers in worker threads with limits', function () {
   this.timeout(30000);
   const dirs = tempSkillDirs();
-  for (const [name, src] of Object.entries(HANDLERS)) writeSkill(dirs.user, name.toLowerCase(), src, { limits: { timeoutMs: 800, memoryMb: 32 } });
+  // The hog gets a long time limit: it must end by its memory limit, however slow GC is on a busy machine.
+  for (const [name, src] of Object.entries(HANDLERS)) writeSkill(dirs.user, name.toLowerCase(), src, { limits: { timeoutMs: name === 'hog' ? 20000 : 800, memoryMb: 32 } });
   const host = new SkillHost({ select: (d) => d.source === 'user', maxWorkers: 2 });
   let report: Awaited<ReturnType<SkillHost['apply']>>;
   before(async () => {
@@ -124,9 +125,8 @@ describe('Skills [isolation] handlers in worker threads with limits', function (
     const ac = new AbortController();
     const p = host.run('hang', { question: 'x' }, 'sess-1', ac.signal);
     setTimeout(() => ac.abort(), 50);
-    const t0 = Date.now();
-    await failure(p);
-    expect(Date.now() - t0).to.be.below(500);
+    const e = await failure(p);
+    expect(e).to.include({ code: 'INTERNAL_ERROR', detail: 'cancelled' }); // not TIMEOUT: stopped before its limit
   });
 });
 
