@@ -43,6 +43,7 @@ interface Current {
 class PoolWorker {
   busy = false;
   dead = false;
+  isReady = false;
   current: Current | undefined;
   readonly ready: Promise<void>;
   readonly worker: Worker;
@@ -117,7 +118,7 @@ class PoolWorker {
 
 export class SkillPool {
   private readonly workers = new Set<PoolWorker>();
-  private readonly waiting: Array<(w: PoolWorker) => void> = [];
+  private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void }> = [];
   private nextId = 0;
   private closed = false;
 
@@ -149,6 +150,7 @@ export class SkillPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
     for (const w of this.workers) w.terminate();
     this.workers.clear();
   }
@@ -156,34 +158,59 @@ export class SkillPool {
   private spawn(): PoolWorker {
     const w = new PoolWorker(this.o, (gone) => this.workers.delete(gone));
     this.workers.add(w);
+    // A worker that finished starting serves the longest-waiting call.
+    w.ready.then(() => {
+      w.isReady = true;
+      if (!w.busy && !w.dead) this.handOver(w);
+    }, (err: Error) => {
+      // It could not start (its init failed this time): the waiting calls fail, not hang.
+      for (const waiter of this.waiting.splice(0)) waiter.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`));
+    });
     return w;
   }
 
+  private warming(): boolean {
+    return [...this.workers].some((w) => !w.dead && !w.isReady);
+  }
+
+  /** Gives an idle worker to the first waiting call; false when nobody waits. */
+  private handOver(w: PoolWorker): boolean {
+    const next = this.waiting.shift();
+    if (!next) return false;
+    w.busy = true; // taken now: no other call may find it idle in between
+    next.resolve(w);
+    return true;
+  }
+
+  /**
+   * An idle worker that has started, at once; otherwise the call waits for whichever comes
+   * first: a busy worker finishing (recognition takes a millisecond) or a new one starting (a
+   * cold worker imports its handler: seconds for mathjs on a loaded machine). One spare keeps
+   * warming so concurrent calls rarely wait for a start.
+   */
   private acquire(): Promise<PoolWorker> {
     if (this.closed) return Promise.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
-    const idle = [...this.workers].filter((w) => !w.busy && !w.dead);
+    const idle = [...this.workers].filter((w) => !w.busy && !w.dead && w.isReady);
+    const room = this.workers.size < this.o.maxWorkers;
     if (idle[0]) {
-      // Keep one spare warming (a cold worker imports its handler: seconds for mathjs), so
-      // the next concurrent call does not wait for a start.
-      if (idle.length === 1 && this.workers.size < this.o.maxWorkers) this.spawn();
+      if (idle.length === 1 && room && !this.warming()) this.spawn();
+      idle[0].busy = true;
       return Promise.resolve(idle[0]);
     }
-    if (this.workers.size < this.o.maxWorkers) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (room && !this.warming()) this.spawn();
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   private release(w: PoolWorker): void {
     w.busy = false;
     if (this.closed) return w.terminate();
     if (w.dead) {
-      // A queued call gets a fresh worker instead of the one that died or was stopped.
+      // Queued calls get a fresh worker instead of the one that died or was stopped.
       this.workers.delete(w);
-      const next = this.waiting.shift();
-      if (next) next(this.spawn());
+      if (this.waiting.length > 0 && !this.warming()) this.spawn();
       return;
     }
-    const next = this.waiting.shift();
-    if (next) return next(w);
+    if (this.handOver(w)) return;
     const idle = [...this.workers].filter((x) => !x.busy && !x.dead).length;
     if (idle > (this.o.keepIdle ?? 2)) {
       w.terminate();
@@ -192,8 +219,7 @@ export class SkillPool {
   }
 
   private async call(op: { op: 'recognise'; question: string } | { op: 'run'; input: Record<string, unknown>; session_id: string }, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
-    const w = await this.acquire();
-    w.busy = true;
+    const w = await this.acquire(); // marked busy
     try {
       await w.ready.catch((err: Error) => {
         throw new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`);

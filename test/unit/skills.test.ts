@@ -130,6 +130,25 @@ describe('Skills [isolation] handlers in worker threads with limits', function (
   });
 });
 
+describe('Skills [pool] concurrent calls never wait for a cold start when a warm worker frees up', function () {
+  this.timeout(30000);
+  it('five calls at once on one warm worker finish long before a new worker could start', async () => {
+    const dirs = tempSkillDirs();
+    // init() takes 2 s: like importing mathjs on a loaded machine.
+    writeSkill(dirs.user, 'slowstart', `export async function init() { await new Promise((r) => setTimeout(r, 2000)); }\nexport const run = (i) => 'ok ' + i.question;\n`);
+    const host = new SkillHost({ select: (d) => d.name === 'slowstart', maxWorkers: 4 });
+    try {
+      await host.apply(loadCatalogue(dirs));
+      const t0 = Date.now();
+      const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => host.run('slowstart', { question: String(n) }, 's')));
+      expect(answers.map((a) => a.answer)).to.deep.equal(['ok 1', 'ok 2', 'ok 3', 'ok 4', 'ok 5']);
+      expect(Date.now() - t0).to.be.below(1500);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('Skills [built-ins] arithmetic and time through worker threads', function () {
   this.timeout(30000);
   const host = new SkillHost({ select: (d) => ['arithmetic', 'time', 'text_stats'].includes(d.name), maxWorkers: 2 });
