@@ -28,7 +28,7 @@ if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$st
 fi
 
 # Rebuild when any TypeScript source is newer than the last build.
-if [ ! -f dist/.built ] || [ -n "$(find agents shared scripts test -name '*.ts' -newer dist/.built -print -quit 2>/dev/null)" ]; then
+if [ ! -f dist/.built ] || [ -n "$(find agents shared scripts skills test -name '*.ts' -newer dist/.built -print -quit 2>/dev/null)" ]; then
   say "building…"
   npx tsc -p tsconfig.json >&2
   touch dist/.built

@@ -1,13 +1,15 @@
-// npm run spawn -- specialist --name NAME [--experts a,b]
+// npm run spawn -- specialist [--role R] [--skills a,b] [--name NAME]
 // One more specialist. With a supervisor running for this PARLEY_HOME it is added there
 // (POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
 // foreground until Ctrl-C. Either way we wait for its `registered` line and print it.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Command } from 'commander';
 import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
+import { loadRoles } from '../shared/skills/roles.js';
 import { controlRequest } from '../shared/supervisor/control.js';
 import { specialistSpec } from '../shared/supervisor/spec.js';
 
@@ -17,16 +19,22 @@ const program = new Command('spawn').description('Start one more agent');
 program
   .command('specialist')
   .description('start a specialist (account specialist-NAME) that registers with the Registry')
-  .requiredOption('--name <name>', 'its name; the account is specialist-NAME')
-  .option('--experts <list>', 'comma list of experts (default: all)', '')
-  .action(async (o: { name: string; experts: string }) => {
-    const experts = o.experts.split(',').map((s) => s.trim()).filter(Boolean);
-    const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name: o.name, experts }); // validates
-    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: o.name, experts });
+  .option('--name <name>', 'its name; the account is specialist-NAME (default: ROLE-<random>)')
+  .option('--role <role>', 'its role (config/roles.json, $PARLEY_HOME/roles.json); default: named like it, else general')
+  .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', '')
+  .option('--experts <list>', 'alias of --skills', '')
+  .action(async (o: { name?: string; role?: string; skills: string; experts: string }) => {
+    const { roles } = loadRoles(cfg.home);
+    if (o.role && !roles.has(o.role)) throw new Error(`unknown role ${JSON.stringify(o.role)}; known: ${[...roles.keys()].join(', ')}`);
+    const name = o.name ?? `${o.role ?? 'general'}-${randomBytes(2).toString('hex')}`;
+    const experts = (o.skills || o.experts).split(',').map((s) => s.trim()).filter(Boolean);
+    const role = o.role ? { role: o.role } : {};
+    const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role }); // validates
+    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name, skills: experts, ...role });
     if (res) {
       if (res.status !== 201) throw new Error(`supervisor: ${String(res.body.error)}: ${String(res.body.detail)}`);
-      const a = res.body.agent as { name: string; pid: number };
-      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, supervised by npm start; log: logs/${a.name}.log)`);
+      const a = res.body.agent as { name: string; pid: number; role?: string };
+      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, supervised by npm start, role ${a.role ?? 'general'}; log: logs/${a.name}.log)`);
       return;
     }
     await foreground(spec.command, spec.args, spec.name);
@@ -39,9 +47,9 @@ function foreground(command: string, args: string[], name: string): Promise<void
   console.log(`${name}: starting in the foreground (pid ${child.pid}; no supervisor running); Ctrl-C stops it`);
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     try {
-      const r = JSON.parse(line) as { msg?: string; level?: number; lease_ms?: number };
-      if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms); it now receives work`);
-      else if ((r.level ?? 0) >= 40 || r.msg === 'online' || r.msg === 'stopping') console.log(`${name}: ${r.msg}`);
+      const r = JSON.parse(line) as { msg?: string; level?: number; lease_ms?: number; skills?: string[] };
+      if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms, skills ${(r.skills ?? []).join(', ')}); it now receives work`);
+      else if ((r.level ?? 0) >= 40 || r.msg === 'online' || r.msg === 'stopping' || r.msg === 'skills changed') console.log(`${name}: ${r.msg}`);
     } catch {
       console.log(line);
     }

@@ -8,14 +8,15 @@ import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { provisionCore } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
+import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
 import { startControl } from '../shared/supervisor/control.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
-import { calendarSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, specialistSpec } from '../shared/supervisor/spec.js';
+import { calendarSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
 
 const opts = new Command('start')
   .description('Start ejabberd and every Parley agent; Ctrl-C stops them all')
-  .option('--specialists <list>', 'specialists as name:expert+expert,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
+  .option('--specialists <list>', 'specialists as name[@role]:skill+skill,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
   .option('--ready-timeout <ms>', 'how long to wait for every agent before saying what is missing', '60000')
   .parse()
   .opts<{ specialists: string; readyTimeout: string }>();
@@ -34,6 +35,10 @@ const sup = new Supervisor({
   say,
   graceMs: Number(process.env.PARLEY_STOP_GRACE_MS || 5000),
 });
+const { roles, problems: roleProblems } = loadRoles(cfg.home);
+for (const p of roleProblems) say(`roles: ${p} (ignored)`);
+// The supervisor knows each specialist's role (for POST /scale), resolved as the specialist does.
+const specOf = (d: SpecialistDef) => specialistSpec(ctx, { ...d, role: defaultRoleName(roles, d.name, d.role) });
 let control: Awaited<ReturnType<typeof startControl>> | undefined;
 let stopping = false;
 
@@ -67,8 +72,11 @@ async function main(): Promise<void> {
   const people = listCalendarPeople(cfg);
   say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
-  control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), calendarSpec: (p) => calendarSpec(ctx, p) });
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map((d) => specialistSpec(ctx, d)), ...people.map((p) => calendarSpec(ctx, p))];
+  control = await startControl(cfg, {
+    supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
+    idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000),
+  });
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...people.map((p) => calendarSpec(ctx, p))];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {

@@ -11,6 +11,8 @@ export interface CoordinatorTimeouts {
   resultTimeoutMs: number;
   registryTimeoutMs: number;
   kbTimeoutMs: number;
+  /** How long a scale-up (POST /scale, a new specialist registering) may take. */
+  scaleTimeoutMs?: number;
 }
 
 /** What every Coordinator exchange is opened with (the USER_MSG and where it runs). */
@@ -19,6 +21,10 @@ export interface CoordinatorInput extends ExchangeInput {
   timeouts: CoordinatorTimeouts;
   /** Candidate JIDs the DF gave for a question of the same shape moments ago (candidate-cache.ts). */
   cached?: string[];
+  /** Ask the supervisor for one more specialist when every candidate refused busy (main.ts). */
+  canScale?: boolean;
+  /** A specialist's DELEGATE_TASK (not a person's USER_MSG): never back to `exclude`, of `role`. */
+  delegation?: { exclude: string; role?: string };
 }
 
 /** The USER_MSG fields a machine needs. */

@@ -1,9 +1,11 @@
 // One USER_MSG → one exchange actor; the intent of its text picks the machine (help, recall,
 // OACoP scheduling and tasks, or the seed contract §3 expert flow). main.ts registers this with
-// router.on('USER_MSG', …).
+// router.on('USER_MSG', …), and the delegation factories below for a specialist's DELEGATE_TASK,
+// QUERY_AGENTS, BROADCAST_EVENT.
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import type { Identity } from '../../shared/runtime/names.js';
+import type { queryAgentsMachine } from './agents-ops.js';
 import type { CandidateCache } from './candidate-cache.js';
 import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
@@ -13,21 +15,32 @@ import { expertMachine, hintOf } from './machine.js';
 import { recallMachine } from './recall.js';
 import { type SchedulingDeps, schedulingRoute } from './scheduling/route.js';
 
-export function userMsgFactory(opts: {
-  self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache; scheduling?: SchedulingDeps;
-}): ExchangeFactory {
+export interface FactoryOptions {
+  self: string;
+  domain: string;
+  timeouts: CoordinatorTimeouts;
+  cache?: CandidateCache;
+  /** The expert flow with its `scale` actor provided (main.ts); the pure machine otherwise. */
+  expert?: typeof expertMachine;
+  canScale?: boolean;
+  /** OACoP scheduling and tasks (docs/oacop.md). */
+  scheduling?: SchedulingDeps;
+}
+
+export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
   const { cache } = opts;
+  const base0 = opts.expert ?? expertMachine;
   // Provided once (provide() builds a new machine): the cache is the only side effect here.
   const expert = cache
-    ? expertMachine.provide({
+    ? base0.provide({
       actions: {
         rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache.put(p.hint, p.jids),
         forgetCandidates: (_, p: { hint: string }) => cache.forget(p.hint),
       },
     })
-    : expertMachine;
+    : base0;
   return (request: Envelope, from: Identity) => {
-    const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts };
+    const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false };
     const text = userMsg(request).text;
     const intent = classifyIntent(text, opts.scheduling?.now?.());
     const ask = () => {
@@ -45,4 +58,21 @@ export function userMsgFactory(opts: {
         return ask();
     }
   };
+}
+
+/** A specialist's DELEGATE_TASK: the expert flow for another specialist (issue "Skills, roles and spawning"); no candidate cache (its lists are role-filtered and exclude the caller). */
+export function delegateFactory(opts: FactoryOptions): ExchangeFactory {
+  return (request: Envelope, from: Identity) => {
+    const role = typeof request.content.role === 'string' ? request.content.role : undefined;
+    const input = {
+      request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false,
+      delegation: { exclude: from.name, ...(role ? { role } : {}) },
+    };
+    return { machine: opts.expert ?? expertMachine, input };
+  };
+}
+
+/** QUERY_AGENTS and BROADCAST_EVENT: answered from the live directory. */
+export function directoryFactory(opts: FactoryOptions, machine: typeof queryAgentsMachine): ExchangeFactory {
+  return (request: Envelope, from: Identity) => ({ machine, input: { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts } });
 }

@@ -1,9 +1,13 @@
 // The Coordinator's expert flow, one actor per USER_MSG (seed contract §3):
 // RECEIVED → [candidate cache hit, or] LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) → DONE(RESULT → STORE_FACT →
 // PRESENTER_REPLY); REFUSE / timeout / FAILURE → RETRY_NEXT; list exhausted → FAILED (§4 reason).
+// Every candidate REFUSEd busy → SCALING: the supervisor starts one more specialist of their
+// role (an operator-side action through its local control socket, provided by main.ts; a note in
+// the trace, not an envelope), then LOOKUP again, once. A specialist's DELEGATE_TASK runs the
+// same flow as a sub-request in the person's session: other candidates only, RESULT back to it.
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
-import { assign, emit, enqueueActions, setup } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { type Candidate, usableCandidates } from './candidates.js';
@@ -31,6 +35,18 @@ interface Ctx {
   result?: { answer: string; confidence: number; answeredBy: string };
   store?: Envelope;
   kb?: KbOutcome;
+  canScale: boolean;
+  scaled: boolean;
+  delegation?: { exclude: string; role?: string };
+}
+
+export interface ScaleInput {
+  busy: string[];
+}
+
+export interface ScaleOutput {
+  agent?: { name?: string };
+  ready_ms?: number;
 }
 
 /** contracts/need.json: the hint is at most 2000 characters. */
@@ -46,6 +62,7 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 }
 
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
+const busyOnes = (c: Ctx): string[] => c.attempts.filter((a) => a.outcome === 'refused' && a.reason === 'busy').map((a) => a.candidate);
 
 type Why = { reason: string; detail?: string };
 
@@ -57,7 +74,18 @@ export const expertMachine = setup({
     cancelled: ({ context, event }) => isCancelOf(event, context.request),
     from: ({ context, event }, p: { kind: Kind }) => fromCurrent(context, event, p.kind),
     hasNext: ({ context }) => context.index < context.candidates.length,
+    // Every candidate that could take it was busy (the others said OUT_OF_SCOPE).
+    everyoneBusy: ({ context }) =>
+      context.canScale && !context.scaled && busyOnes(context).length > 0
+      && context.attempts.every((a) => a.outcome === 'refused' && (a.reason === 'busy' || a.reason === 'OUT_OF_SCOPE')),
+    delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
+  },
+  actors: {
+    /** POST /scale to the supervisor; provided by main.ts. */
+    scale: fromPromise<ScaleOutput, ScaleInput>(async () => {
+      throw new Error('no supervisor link');
+    }),
   },
   actions: {
     /** Ends the current candidate's turn (seed contract §3 RETRY_NEXT) and notes why. */
@@ -93,15 +121,17 @@ export const expertMachine = setup({
     AGREE_TIMEOUT: ({ context }) => context.t.agreeTimeoutMs,
     RESULT_TIMEOUT: ({ context }) => context.t.resultTimeoutMs,
     KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
+    SCALE_TIMEOUT: ({ context }) => context.t.scaleTimeoutMs ?? 20000,
   },
 }).createMachine({
   id: 'coordinator-expert',
   context: ({ input }) => {
-    const { text, user } = userMsg(input.request);
+    const { text, user } = input.delegation ? { text: String(input.request.content.task ?? ''), user: undefined } : userMsg(input.request);
     return {
       request: input.request, self: input.self, domain: input.domain, t: input.timeouts,
       question: text, hint: hintOf(text), ...(user ? { user } : {}),
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
+      canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
     };
   },
   initial: 'received',
@@ -121,7 +151,9 @@ export const expertMachine = setup({
     lookup: {
       entry: [
         assign(({ context }) => ({
-          lookup: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { need: 'ASK_EXPERT', hint: context.hint }),
+          lookup: outbound(context.request, context.self, 'QUERY-REF', 'Registry', {
+            need: 'ASK_EXPERT', hint: context.hint, ...(context.delegation?.role ? { role: context.delegation.role } : {}),
+          }),
         })),
         emit(({ context }) => ({ type: 'send' as const, envelope: context.lookup as Envelope })),
       ],
@@ -132,7 +164,9 @@ export const expertMachine = setup({
             guard: ({ context, event }) => answers(event, context.lookup) && Array.isArray(event.envelope.content.candidates),
             target: 'retryNext',
             actions: [
-              assign(({ context, event }) => ({ candidates: usableCandidates(event.envelope.content.candidates, context.domain) })),
+              assign(({ context, event }) => ({
+                candidates: usableCandidates(event.envelope.content.candidates, context.domain).filter((c) => c.name !== context.delegation?.exclude),
+              })),
               { type: 'rememberCandidates', params: ({ context, event }) => ({ hint: context.hint, jids: event.envelope.content.candidates }) },
               emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name) } })),
             ],
@@ -159,6 +193,7 @@ export const expertMachine = setup({
     retryNext: {
       always: [
         { guard: 'hasNext', target: 'dispatched' },
+        { guard: 'everyoneBusy', target: 'scaling' },
         {
           target: 'failed',
           actions: [
@@ -166,6 +201,52 @@ export const expertMachine = setup({
             { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
           ],
         },
+      ],
+    },
+    // SCALING: everyone was busy; one more specialist of their role, then LOOKUP again (once).
+    scaling: {
+      entry: emit(({ context }) => ({ type: 'note' as const, decision: 'scale-up', detail: { busy: busyOnes(context) } })),
+      invoke: {
+        src: 'scale',
+        input: ({ context }) => ({ busy: busyOnes(context) }),
+        onDone: {
+          target: 'lookup',
+          actions: [
+            assign({ scaled: true, index: 0, candidates: [] }),
+            emit(({ event }) => ({ type: 'note' as const, decision: 'scaled-up', detail: { agent: event.output.agent?.name ?? null, ready_ms: event.output.ready_ms ?? null } })),
+          ],
+        },
+        onError: {
+          target: 'failed',
+          actions: [
+            emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
+            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+          ],
+        },
+      },
+      on: { inbound: { guard: 'cancelled', target: 'cancelled' } },
+      after: {
+        SCALE_TIMEOUT: {
+          target: 'failed',
+          actions: [emit({ type: 'note' as const, decision: 'scale-up-timeout' }), { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) }],
+        },
+      },
+    },
+    // ANSWERED: a person's answer is stored in the KB; a delegated one goes straight back.
+    answered: {
+      always: [{ guard: 'delegated', target: 'delegatedDone' }, { target: 'storing' }],
+    },
+    delegatedDone: {
+      type: 'final',
+      entry: [
+        emit(({ context }) => ({ type: 'note' as const, decision: 'delegated-answered', detail: { answered_by: context.result?.answeredBy } })),
+        emit(({ context }) => {
+          const r = context.result as NonNullable<Ctx['result']>;
+          return {
+            type: 'send' as const,
+            envelope: replyTo(context.request, { performative: 'INFORM', content: { type: 'RESULT', result: { answer: r.answer, meta: { answered_by: r.answeredBy } } } }),
+          };
+        }),
       ],
     },
     // DISPATCHED: REQUEST ASK_EXPERT to candidate i; it must AGREE within agreeTimeoutMs.
@@ -184,7 +265,7 @@ export const expertMachine = setup({
           { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
           { guard: { type: 'from', params: { kind: 'AGREE' } }, target: 'inProgress' },
           // fipa-request lets a participant inform without agreeing first.
-          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'storing', actions: 'takeResult' },
+          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'answered', actions: 'takeResult' },
           {
             guard: ({ context, event }) => fromCurrent(context, event, 'REFUSE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
             target: 'retryNext',
@@ -212,7 +293,7 @@ export const expertMachine = setup({
       on: {
         inbound: [
           { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
-          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'storing', actions: 'takeResult' },
+          { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'answered', actions: 'takeResult' },
           {
             guard: ({ context, event }) => fromCurrent(context, event, 'FAILURE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
             target: 'retryNext',

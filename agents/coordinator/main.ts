@@ -1,14 +1,18 @@
 // The Coordinator process (seed contract §3): every USER_MSG from the Presenter opens one
 // exchange actor; all operational traffic (DF, specialists, KB, calendars, rooms) goes through
-// here. OACoP (docs/oacop.md): meetings and tasks it initiated live in data/coordinator.sqlite.
+// here, including a specialist's delegation (DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT).
+// OACoP (docs/oacop.md): meetings and tasks it initiated live in data/coordinator.sqlite.
 import path from 'node:path';
 import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
+import { controlRequest } from '../../shared/supervisor/control.js';
+import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
 import { CandidateCache } from './candidate-cache.js';
-import { userMsgFactory } from './factory.js';
+import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
+import { expertMachine, type ScaleInput, type ScaleOutput } from './machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
 import { Holds } from './scheduling/holds.js';
 import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';
@@ -18,7 +22,8 @@ import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './schedulin
 
 const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = loadTunables(process.env, config.domain);
-const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs };
+const scaleTimeoutMs = Number(process.env.PARLEY_SCALE_TIMEOUT_MS || 20000);
+const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs, scaleTimeoutMs };
 // PARLEY_CANDIDATE_CACHE_MS: how long a DF answer serves questions of the same shape (0 = off).
 const cacheMs = Number(process.env.PARLEY_CANDIDATE_CACHE_MS ?? 250);
 if (!Number.isFinite(cacheMs) || cacheMs < 0) throw new Error(`PARLEY_CANDIDATE_CACHE_MS must be a number ≥ 0, got ${process.env.PARLEY_CANDIDATE_CACHE_MS}`);
@@ -37,8 +42,25 @@ const scheduleActors = {
 };
 const saveTask = { save: fromPromise(async ({ input }: { input: TaskRecord }) => store.saveTask(input)) };
 
+// Scaling is an operator-side action, not an agent message: the supervisor that started us
+// listens on a local control socket ($PARLEY_HOME/run/supervisor.sock). No supervisor → the
+// person gets NO_CANDIDATE as before. PARLEY_AUTOSCALE=0 turns it off.
+const expert = expertMachine.provide({
+  actors: {
+    scale: fromPromise<ScaleOutput, ScaleInput>(async ({ input }) => {
+      const res = await controlRequest(config, 'POST', '/scale', { busy: input.busy });
+      if (!res) throw new Error('no supervisor is running for this PARLEY_HOME');
+      if (res.status !== 200 && res.status !== 201) throw new Error(`${String(res.body.error)}: ${String(res.body.detail)}`);
+      logger.info({ agent: (res.body.agent as { name?: string })?.name, ready_ms: res.body.ready_ms }, 'scaled up');
+      return res.body as ScaleOutput;
+    }),
+  },
+});
+const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0' };
+
 agent.router.on('USER_MSG', userMsgFactory({
-  self: agent.name, domain: config.domain, timeouts, cache: new CandidateCache(cacheMs),
+  ...opts,
+  cache: new CandidateCache(cacheMs),
   scheduling: {
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
@@ -51,6 +73,9 @@ agent.router.on('USER_MSG', userMsgFactory({
     },
   },
 }));
+agent.router.on('DELEGATE_TASK', delegateFactory(opts));
+agent.router.on('QUERY_AGENTS', directoryFactory(opts, queryAgentsMachine));
+agent.router.on('BROADCAST_EVENT', directoryFactory(opts, broadcastMachine));
 // A TaskUpdate a calendar opens on its own (oacop-rfc §4.2): the assigner is told.
 const taskUpdate = taskUpdateMachine.provide({ actors: saveTask });
 agent.router.on('TaskUpdate', (request, from) => {

@@ -45,9 +45,9 @@ export class Directory {
     return this.store.remove(bare(jid));
   }
 
-  /** Every live agent offering `need`, best first (ranking.ts); the head is marked used. */
-  candidates(need: string, hint: string | undefined, now: number): string[] {
-    const capable = this.live(now).filter((r) => r.profile.capabilities.includes(need));
+  /** Every live agent offering `need` (of `role`, when given), best first (ranking.ts); the head is marked used. */
+  candidates(need: string, hint: string | undefined, now: number, role?: string): string[] {
+    const capable = this.live(now).filter((r) => r.profile.capabilities.includes(need) && (role === undefined || r.profile.role === role));
     const ranked = rankCandidates(capable, hint).slice(0, MAX_CANDIDATES);
     const head = ranked[0];
     if (head) {

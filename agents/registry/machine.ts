@@ -61,7 +61,7 @@ export const registry = setup({
     heartbeat: fromPromise<boolean, { jid: string; now: number }>(notProvided('heartbeat')),
     deregister: fromPromise<boolean, { jid: string }>(notProvided('deregister')),
     bind: fromPromise<BindOutcome, { jid: string; did: string; now: number }>(notProvided('bind')),
-    candidates: fromPromise<CandidatesOutput, { need: string; hint?: string; now: number }>(notProvided('candidates')),
+    candidates: fromPromise<CandidatesOutput, { need: string; hint?: string; role?: string; now: number }>(notProvided('candidates')),
     describe: fromPromise<DirectoryEntry[], { capability?: string; now: number }>(notProvided('describe')),
   },
   guards: {
@@ -199,7 +199,7 @@ export const needMachine = registry.createMachine({
         src: 'candidates',
         input: ({ context }) => {
           const c = content<NeedContent>(context);
-          return { need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), now: context.now };
+          return { need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}), now: context.now };
         },
         onDone: {
           target: 'done',

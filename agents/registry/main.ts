@@ -37,8 +37,8 @@ const actors = {
     if (!outcome.ok || outcome.rotated) logger.warn({ ...outcome, offered: input.did }, outcome.ok ? 'did rotated' : 'did mismatch');
     return outcome;
   }),
-  candidates: fromPromise(async ({ input }: { input: { need: string; hint?: string; now: number } }) => {
-    const candidates = directory.candidates(input.need, input.hint, input.now);
+  candidates: fromPromise(async ({ input }: { input: { need: string; hint?: string; role?: string; now: number } }) => {
+    const candidates = directory.candidates(input.need, input.hint, input.now, input.role);
     return { candidates, dids: bindings.didsOf(candidates) };
   }),
   describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),

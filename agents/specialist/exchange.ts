@@ -1,13 +1,12 @@
-// Opens one askExpertMachine per inbound REQUEST ASK_EXPERT: decides busy / out of scope before
-// the actor starts (so REFUSE is immediate) and provides the side effects: running the expert
-// and freeing the concurrency slot when the exchange ends, however it ends.
+// Opens one askExpertMachine per inbound REQUEST ASK_EXPERT: decides busy before the actor
+// starts (so REFUSE busy is immediate) and provides the side effects: recognising the question
+// and running the skill (in the skills' worker threads, shared/skills/host.ts), and freeing the
+// concurrency slot when the exchange ends, however it ends.
 import { fromPromise } from 'xstate';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
-// types.js, not index.js: index.js loads every expert's libraries (main.ts loads only its own).
-import { ask, type Expert, pickExpert } from './experts/types.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
 
-/** Counts exchanges between AGREE and their end; over the limit the specialist REFUSEs busy. */
+/** Counts exchanges between acceptance and their end; over the limit the specialist REFUSEs busy. */
 export class Slots {
   private used = 0;
   constructor(readonly limit: number) {}
@@ -25,35 +24,43 @@ export class Slots {
   }
 }
 
-export interface AskExchangeDeps {
-  experts: readonly Expert[];
-  slots: Slots;
-  computeMs: number;
+/** What answers questions: the SkillHost in production, in-process experts in unit tests. */
+export interface SkillRunner {
+  /** "arithmetic (e.g. "what is 17 * 23?"), …" for the OUT_OF_SCOPE detail. */
+  scope(): string;
+  recognise(question: string): Promise<string | null>;
+  run(skill: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal): Promise<ComputeOutput>;
 }
 
-export function describeScope(experts: readonly Expert[]): string {
-  return experts.map((e) => `${e.name} (e.g. ${JSON.stringify(e.examples[0] ?? e.description)})`).join(', ');
+export interface AskExchangeDeps {
+  skills: SkillRunner;
+  slots: Slots;
+  computeMs: number;
+  /** Called when an exchange takes or frees a slot (idle tracking for scale-down). */
+  onActivity?: () => void;
 }
 
 export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
-  const byName = new Map(deps.experts.map((e) => [e.name, e]));
-  const scope = describeScope(deps.experts);
   const machine = askExpertMachine.provide({
     actors: {
-      compute: fromPromise<ComputeOutput, ComputeInput>(async ({ input }) => {
-        const expert = byName.get(input.expert);
-        if (!expert) throw new Error(`no expert named ${input.expert}`);
-        return ask(expert, input.question);
-      }),
+      recognise: fromPromise<string | null, { question: string }>(({ input }) => deps.skills.recognise(input.question)),
+      // xstate aborts `signal` when the actor stops (CANCEL, COMPUTE_TIMEOUT): the worker is terminated.
+      compute: fromPromise<ComputeOutput, ComputeInput>(({ input, signal }) => deps.skills.run(input.expert, input.args, input.session_id, signal)),
     },
-    actions: { releaseSlot: () => deps.slots.release() },
+    actions: {
+      releaseSlot: () => {
+        deps.slots.release();
+        deps.onActivity?.();
+      },
+    },
   });
   return (request, from) => {
-    const question = (request.content as { args: { question: string } }).args.question;
     const busy = deps.slots.full;
-    const expert = busy ? undefined : pickExpert(deps.experts, question);
-    if (expert) deps.slots.acquire(); // released by the machine's exit from `working`
-    const input: AskInput = { request, from, self: request.receiver, busy, expert: expert?.name ?? null, scope, computeMs: deps.computeMs };
+    if (!busy) {
+      deps.slots.acquire(); // released by the machine's exit from `serving`
+      deps.onActivity?.();
+    }
+    const input: AskInput = { request, from, self: request.receiver, busy, scope: deps.skills.scope(), computeMs: deps.computeMs };
     return { machine, input };
   };
 }

@@ -1,10 +1,11 @@
 // One ASK_EXPERT exchange, Specialist side (seed contract §2.3; FIPA SC00026 request protocol):
-// REFUSE at once (busy, OUT_OF_SCOPE), or AGREE and then exactly one of INFORM RESULT,
-// FAILURE INVALID_ARGS | INTERNAL_ERROR | TIMEOUT. A CANCEL from the Coordinator (in_reply_to =
-// the request) ends the exchange silently (SC00026 §2: the cancel meta-protocol). The decision
-// inputs (busy, which expert) are made by the factory in exchange.ts; the computation is an
-// invoked promise actor and the slot release an action, both provided there.
-import { emit, fromPromise, setup } from 'xstate';
+// REFUSE at once when busy; otherwise recognise (which skill takes the question; none →
+// REFUSE OUT_OF_SCOPE), AGREE and then exactly one of INFORM RESULT, FAILURE INVALID_ARGS |
+// INTERNAL_ERROR | TIMEOUT. A CANCEL from the Coordinator (in_reply_to = the request) ends the
+// exchange silently (SC00026 §2: the cancel meta-protocol). `busy` is decided by the factory in
+// exchange.ts; recognition and the computation are invoked promise actors (they run in the
+// skills' worker threads) and the slot release an action, all provided there.
+import { assign, emit, fromPromise, setup } from 'xstate';
 import { replyTo } from '../../shared/acl/envelope.js';
 import { errorContent, performativeFor, toParleyError } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
@@ -12,6 +13,9 @@ import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/
 export interface ComputeInput {
   expert: string;
   question: string;
+  /** ASK_EXPERT args (validated against the skill's inputSchema) and the session for delegations. */
+  args: Record<string, unknown>;
+  session_id: string;
 }
 export interface ComputeOutput {
   answer: string;
@@ -21,8 +25,8 @@ export interface ComputeOutput {
 export interface AskInput extends ExchangeInput {
   /** The specialist is at its concurrency limit (seed contract §2.3 {"reason":"busy"}). */
   busy: boolean;
-  /** The expert that recognised the question; null = out of scope. */
-  expert: string | null;
+  /** The skill that takes the question when already known (null = out of scope); undefined = recognise. */
+  expert?: string | null;
   /** What this specialist does, for the OUT_OF_SCOPE detail. */
   scope: string;
   computeMs: number;
@@ -30,17 +34,25 @@ export interface AskInput extends ExchangeInput {
 
 interface AskContext extends AskInput {
   question: string;
+  args: Record<string, unknown>;
+  session_id: string;
 }
 
+const argsOf = (input: AskInput): Record<string, unknown> => (input.request.content as { args?: Record<string, unknown> }).args ?? {};
 const questionOf = (input: AskInput): string => {
-  const args = (input.request.content as { args?: { question?: unknown } }).args;
-  return typeof args?.question === 'string' ? args.question : '';
+  const q = argsOf(input).question;
+  return typeof q === 'string' ? q : '';
 };
+const sessionOf = (input: AskInput): string =>
+  (input.request.content as { context_ref?: { session_id?: string } }).context_ref?.session_id ?? input.request.conversation_id;
 
 export const askExpertMachine = setup({
   types: {} as { input: AskInput; context: AskContext; events: InboundEvent; emitted: ExchangeEmitted },
   delays: { COMPUTE_TIMEOUT: ({ context }) => context.computeMs },
   actors: {
+    recognise: fromPromise<string | null, { question: string }>(async () => {
+      throw new Error('recognise is provided by exchange.ts');
+    }),
     compute: fromPromise<ComputeOutput, ComputeInput>(async () => {
       throw new Error('compute is provided by exchange.ts');
     }),
@@ -53,18 +65,20 @@ export const askExpertMachine = setup({
   guards: {
     busy: ({ context }) => context.busy,
     outOfScope: ({ context }) => context.expert === null,
+    known: ({ context }) => typeof context.expert === 'string',
     isCancel: ({ event }) => event.envelope.performative === 'CANCEL',
   },
 }).createMachine({
   id: 'askExpert',
-  context: ({ input }) => ({ ...input, question: questionOf(input) }),
+  context: ({ input }) => ({ ...input, question: questionOf(input), args: argsOf(input), session_id: sessionOf(input) }),
   initial: 'deciding',
   states: {
     deciding: {
       always: [
         { guard: 'busy', target: 'refused' },
         { guard: 'outOfScope', target: 'outOfScope' },
-        { target: 'working' },
+        { guard: 'known', target: 'serving.working' },
+        { target: 'serving.recognising' },
       ],
     },
     refused: {
@@ -78,46 +92,64 @@ export const askExpertMachine = setup({
       type: 'final',
       entry: emit(({ context }) => ({
         type: 'send' as const,
-        envelope: replyTo(context.request, { performative: 'REFUSE', content: errorContent('OUT_OF_SCOPE', `no expert of ${context.self} recognises the question; it answers ${context.scope}`) }),
+        envelope: replyTo(context.request, { performative: 'REFUSE', content: errorContent('OUT_OF_SCOPE', `no skill of ${context.self} recognises the question; it answers ${context.scope}`) }),
       })),
     },
-    working: {
-      entry: 'agree',
+    // Holds the concurrency slot the factory took, however the exchange ends.
+    serving: {
       exit: 'releaseSlot',
-      invoke: {
-        src: 'compute',
-        input: ({ context }) => ({ expert: context.expert ?? '', question: context.question }),
-        onDone: {
-          target: 'answered',
-          actions: emit(({ context, event }) => ({
-            type: 'send' as const,
-            envelope: replyTo(context.request, { performative: 'INFORM', content: { type: 'RESULT', result: { answer: event.output.answer, meta: event.output.meta } } }),
-          })),
+      initial: 'recognising',
+      states: {
+        recognising: {
+          invoke: {
+            src: 'recognise',
+            input: ({ context }) => ({ question: context.question }),
+            onDone: [
+              { guard: ({ event }) => event.output === null, target: '#askExpert.outOfScope' },
+              { target: 'working', actions: assign({ expert: ({ event }) => event.output }) },
+            ],
+            onError: { target: '#askExpert.outOfScope' },
+          },
+          on: { inbound: { guard: 'isCancel', target: '#askExpert.cancelled' } },
         },
-        onError: {
-          target: 'failed',
-          actions: emit(({ context, event }) => {
-            const e = toParleyError(event.error);
-            // Only FAILURE reasons may answer an agreed request; anything else is our fault.
-            const code = performativeFor(e.code) === 'FAILURE' ? e.code : 'INTERNAL_ERROR';
-            return { type: 'send' as const, envelope: replyTo(context.request, { performative: 'FAILURE', content: errorContent(code, e.detail) }) };
-          }),
-        },
-      },
-      after: {
-        COMPUTE_TIMEOUT: {
-          target: 'timedOut',
-          actions: emit(({ context }) => ({
-            type: 'send' as const,
-            envelope: replyTo(context.request, { performative: 'FAILURE', content: errorContent('TIMEOUT', `the ${context.expert} expert took longer than ${context.computeMs} ms`) }),
-          })),
-        },
-      },
-      on: {
-        inbound: {
-          guard: 'isCancel',
-          target: 'cancelled',
-          actions: emit(({ event }) => ({ type: 'note' as const, decision: 'cancelled', detail: { reason: (event.envelope.content as { reason?: string }).reason ?? null } })),
+        working: {
+          entry: 'agree',
+          invoke: {
+            src: 'compute',
+            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id }),
+            onDone: {
+              target: '#askExpert.answered',
+              actions: emit(({ context, event }) => ({
+                type: 'send' as const,
+                envelope: replyTo(context.request, { performative: 'INFORM', content: { type: 'RESULT', result: { answer: event.output.answer, meta: event.output.meta } } }),
+              })),
+            },
+            onError: {
+              target: '#askExpert.failed',
+              actions: emit(({ context, event }) => {
+                const e = toParleyError(event.error);
+                // Only FAILURE reasons may answer an agreed request; anything else is our fault.
+                const code = performativeFor(e.code) === 'FAILURE' ? e.code : 'INTERNAL_ERROR';
+                return { type: 'send' as const, envelope: replyTo(context.request, { performative: 'FAILURE', content: errorContent(code, e.detail) }) };
+              }),
+            },
+          },
+          after: {
+            COMPUTE_TIMEOUT: {
+              target: '#askExpert.timedOut',
+              actions: emit(({ context }) => ({
+                type: 'send' as const,
+                envelope: replyTo(context.request, { performative: 'FAILURE', content: errorContent('TIMEOUT', `the ${context.expert} skill took longer than ${context.computeMs} ms`) }),
+              })),
+            },
+          },
+          on: {
+            inbound: {
+              guard: 'isCancel',
+              target: '#askExpert.cancelled',
+              actions: emit(({ event }) => ({ type: 'note' as const, decision: 'cancelled', detail: { reason: (event.envelope.content as { reason?: string }).reason ?? null } })),
+            },
+          },
         },
       },
     },

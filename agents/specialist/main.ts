@@ -1,6 +1,8 @@
-// The Specialist process: `node dist/agents/specialist/main.js --name math --experts arithmetic`.
-// Answers REQUEST ASK_EXPERT (seed contract §2.3) with offline experts and keeps itself
-// registered with the DF (docs/runtime.md §5). Wiring only: behaviour lives in the machines.
+// The Specialist process: `node dist/agents/specialist/main.js --name math --role math --skills arithmetic`.
+// Answers REQUEST ASK_EXPERT (seed contract §2.3) with skills from the skills directory (run in
+// worker threads, reloaded when the directory changes) and keeps itself registered with the DF
+// (docs/runtime.md §5), its profile following its skills. Wiring only: behaviour lives in the
+// machines and in shared/skills.
 import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { waitFor } from 'xstate';
@@ -9,11 +11,16 @@ import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
+import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
+import { SkillHost } from '../../shared/skills/host.js';
+import { defaultRoleName, loadRoles } from '../../shared/skills/roles.js';
+import { watchSkills } from '../../shared/skills/watch.js';
+import { coordinatorLink, eventMachine } from './a2a.js';
 import { askExpertExchange, Slots } from './exchange.js';
-import { LAZY_EXPERT_NAMES as EXPERT_NAMES, loadExperts } from './experts/load.js';
-import { warmUpExperts } from './warm-up.js';
+import { IdleWatch } from './idle.js';
 import { buildProfile, packageVersion } from './profile.js';
-import { registrationMachine, type RegistrationEmitted } from './registration-machine.js';
+import { registrationMachine, type RegistrationEmitted, type RegistrationEvent } from './registration-machine.js';
+import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -22,22 +29,31 @@ const positive = (v: string): number => {
 };
 const env = process.env;
 const program = new Command('specialist')
-  .description('A Parley specialist answering ASK_EXPERT with offline experts')
+  .description('A Parley specialist answering ASK_EXPERT with skills')
   .option('--name <name>', 'specialist name; the account is specialist-<name>', env.PARLEY_SPECIALIST_NAME || 'general')
-  .option('--experts <list>', `comma list of experts (${EXPERT_NAMES.join(', ')}); default all`, env.PARLEY_SPECIALIST_EXPERTS || '')
+  .option('--role <role>', 'role from config/roles.json or $PARLEY_HOME/roles.json (default: the role named like the specialist, else general)', env.PARLEY_SPECIALIST_ROLE || '')
+  .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', env.PARLEY_SPECIALIST_SKILLS || '')
+  .option('--experts <list>', 'alias of --skills', env.PARLEY_SPECIALIST_EXPERTS || '')
   .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
+  .option('--idle-after-ms <ms>', 'log "idle" after this long without work (the supervisor stops idle extras)', positive)
   .parse();
-const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number }>();
+const opts = program.opts<{ name: string; role: string; skills: string; experts: string; concurrency?: number; computeTimeoutMs: number; idleAfterMs?: number }>();
 
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
 const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${opts.name}`;
-// Only this specialist's experts are loaded (experts/load.ts): a time specialist never imports mathjs.
-const experts = await (async () => {
+const dirs = defaultSkillDirs(config.home);
+const { roles, problems: roleProblems } = loadRoles(config.home);
+const wanted = parseList(opts.skills || opts.experts);
+const role = (() => {
   try {
     assertLocalpart(account);
-    return await loadExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
+    const name = defaultRoleName(roles, account, opts.role);
+    const r = roles.get(name);
+    if (!r) throw new Error(`unknown role ${JSON.stringify(name)}; known: ${[...roles.keys()].join(', ')}`);
+    checkSelection(loadCatalogue(dirs), r, wanted);
+    return r;
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
   }
@@ -48,18 +64,35 @@ const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
 const { agent, logger, onShutdown } = createAgent({ account, config });
-agent.router.on('ASK_EXPERT', askExpertExchange({ experts, slots: new Slots(concurrency), computeMs: opts.computeTimeoutMs }));
-// Before going online: the first REGISTERED and the first question pay no compile or JIT.
-warmUp(agent);
-await warmUpExperts(experts);
-await agent.start();
-logger.info({ jid: agent.self.jid, experts: experts.map((e) => e.name), concurrency }, 'online');
+for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
+const host = new SkillHost({
+  select: selector(role, wanted),
+  maxWorkers: concurrency + 2,
+  a2a: coordinatorLink(agent, Number(env.PARLEY_A2A_TIMEOUT_MS || 20000)),
+  onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
+});
+host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
+await host.apply(loadCatalogue(dirs));
 
+const slots = new Slots(concurrency);
+const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0, (ms) => logger.info({ idle_ms: ms }, 'idle')) : undefined;
+// Before going online: the first REGISTERED and the first question pay no compile or JIT (the
+// skills answered their own examples in their workers during host.apply).
+warmUp(agent);
+agent.router.on('ASK_EXPERT', askExpertExchange({ skills: hostRunner(host), slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
+agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
+await agent.start();
+logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency }, 'online');
+
+const profile = () => buildProfile({
+  jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),
+  maxConcurrent: concurrency, role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+});
 const conversationId = `reg-${agent.name}-${randomUUID()}`;
 const registration = agent.router.start(conversationId, registrationMachine, {
   self: agent.name,
   jid: agent.self.jid,
-  profile: buildProfile({ jid: agent.self.jid, name: agent.name, version: packageVersion(), experts, maxConcurrent: concurrency, did: agent.signing?.did }),
+  profile: profile(),
   conversationId,
   heartbeatMs: tunables.heartbeatMs,
   retry: { initialMs: 500, maxMs: 10000 },
@@ -67,10 +100,28 @@ const registration = agent.router.start(conversationId, registrationMachine, {
 });
 // The supervisor prints "ready" when it sees {msg: 'registered'} on stdout.
 registration.on('registered', (e: RegistrationEmitted) => {
-  if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count, heartbeat_ms: tunables.heartbeatMs }, 'registered');
+  if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered');
+});
+idle?.touch();
+
+// Hot reload: the skills directory changed → new pools, and the DF gets the new profile.
+host.on('changed', (skills) => {
+  const update: RegistrationEvent = { type: 'PROFILE', profile: profile() };
+  agent.router.send(conversationId, update);
+  logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');
+});
+const watcher = env.PARLEY_SKILLS_WATCH === '0' ? undefined : watchSkills(dirs, () => {
+  host.apply(loadCatalogue(dirs)).then(
+    (r) => logger.info({ added: r.added, removed: r.removed, changed: r.changed, problems: r.problems.length }, 'skills reloaded'),
+    (err: Error) => logger.error({ err: err.message }, 'skills reload failed'),
+  );
 });
 
 onShutdown(async () => {
-  if (!agent.router.send(conversationId, { type: 'DEREGISTER' })) return;
-  await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
+  idle?.stop();
+  await watcher?.close();
+  if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
+    await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
+  }
+  await host.close();
 });

@@ -30,7 +30,8 @@ interface RegistrationContext extends Required<RegistrationInput> {
 }
 
 export type RegistrationEmitted = ExchangeEmitted | { type: 'registered'; lease_ms: number; count: number };
-export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' };
+/** PROFILE: the skills changed (hot reload); the DF gets the new profile in a new REGISTER. */
+export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' } | { type: 'PROFILE'; profile: AgentProfile };
 
 const content = (e: RegistrationEvent): Record<string, unknown> =>
   e.type === 'inbound' ? (e.envelope.content as Record<string, unknown>) : {};
@@ -62,6 +63,7 @@ export const registrationMachine = setup({
     announce: emit(({ context }) => ({ type: 'registered' as const, lease_ms: context.leaseMs ?? 0, count: context.registrations })),
     // "One conversation per registration" (docs/runtime.md §5): a re-registration starts a new one.
     newConversation: assign(({ context }) => ({ attempt: 0, conversationId: `reg-${context.self}-${randomUUID()}` })),
+    takeProfile: assign(({ context, event }) => ({ profile: event.type === 'PROFILE' ? event.profile : context.profile })),
   },
   guards: {
     registered: ({ event, context }) => isInform(event, 'REGISTERED') && content(event).jid === context.jid,
@@ -90,6 +92,7 @@ export const registrationMachine = setup({
           { guard: 'refused', actions: emit(({ event }) => ({ type: 'note' as const, decision: 'register-refused', detail: content(event) })) },
         ],
         DEREGISTER: 'deregistering',
+        PROFILE: { target: 'registering', reenter: true, actions: ['takeProfile', 'newConversation'] },
       },
     },
     registered: {
@@ -101,6 +104,10 @@ export const registrationMachine = setup({
           { guard: 'registered', actions: assign({ leaseMs: ({ context, event }) => (typeof content(event).lease_ms === 'number' ? (content(event).lease_ms as number) : context.leaseMs) }) },
         ],
         DEREGISTER: 'deregistering',
+        PROFILE: {
+          target: 'registering',
+          actions: ['takeProfile', 'newConversation', emit({ type: 'note' as const, decision: 're-register: skills changed' })],
+        },
       },
     },
     deregistering: {

@@ -43,6 +43,13 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   { kind: 'FACTS', contract: 'facts', performatives: ['INFORM'], untyped: { performative: 'INFORM', key: 'facts' } },
   // seed contract §2.5
   { kind: 'PRESENTER_REPLY', contract: 'presenter-reply', performatives: ['INFORM'] },
+  // Skills and delegation (issue "Skills, roles and spawning"; plan part 2 A2A tools)
+  { kind: 'DELEGATE_TASK', contract: 'delegate-task', performatives: ['REQUEST'] },
+  { kind: 'QUERY_AGENTS', contract: 'query-agents', performatives: ['QUERY-REF'] },
+  { kind: 'AGENTS', contract: 'agents', performatives: ['INFORM'] },
+  { kind: 'BROADCAST_EVENT', contract: 'broadcast-event', performatives: ['REQUEST'] },
+  { kind: 'BROADCAST_DONE', contract: 'broadcast-done', performatives: ['INFORM'] },
+  { kind: 'EVENT', contract: 'event', performatives: ['INFORM'] },
   // FIPA SC00037 not-understood, SC00026 cancel
   { kind: 'NOT_UNDERSTOOD', contract: 'not-understood', performatives: ['NOT-UNDERSTOOD'], untyped: { performative: 'NOT-UNDERSTOOD' } },
   { kind: 'CANCEL', contract: 'cancel', performatives: ['CANCEL'], untyped: { performative: 'CANCEL' } },

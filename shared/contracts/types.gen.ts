@@ -6,6 +6,13 @@
  */
 
 /**
+ * Logical agent name used as envelope sender/receiver (seed contract §1), e.g. Presenter.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "AgentName".
+ */
+export type AgentName = string;
+/**
  * conversation_id = XMPP <thread> = session_id (seed contract §1, §5), e.g. sess-<uuid>.
  *
  * This interface was referenced by `ContractTypes`'s JSON-Schema
@@ -33,13 +40,6 @@ export type Did = string;
  * via the `definition` "Capability".
  */
 export type Capability = string;
-/**
- * Logical agent name used as envelope sender/receiver (seed contract §1), e.g. Presenter.
- *
- * This interface was referenced by `ContractTypes`'s JSON-Schema
- * via the `definition` "AgentName".
- */
-export type AgentName = string;
 /**
  * An Ed25519 did:key (W3C CCG did:key; Agora v1.0 §1): did:key:z6Mk… (multicodec 0xed01, base58btc).
  */
@@ -179,16 +179,21 @@ export type OACoPThreadId = string;
  * Maps each contract file name (contracts/<name>.json) to its TypeScript type.
  */
 export interface ContractTypes {
+  agents: AgentsContent;
   agree: AgreeContent;
   "ask-expert": AskExpertContent;
+  "broadcast-done": BroadcastDoneContent;
+  "broadcast-event": BroadcastEventContent;
   cancel: CancelContent;
   candidates: CandidatesContent;
+  "delegate-task": DelegateTaskContent;
   deregister: DeregisterContent;
   deregistered: DeregisteredContent;
   describe: DescribeContent;
   directory: DirectoryContent;
   envelope: Envelope;
   "error-content": ErrorContent;
+  event: EventContent;
   facts: FactsContent;
   failure: FailureContent;
   "get-facts": GetFactsContent;
@@ -206,6 +211,7 @@ export interface ContractTypes {
   "oacop-task-decision": TaskDecision;
   "oacop-task-update": TaskUpdate;
   "presenter-reply": PresenterReplyContent;
+  "query-agents": QueryAgentsContent;
   refuse: RefuseContent;
   register: RegisterContent;
   registered: RegisteredContent;
@@ -213,6 +219,25 @@ export interface ContractTypes {
   "store-fact": StoreFactContent;
   stored: StoredContent;
   "user-msg": UserMsgContent;
+}
+/**
+ * INFORM.AGENTS, Coordinator → Specialist: the answer to QUERY_AGENTS.
+ */
+export interface AgentsContent {
+  type: "AGENTS";
+  /**
+   * @maxItems 1000
+   */
+  agents: AgentSummary[];
+}
+export interface AgentSummary {
+  name: AgentName;
+  role?: string;
+  /**
+   * @maxItems 100
+   */
+  skills?: string[];
+  description?: string;
 }
 /**
  * AGREE, Specialist → Coordinator (seed contract §2.3). The seed shape has no type; an optional type AGREE is allowed.
@@ -237,6 +262,24 @@ export interface ContextRef {
   session_id: ConversationId;
 }
 /**
+ * INFORM.BROADCAST_DONE, Coordinator → Specialist: who the EVENT was sent to.
+ */
+export interface BroadcastDoneContent {
+  type: "BROADCAST_DONE";
+  /**
+   * @maxItems 1000
+   */
+  delivered: AgentName[];
+}
+/**
+ * REQUEST.BROADCAST_EVENT, Specialist → Coordinator (plan part 2 broadcast_event): the Coordinator sends INFORM EVENT to every other live agent and answers INFORM BROADCAST_DONE.
+ */
+export interface BroadcastEventContent {
+  type: "BROADCAST_EVENT";
+  event: string;
+  data: string;
+}
+/**
  * CANCEL (FIPA SC00026 §2, cancel meta-protocol): the initiator withdraws a request.
  */
 export interface CancelContent {
@@ -258,6 +301,15 @@ export interface CandidatesContent {
   dids?: {
     [k: string]: Did | undefined;
   };
+}
+/**
+ * REQUEST.DELEGATE_TASK, Specialist → Coordinator (issue "Skills, roles and spawning"; plan part 2 delegate_task). A sub-request in the caller's session: the Coordinator finds another specialist (of `role` when given, never the caller) and answers INFORM RESULT or FAILURE.
+ */
+export interface DelegateTaskContent {
+  type: "DELEGATE_TASK";
+  task: string;
+  role?: string;
+  context?: string;
 }
 /**
  * REQUEST.DEREGISTER, Specialist → Registry (DF): withdraws a registration before its lease expires (extends seed contract §2.2).
@@ -322,6 +374,12 @@ export interface AgentProfile {
    * Configured role of the agent (issue #7), e.g. researcher.
    */
   role?: string;
+  /**
+   * Skills the agent serves (issue "Skills, roles and spawning"), e.g. arithmetic.
+   *
+   * @maxItems 100
+   */
+  skills?: string[];
   max_concurrent?: number;
   room?: RoomProfile;
 }
@@ -368,6 +426,15 @@ export interface ValidationErrorItem {
   instancePath: string;
   keyword: string;
   message: string;
+}
+/**
+ * INFORM.EVENT, Coordinator → agents: an event a specialist broadcast (BROADCAST_EVENT). No answer (FIPA inform).
+ */
+export interface EventContent {
+  type: "EVENT";
+  event: string;
+  data: string;
+  origin: AgentName;
 }
 /**
  * INFORM.FACTS, KB → Coordinator (seed contract §2.4). ts is the stored value and is not format-checked: the seed's own example carries a placeholder there. The seed shape has no type; an optional type FACTS is allowed.
@@ -423,6 +490,10 @@ export interface HeartbeatContent {
 export interface NeedContent {
   type?: "NEED";
   need: Capability;
+  /**
+   * Optional: only agents registered with this role (a delegated task for a planner, a researcher, …).
+   */
+  role?: string;
   /**
    * Optional: the request text, so the DF can rank candidates by topic (the list still holds every capable agent).
    */
@@ -649,6 +720,14 @@ export interface PresenterReplyContent {
   rich?: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * QUERY-REF.QUERY_AGENTS, Specialist → Coordinator (plan part 2 query_agents): the live agents, optionally of one role or serving one skill. Answered with INFORM AGENTS.
+ */
+export interface QueryAgentsContent {
+  type: "QUERY_AGENTS";
+  role?: string;
+  skill?: string;
 }
 /**
  * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED), or RATE_LIMITED (oacop-rfc §6.1): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.

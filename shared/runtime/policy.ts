@@ -41,6 +41,11 @@ const INITIATORS: Record<string, readonly Role[]> = {
   OACoPAck: [],
   OACoPError: [],
   NOTIFY_USER: ['coordinator'],
+  // Delegation goes through the Coordinator (seed contract §5 "no shortcuts").
+  DELEGATE_TASK: ['specialist'],
+  QUERY_AGENTS: ['specialist'],
+  BROADCAST_EVENT: ['specialist'],
+  EVENT: ['coordinator'],
 };
 
 export function mayTalk(from: Role, to: Role): boolean {

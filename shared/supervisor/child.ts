@@ -20,6 +20,8 @@ export interface ChildInfo {
   /** Seconds since the current process started (null when not running). */
   uptime_s: number | null;
   experts?: string[];
+  role?: string;
+  extra?: boolean;
 }
 
 export interface ChildEvents {
@@ -27,6 +29,8 @@ export interface ChildEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null, restartInMs: number | null];
   /** A pino line at level error (50) or above: worth a console line. */
   error: [msg: string];
+  /** {"msg":"idle"}: a specialist with nothing to do for its --idle-after-ms (scale-down). */
+  idle: [];
 }
 
 export class ManagedChild extends EventEmitter<ChildEvents> {
@@ -60,6 +64,8 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
       restarts: this.restarts,
       uptime_s: running ? Math.round((Date.now() - this.startedAt) / 100) / 10 : null,
       ...(this.spec.experts ? { experts: this.spec.experts } : {}),
+      ...(this.spec.role ? { role: this.spec.role } : {}),
+      ...(this.spec.extra ? { extra: true } : {}),
     };
   }
 
@@ -97,6 +103,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
       this.status = 'ready';
       this.emit('ready', Date.now() - this.startedAt);
     }
+    if (rec.msg === 'idle' && this.status === 'ready') this.emit('idle');
     if (typeof rec.level === 'number' && rec.level >= 50) {
       this.emit('error', `${this.spec.name}: ${String(rec.msg)}${rec.err ? ` (${String(rec.err)})` : ''}`);
     }

@@ -1,8 +1,10 @@
 // The supervisor's control endpoint: HTTP on a UNIX socket $PARLEY_HOME/run/supervisor.sock
 // (a loopback port when that path is too long for a socket), described in run/supervisor.json.
 //   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
-//   POST /spawn {kind:'specialist', name, experts} → 201 {agent, ready_ms} once it registered
+//   POST /spawn {kind:'specialist', name, experts|skills, role} → 201 {agent, ready_ms} once it registered
 //   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent
+//   POST /scale {busy: [names]}               → 201 {agent, ready_ms}: one more specialist of a busy
+//                                               one's role (scale.ts); 409 AT_LIMIT, 404 NO_FITTING_ROLE
 //   POST /stop  {name}                        → stops it and keeps it down
 //   POST /start {name}                        → starts a stopped agent, answers once it is ready
 // Errors are JSON {error: CODE, detail}, never a dropped connection.
@@ -10,6 +12,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { ParleyConfig } from '../config/index.js';
+import type { Role } from '../skills/roles.js';
+import { planScale } from './scale.js';
 import type { AgentSpec, SpecialistDef } from './spec.js';
 import type { Supervisor } from './supervisor.js';
 
@@ -55,6 +59,27 @@ export interface ControlOptions {
   /** Absent: calendars cannot be spawned. */
   calendarSpec?: (person: string) => AgentSpec;
   readyTimeoutMs?: number;
+  /** Roles for POST /scale (config/roles.json + $PARLEY_HOME/roles.json). */
+  roles?: ReadonlyMap<string, Role>;
+  /** Extras log "idle" and are stopped after this long without work (PARLEY_SPAWN_IDLE_MS). */
+  idleAfterMs?: number;
+}
+
+function stringList(v: unknown, field: string): string[] {
+  const list = v ?? [];
+  if (!Array.isArray(list) || !list.every((e) => typeof e === 'string')) throw new HttpError(400, 'INVALID_ARGS', `"${field}" must be a list of strings`);
+  return list;
+}
+
+async function spawnReady(o: ControlOptions, spec: AgentSpec, wait: number): Promise<[number, unknown]> {
+  const sup = o.supervisor;
+  if (sup.has(spec.name)) throw new HttpError(409, 'ALREADY_RUNNING', `${spec.name} is already supervised`);
+  const t0 = Date.now();
+  sup.add(spec);
+  await sup.whenReady([spec.name], wait).catch((err: Error) => {
+    throw new HttpError(504, 'NOT_READY', `${err.message} (still supervised; see logs/${spec.name}.log)`);
+  });
+  return [201, { agent: sup.list().find((a) => a.name === spec.name), ready_ms: Date.now() - t0 }];
 }
 
 async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[number, unknown]> {
@@ -66,14 +91,31 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       return [200, { agents: sup.list() }];
     case 'POST /spawn': {
       const body = await readJson(req);
-      const spec = specOf(o, body);
-      if (sup.has(spec.name)) throw new HttpError(409, 'ALREADY_RUNNING', `${spec.name} is already supervised`);
-      const t0 = Date.now();
-      sup.add(spec);
-      await sup.whenReady([spec.name], wait).catch((err: Error) => {
-        throw new HttpError(504, 'NOT_READY', `${err.message} (still supervised; see logs/${spec.name}.log)`);
-      });
-      return [201, { agent: sup.list().find((a) => a.name === spec.name), ready_ms: Date.now() - t0 }];
+      if (body.kind === 'calendar' && o.calendarSpec) return spawnReady(o, calendarSpecOf(o.calendarSpec, body), wait);
+      if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', `only kind "specialist"${o.calendarSpec ? ' or "calendar"' : ''} can be spawned`);
+      const experts = stringList(body.skills ?? body.experts, 'skills');
+      if (body.role !== undefined && typeof body.role !== 'string') throw new HttpError(400, 'INVALID_ARGS', '"role" must be a string');
+      if (typeof body.role === 'string' && o.roles && !o.roles.has(body.role)) throw new HttpError(400, 'INVALID_ARGS', `unknown role ${JSON.stringify(body.role)}; known: ${[...o.roles.keys()].join(', ')}`);
+      let spec: AgentSpec;
+      try {
+        spec = o.specialistSpec({ name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}) });
+      } catch (err) {
+        throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
+      }
+      return spawnReady(o, spec, wait);
+    }
+    case 'POST /scale': {
+      const busy = stringList((await readJson(req)).busy, 'busy');
+      const plan = planScale(sup.list(), o.roles ?? new Map(), busy, o.idleAfterMs ?? 60000);
+      if (plan.action === 'refuse') throw new HttpError(plan.code === 'AT_LIMIT' ? 409 : 404, plan.code, plan.detail);
+      if (plan.action === 'wait') {
+        const t0 = Date.now();
+        await sup.whenReady([plan.name], wait).catch((err: Error) => {
+          throw new HttpError(504, 'NOT_READY', err.message);
+        });
+        return [200, { agent: sup.list().find((a) => a.name === plan.name), ready_ms: Date.now() - t0, coalesced: true }];
+      }
+      return spawnReady(o, o.specialistSpec(plan.def), wait);
     }
     case 'POST /stop': {
       const name = nameOf(await readJson(req));
@@ -91,24 +133,14 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       return [200, { agent: sup.list().find((a) => a.name === name), ready_ms: Date.now() - t0 }];
     }
     default:
-      throw new HttpError(404, 'NOT_FOUND', `no route ${key}; try GET /agents, POST /spawn, POST /stop, POST /start`);
+      throw new HttpError(404, 'NOT_FOUND', `no route ${key}; try GET /agents, POST /spawn, POST /scale, POST /stop, POST /start`);
   }
 }
 
-function specOf(o: ControlOptions, body: Record<string, unknown>): AgentSpec {
-  if (body.kind === 'calendar' && o.calendarSpec) {
-    if (typeof body.person !== 'string' || body.person === '') throw new HttpError(400, 'INVALID_ARGS', '"person" (a string) is required');
-    try {
-      return o.calendarSpec(body.person);
-    } catch (err) {
-      throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
-    }
-  }
-  if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', `only kind "specialist"${o.calendarSpec ? ' or "calendar"' : ''} can be spawned`);
-  const experts = body.experts ?? [];
-  if (!Array.isArray(experts) || !experts.every((e) => typeof e === 'string')) throw new HttpError(400, 'INVALID_ARGS', '"experts" must be a list of strings');
+function calendarSpecOf(calendarSpec: (person: string) => AgentSpec, body: Record<string, unknown>): AgentSpec {
+  if (typeof body.person !== 'string' || body.person === '') throw new HttpError(400, 'INVALID_ARGS', '"person" (a string) is required');
   try {
-    return o.specialistSpec({ name: nameOf(body), experts });
+    return calendarSpec(body.person);
   } catch (err) {
     throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
   }

@@ -13,25 +13,38 @@ export interface AgentSpec {
   args: string[];
   /** The pino `msg` that marks the child ready. */
   readyMsg: string;
+  /** Specialists: the skills asked for (--skills; empty = every skill the role allows). */
   experts?: string[];
+  role?: string;
+  /** Started by the supervisor to absorb load (POST /scale): stopped again once idle. */
+  extra?: boolean;
 }
 
 export interface SpecialistDef {
   name: string;
+  /** Skills (named experts before skills existed; --experts is still an alias of --skills). */
   experts: string[];
+  role?: string;
+  /** The specialist logs {"msg":"idle"} after this long without work (extras only). */
+  idleAfterMs?: number;
+  extra?: boolean;
 }
 
 export const CORE_ROLES = ['registry', 'kb', 'coordinator', 'presenter'] as const;
 export const DEFAULT_SPECIALISTS = 'math:arithmetic,time:time';
 
-/** "math:arithmetic,time:time+date" → [{name: math, experts: [arithmetic]}, {name: time, experts: [time, date]}]. */
+/**
+ * "math:arithmetic,time:time+date" → [{name: math, experts: [arithmetic]}, {name: time, experts: [time, date]}];
+ * "desk@researcher" names the role (default: the role named like the specialist, else general).
+ */
 export function parseSpecialists(text: string): SpecialistDef[] {
   const defs: SpecialistDef[] = [];
   for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [name, experts = ''] = part.split(':', 2) as [string, string?];
+    const [head, experts = ''] = part.split(':', 2) as [string, string?];
+    const [name, role] = head.split('@', 2) as [string, string?];
     assertLocalpart(`specialist-${name}`);
     if (defs.some((d) => d.name === name)) throw new Error(`specialist ${name} is listed twice`);
-    defs.push({ name, experts: experts.split('+').map((s) => s.trim()).filter(Boolean) });
+    defs.push({ name, experts: experts.split('+').map((s) => s.trim()).filter(Boolean), ...(role ? { role } : {}) });
   }
   return defs;
 }
@@ -53,8 +66,14 @@ export function coreSpec(ctx: SpecContext, role: string): AgentSpec {
 
 export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec {
   assertLocalpart(`specialist-${def.name}`);
-  for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid expert name ${JSON.stringify(e)}`);
-  const args = ['--name', def.name, ...(def.experts.length ? ['--experts', def.experts.join(',')] : [])];
+  for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid skill name ${JSON.stringify(e)}`);
+  if (def.role !== undefined && !/^[a-z][a-z0-9_-]{0,39}$/.test(def.role)) throw new Error(`invalid role name ${JSON.stringify(def.role)}`);
+  const args = [
+    '--name', def.name,
+    ...(def.role ? ['--role', def.role] : []),
+    ...(def.experts.length ? ['--skills', def.experts.join(',')] : []),
+    ...(def.idleAfterMs ? ['--idle-after-ms', String(def.idleAfterMs)] : []),
+  ];
   if (ctx.agentScript) args.push('--role', 'specialist');
   return {
     name: `specialist-${def.name}`,
@@ -63,6 +82,8 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
     args: [script(ctx, 'specialist'), ...args],
     readyMsg: 'registered',
     experts: def.experts,
+    ...(def.role ? { role: def.role } : {}),
+    ...(def.extra ? { extra: true } : {}),
   };
 }
 

@@ -48,6 +48,14 @@ export class Supervisor {
       else if (!this.stopping) say(`${spec.name} stopped (${how})`);
     });
     child.on('error', (msg) => say(`error: ${msg}`));
+    // Scale-down: an extra that had nothing to do stops and leaves the list (its name is free again).
+    child.on('idle', () => {
+      if (!spec.extra || this.stopping) return;
+      say(`${spec.name} was idle: stopping it (scale-down)`);
+      void child.stop(this.graceMs).then(() => {
+        if (this.children.get(spec.name) === child) this.children.delete(spec.name);
+      });
+    });
     this.children.set(spec.name, child);
     child.start();
     return child;

@@ -80,7 +80,7 @@ describe('Specialist [integration] real specialist and Registry processes', func
       ...inst.env, PARLEY_SPECIALIST_NAME: name, PARLEY_SPECIALIST_EXPERTS: 'arithmetic,time', PARLEY_HEARTBEAT_MS: String(HEARTBEAT_MS),
     });
     const online = await specialist.waitFor('online');
-    expect(online).to.deep.include({ experts: ['arithmetic', 'time'], concurrency: 8 });
+    expect(online).to.deep.include({ skills: ['arithmetic', 'time'], role: 'general', concurrency: 8 }); // --experts is an alias of --skills
     expect(accountSecrets(inst.cfg).get(name)).to.be.a('string');
     await new Promise((r) => setTimeout(r, 1200)); // REGISTER sent at 0, 500, 1500 ms: nobody answers
     expect(registeredLines()).to.equal(0);
@@ -92,7 +92,7 @@ describe('Specialist [integration] real specialist and Registry processes', func
 
   it('is in the DF directory with its full profile, and its heartbeats keep the lease', async () => {
     const entry = await directoryEntry();
-    expect(entry?.profile).to.deep.include({ jid: `${name}@${inst.cfg.domain}`, name, version: packageVersion(), capabilities: ['ASK_EXPERT'], max_concurrent: 8 });
+    expect(entry?.profile).to.deep.include({ jid: `${name}@${inst.cfg.domain}`, name, version: packageVersion(), capabilities: ['ASK_EXPERT'], max_concurrent: 8, role: 'general', skills: ['arithmetic', 'time'] });
     expect(entry?.profile.topics).to.include.members(['arithmetic', 'time', 'timezone']);
     expect(entry?.profile.examples).to.include.members(['what is 17 * 23?', 'what time is it in Tokyo?']);
     const seen = entry!.last_seen;
@@ -113,7 +113,7 @@ describe('Specialist [integration] real specialist and Registry processes', func
     const { replies, ms } = await askExpert('what is 17 * 23?');
     expect(replies.map((r) => r.performative)).to.deep.equal(['AGREE', 'INFORM']);
     expect(replies[0]?.content).to.deep.equal({ status: 'accepted' });
-    expect(replies[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expression: '17 * 23', expert: 'arithmetic' } } });
+    expect(replies[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expression: '17 * 23', skill: 'arithmetic', version: '1.0.0' } } });
     for (const r of replies) expect(r).to.include({ sender: name, receiver: 'Coordinator' });
     const times = [];
     for (let i = 0; i < 20; i += 1) times.push((await askExpert(`what is ${i} * 3?`)).ms);
@@ -126,7 +126,7 @@ describe('Specialist [integration] real specialist and Registry processes', func
     expect(replies.map((r) => r.performative)).to.deep.equal(['AGREE', 'INFORM']);
     const result = (replies[1]?.content as { result: { answer: string; meta: Record<string, unknown> } }).result;
     expect(result.answer).to.match(/^It is \d\d:\d\d in Tokyo \(Asia\/Tokyo, UTC\+09:00\) on \w+day, \d{1,2} \w+ \d{4}\.$/);
-    expect(result.meta).to.include({ expert: 'time', zone: 'Asia/Tokyo' });
+    expect(result.meta).to.include({ skill: 'time', zone: 'Asia/Tokyo' });
   });
 
   it('REFUSEs OUT_OF_SCOPE at once, and answers FAILURE INVALID_ARGS after AGREE for broken maths', async () => {

@@ -1,31 +1,46 @@
+// Start-up (docs/runtime.md "Start-up"): each specialist imports only its own skills' libraries
+// (one worker pool per skill: a time specialist never loads mathjs), and every skill answers its
+// published examples in its worker before the specialist goes online.
 import { expect } from 'chai';
-import { EXPERT_NAMES } from '../../agents/specialist/experts/index.js';
-import { LAZY_EXPERT_NAMES, loadExperts } from '../../agents/specialist/experts/load.js';
-import { warmUpExperts } from '../../agents/specialist/warm-up.js';
+import { loadCatalogue } from '../../shared/skills/catalogue.js';
+import { SkillHost, warmExamples } from '../../shared/skills/host.js';
+import { SkillPool } from '../../shared/skills/pool.js';
+import { arithmeticExpert } from '../../skills/arithmetic/arithmetic.js';
+import { tempSkillDirs } from '../support/skills.js';
 
-describe('Specialist [start-up] experts loaded on demand and warmed before online', () => {
-  it('offers the same experts as createExperts', () => {
-    expect(LAZY_EXPERT_NAMES).to.deep.equal(EXPERT_NAMES);
+describe('Specialist [start-up] skills loaded per specialist and warmed before online', function () {
+  this.timeout(30000);
+
+  it('the arithmetic skill (mathjs single-file build) still computes exactly and refuses code', async () => {
+    expect(await arithmeticExpert.answer('what is 17 * 23?')).to.deep.include({ answer: '391' });
+    expect(arithmeticExpert.recognise('import("fs")')).to.equal(0);
   });
 
-  it('loads only the named experts, all of them for an empty list, and rejects an unknown name', async () => {
-    expect((await loadExperts(['time'])).map((e) => e.name)).to.deep.equal(['time']);
-    expect((await loadExperts([])).map((e) => e.name)).to.deep.equal([...EXPERT_NAMES]);
-    await loadExperts(['arithmetic', 'astrology']).then(
-      () => expect.fail('should reject'),
-      (err: Error) => expect(err.message).to.match(/unknown expert "astrology"; known: arithmetic, time/),
-    );
+  it('warm-up answers every published example a skill recognises, and none of a delegating skill', async () => {
+    const c = loadCatalogue(tempSkillDirs());
+    for (const name of ['arithmetic', 'time']) {
+      const def = c.skills.find((s) => s.name === name)!;
+      const pool = new SkillPool({ name, handlerPath: def.handlerPath, fingerprint: def.fingerprint, recognise: def.manifest.recognise ?? {}, timeoutMs: 5000, memoryMb: 128, maxWorkers: 1 });
+      try {
+        await pool.warm();
+        const examples = def.manifest.examples?.length ?? 0;
+        expect(await warmExamples(def, pool), name).to.be.within(examples - 1, examples);
+      } finally {
+        await pool.close();
+      }
+    }
+    const plan = c.skills.find((s) => s.name === 'plan')!;
+    expect(await warmExamples(plan, undefined as unknown as SkillPool)).to.equal(0); // never touches its pool
   });
 
-  it('the arithmetic expert (mathjs single-file build) still computes exactly and refuses code', async () => {
-    const [math] = await loadExperts(['arithmetic']);
-    expect(await math?.answer('what is 17 * 23?')).to.deep.include({ answer: '391' });
-    expect(math?.recognise('import("fs")')).to.equal(0);
-  });
-
-  it('warm-up answers every published example an expert recognises', async () => {
-    const experts = await loadExperts(['arithmetic', 'time']);
-    const examples = experts.reduce((n, e) => n + e.examples.length, 0);
-    expect(await warmUpExperts(experts)).to.be.within(examples - 1, examples);
+  it('a specialist serving only time never starts an arithmetic worker', async () => {
+    const host = new SkillHost({ select: (d) => d.name === 'time', maxWorkers: 1 });
+    try {
+      const r = await host.apply(loadCatalogue(tempSkillDirs()));
+      expect(r.added).to.deep.equal(['time']);
+      expect(host.skills().map((s) => s.name)).to.deep.equal(['time']);
+    } finally {
+      await host.close();
+    }
   });
 });

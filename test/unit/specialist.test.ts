@@ -6,7 +6,7 @@ import { validateEnvelope } from '../../shared/contracts/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { Router } from '../../shared/runtime/router.js';
 import { askExpertExchange, Slots } from '../../agents/specialist/exchange.js';
-import type { Expert } from '../../agents/specialist/experts/index.js';
+import { type Expert, inProcessSkills } from '../../shared/skills/expert.js';
 import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -65,7 +65,7 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
     await flush();
     expectReplies(t.sent, t.req, ['AGREE', 'INFORM']);
     expect(t.sent[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expert: 'arithmetic' } } });
-    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?' }]);
+    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?', args: { question: 'what is 17 * 23?' }, session_id: 'sess-spec-1' }]);
     expect(t.actor.getSnapshot().status).to.equal('done');
     expect(t.released()).to.equal(1);
   });
@@ -83,7 +83,7 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
     const t = start({ expert: null });
     expectReplies(t.sent, t.req, ['REFUSE']);
     expect(t.sent[0]?.content).to.deep.include({ reason: 'OUT_OF_SCOPE' });
-    expect((t.sent[0]?.content as { detail: string }).detail).to.match(/no expert of specialist-math recognises/);
+    expect((t.sent[0]?.content as { detail: string }).detail).to.match(/no skill of specialist-math recognises/);
   });
 
   it('answers FAILURE INVALID_ARGS when the expert cannot evaluate the arguments', async () => {
@@ -137,7 +137,7 @@ describe('Specialist [slots] concurrency through the router', () => {
     const sent: Envelope[] = [];
     const slots = new Slots(limit);
     const router = new Router({ logger: silentLogger(), clock: new SimulatedClock(), send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
-    router.on('ASK_EXPERT', askExpertExchange({ experts: [slow], slots, computeMs: 10000 }));
+    router.on('ASK_EXPERT', askExpertExchange({ skills: inProcessSkills([slow]), slots, computeMs: 10000 }));
     const ask = (q: string, n: number) => {
       const req = request(q, `sess-slots-${n}`);
       router.deliver(req, 'ASK_EXPERT', COORDINATOR);
@@ -150,29 +150,35 @@ describe('Specialist [slots] concurrency through the router', () => {
   it('REFUSEs busy over the limit and accepts again once a slot is free', async () => {
     const h = harness(2);
     const [a, b, c] = [h.ask('slow 1', 1), h.ask('slow 2', 2), h.ask('slow 3', 3)];
+    expect(h.repliesTo(c)[0]).to.match(/^REFUSE \{"reason":"busy"/); // at once: no recognition needed
+    await flush(); // recognition runs in the skills' workers, so AGREE follows it
     expect(h.repliesTo(a)).to.deep.equal(['AGREE {"status":"accepted"}']);
     expect(h.repliesTo(b)).to.deep.equal(['AGREE {"status":"accepted"}']);
-    expect(h.repliesTo(c)[0]).to.match(/^REFUSE \{"reason":"busy"/);
     expect(h.slots.inFlight).to.equal(2);
     h.pending[0]?.resolve('done 1');
     await flush();
     expect(h.repliesTo(a)[1]).to.equal('INFORM {"type":"RESULT","result":{"answer":"done 1","meta":{"expert":"slow"}}}');
     expect(h.slots.inFlight).to.equal(1);
     const d = h.ask('slow 4', 4);
+    await flush();
     expect(h.repliesTo(d)).to.deep.equal(['AGREE {"status":"accepted"}']);
     expect(h.router.size).to.equal(2);
   });
 
-  it('an out-of-scope question takes no slot, and a CANCEL frees one', () => {
+  it('an out-of-scope question holds no slot once refused, and a CANCEL frees one', async () => {
     const h = harness(1);
     const out = h.ask('what is the meaning of life?', 1);
+    await flush();
     expect(h.repliesTo(out)[0]).to.match(/^REFUSE \{"reason":"OUT_OF_SCOPE"/);
     expect(h.slots.inFlight).to.equal(0);
     const a = h.ask('slow 1', 2);
+    await flush();
     expect(h.slots.inFlight).to.equal(1);
     expect(h.router.deliver(cancelOf(a), 'CANCEL', COORDINATOR)).to.deep.include({ outcome: 'routed' });
     expect(h.slots.inFlight).to.equal(0);
     expect(h.router.size).to.equal(0);
-    expect(h.repliesTo(h.ask('slow 2', 3))).to.deep.equal(['AGREE {"status":"accepted"}']);
+    const again = h.ask('slow 2', 3);
+    await flush();
+    expect(h.repliesTo(again)).to.deep.equal(['AGREE {"status":"accepted"}']);
   });
 });

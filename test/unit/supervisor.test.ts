@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
 import { Backoff } from '../../shared/supervisor/backoff.js';
+import type { Role } from '../../shared/skills/roles.js';
 import { controlRequest, startControl } from '../../shared/supervisor/control.js';
+import { planScale } from '../../shared/supervisor/scale.js';
 import { coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../../shared/supervisor/spec.js';
 import { Supervisor } from '../../shared/supervisor/supervisor.js';
 
@@ -46,11 +48,13 @@ describe('Supervisor [spec]', () => {
     expect(parseSpecialists('math:arithmetic,time:time+date')).to.deep.equal([{ name: 'math', experts: ['arithmetic'] }, { name: 'time', experts: ['time', 'date'] }]);
     expect(() => parseSpecialists('Bad Name:x')).to.throw(/invalid account name/);
     expect(() => parseSpecialists('a:x,a:y')).to.throw(/twice/);
+    expect(parseSpecialists('desk@researcher:define')).to.deep.equal([{ name: 'desk', experts: ['define'], role: 'researcher' }]);
   });
 
-  it('runs dist/agents/<role>/main.js with --name/--experts for specialists', () => {
-    const s = specialistSpec({ agentsDir: '/r/dist/agents' }, { name: 'math', experts: ['arithmetic'] });
-    expect(s.args).to.deep.equal(['/r/dist/agents/specialist/main.js', '--name', 'math', '--experts', 'arithmetic']);
+  it('runs dist/agents/<role>/main.js with --name/--role/--skills for specialists', () => {
+    const s = specialistSpec({ agentsDir: '/r/dist/agents' }, { name: 'math', experts: ['arithmetic'], role: 'math' });
+    expect(s.args).to.deep.equal(['/r/dist/agents/specialist/main.js', '--name', 'math', '--role', 'math', '--skills', 'arithmetic']);
+    expect(s).to.include({ role: 'math' });
     expect([s.name, s.readyMsg]).to.deep.equal(['specialist-math', 'registered']);
     expect(coreSpec({ agentsDir: '/r/dist/agents' }, 'kb').readyMsg).to.equal('online');
   });
@@ -145,6 +149,55 @@ describe('Supervisor [control]', function () {
       expect((await controlRequest(cfg, 'GET', '/nope'))?.status).to.equal(404);
     } finally {
       await control.close();
+    }
+  });
+});
+
+const ROLES = new Map<string, Role>([
+  ['math', { name: 'math', description: '', capabilities: ['ASK_EXPERT'], skills: ['arithmetic'], maxConcurrent: 2 }],
+  ['time', { name: 'time', description: '', capabilities: ['ASK_EXPERT'], skills: ['time'], maxConcurrent: 1 }],
+]);
+const child = (name: string, role: string, extra = false, status: 'ready' | 'starting' = 'ready') =>
+  ({ name, kind: 'specialist' as const, pid: 1, status, restarts: 0, uptime_s: 1, role, experts: [role === 'math' ? 'arithmetic' : 'time'], ...(extra ? { extra } : {}) });
+
+describe('Supervisor [scale] planning one more specialist for busy ones', () => {
+  it('spawns <role>-x<n> with the busy specialist\'s role and skills, up to maxConcurrent', () => {
+    const plan = planScale([child('specialist-math', 'math')], ROLES, ['specialist-math'], 5000);
+    expect(plan).to.deep.include({ action: 'spawn', def: { name: 'math-x1', experts: ['arithmetic'], role: 'math', idleAfterMs: 5000, extra: true } });
+    const full = planScale([child('specialist-math', 'math'), child('specialist-math-x1', 'math', true)], ROLES, ['specialist-math'], 5000);
+    expect(full).to.deep.include({ action: 'refuse', code: 'AT_LIMIT' });
+  });
+
+  it('waits for an extra of the role that is still starting, and refuses unknown specialists', () => {
+    const kids = [child('specialist-math', 'math'), child('specialist-math-x1', 'math', true, 'starting')];
+    expect(planScale(kids, ROLES, ['specialist-math'], 5000)).to.deep.equal({ action: 'wait', name: 'specialist-math-x1' });
+    expect(planScale([], ROLES, ['specialist-foreign'], 5000)).to.deep.include({ action: 'refuse', code: 'NO_FITTING_ROLE' });
+  });
+});
+
+describe('Supervisor [scale] POST /scale and scale-down of idle extras', function () {
+  this.timeout(10000);
+  afterEach(cleanup);
+
+  it('starts an extra for a busy specialist, and stops and forgets it once it says idle', async () => {
+    const { sup, cfg, lines } = harness();
+    sup.add(specialistSpec(ctx, { name: 'math', experts: ['arithmetic'], role: 'math' }));
+    await sup.whenReady(['specialist-math'], 5000);
+    const control = await startControl(cfg, { supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), roles: ROLES, idleAfterMs: 400, readyTimeoutMs: 5000 });
+    try {
+      const r = await controlRequest(cfg, 'POST', '/scale', { busy: ['specialist-math'] });
+      expect(r?.status).to.equal(201);
+      expect(r?.body.agent).to.include({ name: 'specialist-math-x1', role: 'math', extra: true, status: 'ready' });
+      const limit = await controlRequest(cfg, 'POST', '/scale', { busy: ['specialist-math'] });
+      expect(limit?.body).to.include({ error: 'AT_LIMIT' });
+      const t0 = Date.now();
+      while (sup.has('specialist-math-x1') && Date.now() - t0 < 5000) await sleep(50);
+      expect(sup.has('specialist-math-x1'), 'the idle extra is gone').to.equal(false);
+      expect(lines).to.include('specialist-math-x1 was idle: stopping it (scale-down)');
+      expect(sup.list().map((a) => [a.name, a.status])).to.deep.equal([['specialist-math', 'ready']]); // the original stays
+    } finally {
+      await control.close();
+      await sup.stopAll();
     }
   });
 });

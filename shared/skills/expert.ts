@@ -2,7 +2,7 @@
 // says whether a question is in its scope, and an answer function. Experts throw
 // ParleyError('INVALID_ARGS', …) for questions they recognise but cannot evaluate; anything else
 // they throw becomes FAILURE INTERNAL_ERROR (seed contract §4).
-import { ParleyError } from '../../../shared/acl/errors.js';
+import { ParleyError } from '../acl/errors.js';
 
 export interface ExpertAnswer {
   answer: string;
@@ -50,4 +50,21 @@ export async function ask(expert: Expert, question: string): Promise<{ answer: s
   const out = await expert.answer(question);
   if (typeof out === 'string') return { answer: out, meta: { expert: expert.name } };
   return { answer: out.answer, meta: { ...out.meta, expert: expert.name } };
+}
+
+/** In-process experts as a SkillRunner (unit tests; production runs skills in worker threads). */
+export function inProcessSkills(experts: readonly Expert[]): {
+  scope(): string;
+  recognise(q: string): Promise<string | null>;
+  run(name: string, args: Record<string, unknown>): Promise<{ answer: string; meta: Record<string, unknown> }>;
+} {
+  return {
+    scope: () => experts.map((e) => `${e.name} (e.g. ${JSON.stringify(e.examples[0] ?? e.description)})`).join(', '),
+    recognise: async (q) => pickExpert(experts, q)?.name ?? null,
+    run: async (name, args) => {
+      const e = experts.find((x) => x.name === name);
+      if (!e) throw new Error(`no expert named ${name}`);
+      return ask(e, String(args.question ?? ''));
+    },
+  };
 }

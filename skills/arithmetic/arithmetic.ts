@@ -2,7 +2,7 @@
 // English is rewritten into a mathjs expression first ("15% of 80", "2.5 km in miles",
 // "100 fahrenheit to celsius"); the sandbox then decides whether it is maths at all.
 import { evaluateNode, formatValue, inspect, isFiniteResult } from './math-sandbox.js';
-import { type Expert, invalidArgs } from './types.js';
+import { type Expert, invalidArgs } from '../../shared/skills/expert.js';
 
 const MAX_EXPRESSION = 500;
 

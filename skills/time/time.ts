@@ -6,7 +6,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { resolvePlace, type Place } from './places.js';
-import { type Expert, type ExpertAnswer, invalidArgs } from './types.js';
+import { type Expert, type ExpertAnswer, invalidArgs } from '../../shared/skills/expert.js';
 
 export interface TimeExpertOptions {
   now?: () => Date;

@@ -1,0 +1,163 @@
+// The skills one specialist serves: a SkillPool per active skill, rebuilt from the catalogue on
+// every reload (hot reload keeps unchanged pools), question recognition across them, argument
+// validation (ajv, the skill's inputSchema → FAILURE INVALID_ARGS) and the calls skills make:
+// ctx.use(other skill) and, for the built-in delegation skills only, ctx.a2a (the Coordinator).
+import { EventEmitter } from 'node:events';
+import { ParleyError } from '../acl/errors.js';
+import type { A2aKind, SkillResult } from './handler-api.js';
+import type { Catalogue, SkillDef, SkillProblem } from './catalogue.js';
+import { formatErrors } from './manifest.js';
+import { type CallRequest, SkillPool } from './pool.js';
+
+export const A2A_SKILLS: ReadonlySet<string> = new Set<A2aKind>(['delegate_task', 'query_agents', 'broadcast_event']);
+
+export interface HostOptions {
+  /** Which enabled skills this specialist serves (its role's allowed skills, --skills). */
+  select: (def: SkillDef) => boolean;
+  maxWorkers: number;
+  recogniseMs?: number;
+  defaults?: { timeoutMs: number; memoryMb: number };
+  a2a?: (kind: A2aKind, input: Record<string, unknown>, session_id: string) => Promise<unknown>;
+  onLog?: (skill: string, line: string) => void;
+}
+
+interface Active {
+  def: SkillDef;
+  pool: SkillPool;
+}
+
+export interface ApplyReport {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  problems: SkillProblem[];
+}
+
+export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [SkillProblem] }> {
+  private readonly active = new Map<string, Active>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: HostOptions) {
+    super();
+  }
+
+  skills(): SkillDef[] {
+    return [...this.active.values()].map((a) => a.def).sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  /** Brings the served set in line with a catalogue; reloads are serialised. */
+  apply(catalogue: Catalogue): Promise<ApplyReport> {
+    const next = this.queue.then(() => this.applyNow(catalogue));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async applyNow(catalogue: Catalogue): Promise<ApplyReport> {
+    const before = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
+    const problems: SkillProblem[] = [...catalogue.problems];
+    const wanted = new Map(catalogue.skills.filter((s) => s.enabled && this.o.select(s)).map((s) => [s.name, s]));
+    for (const [name, a] of this.active) {
+      if (wanted.get(name)?.fingerprint === a.def.fingerprint) continue;
+      this.active.delete(name);
+      await a.pool.close();
+    }
+    // Warm every new pool at once: each imports its handler in its own thread.
+    await Promise.all([...wanted].filter(([name]) => !this.active.has(name)).map(async ([name, def]) => {
+      const pool = this.poolFor(def);
+      try {
+        await pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
+        await warmExamples(def, pool);
+        this.active.set(name, { def, pool });
+      } catch (err) {
+        await pool.close();
+        problems.push({ dir: def.dir, name, detail: `handler: ${(err as Error).message}` });
+      }
+    }));
+    const now = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
+    const report: ApplyReport = {
+      added: [...now.keys()].filter((n) => !before.has(n)),
+      removed: [...before.keys()].filter((n) => !now.has(n)),
+      changed: [...now.keys()].filter((n) => before.has(n) && before.get(n) !== now.get(n)),
+      problems,
+    };
+    for (const p of problems) this.emit('problem', p);
+    if (report.added.length + report.removed.length + report.changed.length > 0) this.emit('changed', this.skills());
+    return report;
+  }
+
+  private poolFor(def: SkillDef): SkillPool {
+    const limits = def.manifest.limits ?? {};
+    return new SkillPool({
+      name: def.name,
+      handlerPath: def.handlerPath,
+      fingerprint: def.fingerprint,
+      recognise: def.manifest.recognise ?? {},
+      timeoutMs: limits.timeoutMs ?? this.o.defaults?.timeoutMs ?? 10000,
+      memoryMb: limits.memoryMb ?? this.o.defaults?.memoryMb ?? 128,
+      maxWorkers: this.o.maxWorkers,
+      onCall: (c) => this.serveCall(def, c),
+      onLog: (line) => this.o.onLog?.(def.name, line),
+    });
+  }
+
+  /** The skill that recognises the question best, or null (OUT_OF_SCOPE). */
+  async recognise(question: string): Promise<string | null> {
+    const candidates = [...this.active.values()].filter((a) => {
+      const r = a.def.manifest.recognise;
+      return r && (r.module || r.patterns?.length || r.keywords?.length);
+    });
+    const scores = await Promise.all(candidates.map((a) => a.pool.recognise(question, this.o.recogniseMs ?? 2000).catch(() => 0)));
+    let best: string | null = null;
+    let bestScore = 0;
+    scores.forEach((s, i) => {
+      if (typeof s === 'number' && s > bestScore) [best, bestScore] = [candidates[i]?.def.name ?? null, s];
+    });
+    return best;
+  }
+
+  /** Validates the args against the skill's inputSchema and runs it in its pool. */
+  async run(name: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal): Promise<{ answer: string; meta: Record<string, unknown> }> {
+    const a = this.active.get(name);
+    if (!a) throw new ParleyError('INTERNAL_ERROR', `the ${name} skill is not loaded here (it was removed or disabled)`);
+    if (!a.def.validateInput(args)) throw new ParleyError('INVALID_ARGS', `the ${name} skill's input: ${formatErrors(a.def.validateInput.errors)}`);
+    const out: SkillResult = await a.pool.run(args, session_id, signal);
+    return { answer: out.answer, meta: { ...out.meta, skill: name, version: a.def.manifest.version } };
+  }
+
+  private async serveCall(caller: SkillDef, c: CallRequest): Promise<unknown> {
+    if (c.method === 'a2a') {
+      if (caller.source !== 'builtin' || !A2A_SKILLS.has(caller.name) || caller.name !== c.target) {
+        throw new ParleyError('INTERNAL_ERROR', `only the built-in ${c.target} skill may send ${c.target} to the Coordinator; use ctx.use('${c.target}', …)`);
+      }
+      if (!this.o.a2a) throw new ParleyError('INTERNAL_ERROR', 'this specialist has no Coordinator link');
+      return this.o.a2a(c.target as A2aKind, c.input, c.session_id);
+    }
+    if (c.target === caller.name || !(caller.manifest.uses ?? []).includes(c.target)) {
+      throw new ParleyError('INTERNAL_ERROR', `the ${caller.name} skill may not use ${c.target} (skill.json "uses" lists what it may call)`);
+    }
+    if (!this.active.has(c.target)) throw new ParleyError('INTERNAL_ERROR', `the ${c.target} skill is not served by this specialist (its role does not allow it)`);
+    return this.run(c.target, c.input, c.session_id);
+  }
+
+  async close(): Promise<void> {
+    for (const a of this.active.values()) await a.pool.close();
+    this.active.clear();
+  }
+}
+
+/**
+ * The skill answers its own published examples once in its first worker, so JIT and lazily built
+ * tables (mathjs typed functions, chrono, luxon) do not land on the first person's question.
+ * Not for skills that call others (`uses`) or the Coordinator: a warm-up must have no effects.
+ * Failures are ignored: an example a skill cannot answer is its own bug, not a reason to skip it.
+ */
+export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
+  if ((def.manifest.uses ?? []).length > 0 || A2A_SKILLS.has(def.name)) return 0;
+  let answered = 0;
+  for (const q of def.manifest.examples ?? []) {
+    const args = { question: q };
+    if (!def.validateInput(args) || (await pool.recognise(q, 2000).catch(() => 0)) <= 0) continue;
+    await pool.run(args, 'sess-warm-up').then(() => (answered += 1), () => undefined);
+  }
+  return answered;
+}

@@ -1,0 +1,112 @@
+// skill.json: what a skill is (plan part 1, "skill.json Format", translated to Parley): name,
+// description, version, inputSchema (the ASK_EXPERT args it accepts), handler (an ES module in
+// the skill's folder), how it recognises the questions it answers, and its limits. Validated with
+// ajv; a manifest that does not validate, an inputSchema that does not compile or a pattern that
+// is no regular expression makes the skill bad (reported and skipped), never a crash.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+
+export interface Recognition {
+  /** Regular expressions (case-insensitive); a match scores `score` (default 1). */
+  patterns?: string[];
+  /** Words or phrases; one occurring in the question scores 0.5. */
+  keywords?: string[];
+  /** The handler module exports recognise(question) → number in [0, 1] or boolean. */
+  module?: boolean;
+  score?: number;
+}
+
+export interface SkillManifest {
+  name: string;
+  description: string;
+  version: string;
+  inputSchema?: Record<string, unknown>;
+  handler: string;
+  recognise?: Recognition;
+  topics?: string[];
+  examples?: string[];
+  limits?: { timeoutMs?: number; memoryMb?: number };
+  /** Other skills this one calls through ctx.use(name, input) (delegation, see docs/skills.md). */
+  uses?: string[];
+}
+
+export const SKILL_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
+
+const strings = (maxItems: number, maxLength: number) => ({
+  type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength },
+});
+
+export const MANIFEST_SCHEMA = {
+  $id: 'https://parley.local/skills/skill.json',
+  type: 'object',
+  required: ['name', 'description', 'version', 'handler'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', pattern: SKILL_NAME.source },
+    description: { type: 'string', minLength: 1, maxLength: 1000 },
+    version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+(?:[-+][0-9A-Za-z.-]+)?$' },
+    inputSchema: { type: 'object' },
+    // Inside the skill's folder: ./x.js, never ../ or an absolute path.
+    handler: { type: 'string', pattern: '^\\./(?!.*\\.\\.)[A-Za-z0-9_./-]+\\.m?js$', maxLength: 200 },
+    recognise: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        patterns: strings(50, 500),
+        keywords: strings(100, 100),
+        module: { type: 'boolean' },
+        score: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      },
+    },
+    topics: strings(100, 100),
+    examples: strings(20, 300),
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        timeoutMs: { type: 'integer', minimum: 10, maximum: 600000 },
+        memoryMb: { type: 'integer', minimum: 8, maximum: 4096 },
+      },
+    },
+    uses: { type: 'array', maxItems: 20, items: { type: 'string', pattern: SKILL_NAME.source } },
+  },
+} as const;
+
+/** Without an inputSchema a skill takes the seed's ASK_EXPERT args: {question}. */
+export const DEFAULT_INPUT_SCHEMA = {
+  type: 'object',
+  required: ['question'],
+  properties: { question: { type: 'string', minLength: 1 } },
+} as const;
+
+// One ajv for manifests and the skills' inputSchemas; strict off: skill authors write schemas.
+const ajv = new Ajv({ allErrors: true, strict: false });
+const checkManifest = ajv.compile<SkillManifest>(MANIFEST_SCHEMA);
+
+export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
+  (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+
+export type ManifestCheck =
+  | { ok: true; manifest: SkillManifest; validateInput: ValidateFunction }
+  | { ok: false; detail: string };
+
+/** Validates a parsed skill.json; `folder` must equal the name (one skill per folder). */
+export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck {
+  if (!checkManifest(raw)) return { ok: false, detail: `skill.json: ${formatErrors(checkManifest.errors)}` };
+  const m = raw;
+  if (folder !== undefined && folder !== m.name) return { ok: false, detail: `skill.json: name ${JSON.stringify(m.name)} differs from its folder ${JSON.stringify(folder)}` };
+  for (const p of m.recognise?.patterns ?? []) {
+    try {
+      new RegExp(p, 'i');
+    } catch (err) {
+      return { ok: false, detail: `skill.json: /recognise/patterns: ${(err as Error).message}` };
+    }
+  }
+  let validateInput: ValidateFunction;
+  try {
+    validateInput = ajv.compile(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
+  } catch (err) {
+    return { ok: false, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` };
+  }
+  return { ok: true, manifest: m, validateInput };
+}

@@ -1,0 +1,98 @@
+// A skill's worker thread (issue "Skills, roles and spawning": isolation): imports exactly one
+// handler module, answers `recognise` and `run` requests one at a time, and reaches the host only
+// through messages (ctx.use, ctx.a2a). The host (pool.ts) owns the time and memory limits: it
+// terminates this thread when a call runs too long, and V8's resourceLimits end it when it
+// allocates too much. Nothing here can block or crash the specialist's event loop.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { HandlerModule, SkillContext, SkillResult } from './handler-api.js';
+import type { Recognition } from './manifest.js';
+import type { FromWorker, ToWorker, WireError } from './wire.js';
+
+interface Data {
+  name: string;
+  handlerUrl: string;
+  recognise: Recognition;
+}
+
+const data = workerData as Data;
+const port = parentPort;
+if (!port) throw new Error('worker.ts runs as a worker thread');
+const post = (m: FromWorker) => port.postMessage(m);
+
+let mod: HandlerModule | undefined;
+const patterns = (data.recognise.patterns ?? []).map((p) => new RegExp(p, 'i'));
+const keywords = (data.recognise.keywords ?? []).map((k) => k.toLowerCase());
+const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+let nextCall = 0;
+
+function wireError(err: unknown): WireError {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = e?.code === 'INVALID_ARGS' || e?.code === 'TIMEOUT' ? e.code : 'INTERNAL_ERROR';
+  const detail = typeof e?.message === 'string' ? e.message.replace(/^(INVALID_ARGS|TIMEOUT): /, '') : String(err);
+  return { code, detail: detail.slice(0, 1000) };
+}
+
+function score(question: string): number {
+  let best = 0;
+  if (patterns.some((p) => p.test(question))) best = data.recognise.score ?? 1;
+  const q = question.toLowerCase();
+  if (keywords.some((k) => q.includes(k))) best = Math.max(best, 0.5);
+  if (data.recognise.module && mod?.recognise) {
+    const s = mod.recognise(question);
+    const n = typeof s === 'number' ? (Number.isFinite(s) ? s : 0) : s ? 1 : 0;
+    best = Math.max(best, Math.min(1, Math.max(0, n)));
+  }
+  return best;
+}
+
+function call(method: 'use' | 'a2a', target: string, input: Record<string, unknown>, session_id: string): Promise<unknown> {
+  const callId = ++nextCall;
+  return new Promise((resolve, reject) => {
+    pending.set(callId, { resolve, reject });
+    post({ type: 'call', callId, method, target, input, session_id });
+  });
+}
+
+function normalise(out: string | SkillResult): SkillResult {
+  if (typeof out === 'string') return { answer: out };
+  if (!out || typeof out.answer !== 'string') throw new Error('the handler returned no answer (a string or {answer, meta})');
+  return out.meta && typeof out.meta === 'object' ? { answer: out.answer, meta: out.meta } : { answer: out.answer };
+}
+
+async function handle(m: ToWorker): Promise<void> {
+  if (m.type === 'reply') {
+    const p = pending.get(m.callId);
+    pending.delete(m.callId);
+    if (m.ok) p?.resolve(m.value);
+    else p?.reject(Object.assign(new Error(m.error.detail), { code: m.error.code }));
+    return;
+  }
+  try {
+    if (m.op === 'recognise') {
+      post({ type: 'done', id: m.id, ok: true, value: score(m.question) });
+      return;
+    }
+    const session_id = m.session_id;
+    const ctx: SkillContext = {
+      session_id,
+      skill: data.name,
+      use: async (skill, input) => (await call('use', skill, input, session_id)) as SkillResult,
+      a2a: (kind, input) => call('a2a', kind, input, session_id),
+    };
+    const out = normalise(await (mod as HandlerModule).run(m.input, ctx));
+    post({ type: 'done', id: m.id, ok: true, value: out });
+  } catch (err) {
+    post({ type: 'done', id: m.id, ok: false, error: wireError(err) });
+  }
+}
+
+try {
+  mod = (await import(data.handlerUrl)) as HandlerModule;
+  if (typeof mod.run !== 'function') throw new Error('the handler exports no run(input, ctx) function');
+  if (data.recognise.module && typeof mod.recognise !== 'function') throw new Error('skill.json says recognise.module but the handler exports no recognise(question)');
+  if (typeof mod.init === 'function') await mod.init();
+  port.on('message', (m: ToWorker) => void handle(m));
+  post({ type: 'ready' });
+} catch (err) {
+  post({ type: 'init-error', detail: wireError(err).detail });
+}

@@ -1,0 +1,123 @@
+// Skills on a real specialist process (issue "Skills, roles and spawning"): hot add, disable and
+// remove of a skill change what the running specialist answers and what the DF holds for it,
+// within seconds; a hanging, a crashing and an invalid skill never stop it serving.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { assign, emit, setup, waitFor } from 'xstate';
+import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { echoRequester, type RequesterOutput } from '../../shared/bench/echo-machines.js';
+import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
+import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { writeRegistry } from '../../shared/skills/catalogue.js';
+import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
+import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { HANDLERS, writeSkill } from '../support/skills.js';
+import { outputOf, until } from '../support/wait.js';
+
+const oneShot = setup({
+  types: {} as { input: { envelope: Envelope }; context: { envelope: Envelope; reply?: Envelope }; events: InboundEvent; emitted: ExchangeEmitted; output: Envelope },
+}).createMachine({
+  context: ({ input }) => ({ envelope: input.envelope }),
+  entry: emit(({ context }) => ({ type: 'send' as const, envelope: context.envelope })),
+  initial: 'waiting',
+  states: { waiting: { on: { inbound: { target: 'done', actions: assign({ reply: ({ event }) => event.envelope }) } } }, done: { type: 'final' } },
+  output: ({ context }) => context.reply as Envelope,
+});
+
+describe('Skills [integration] a running specialist follows its skills directory', function () {
+  this.timeout(90000);
+  const name = `specialist-sk${randomUUID().slice(0, 8)}`;
+  let inst: TestInstance;
+  let coord: RuntimeAgent;
+  let specialist: AgentProcess;
+  let registry: AgentProcess;
+  let userDir: string;
+
+  const ask = async (question: string) => {
+    const cid = `sess-${randomUUID()}`;
+    const actor = coord.agent.router.start(`${cid}/ask`, echoRequester, {
+      self: 'Coordinator', peer: name, conversationId: cid, question, agreeTimeoutMs: 5000, resultTimeoutMs: 20000,
+    });
+    await waitFor(actor, (s) => s.status !== 'active', { timeout: 25000 });
+    return (await outputOf<RequesterOutput>(actor)).replies.map((r) => `${r.performative} ${JSON.stringify(r.content)}`);
+  };
+  const profile = async () => {
+    const envelope = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${randomUUID()}`, content: { type: 'DESCRIBE' } });
+    const actor = coord.agent.router.start(`${envelope.conversation_id}/q`, oneShot, { envelope });
+    const agents = (await outputOf<Envelope>(actor)).content.agents as DirectoryEntry[];
+    return agents.find((a) => a.profile.name === name)?.profile;
+  };
+  const skillsInDf = async () => (await profile())?.skills ?? [];
+  /** Waits until the DF holds the expected skill list; returns how long that took. */
+  const dfFollows = async (check: (skills: string[]) => boolean, what: string) => {
+    const t0 = Date.now();
+    await until(async () => check(await skillsInDf()), what, 20000, 100);
+    return Date.now() - t0;
+  };
+
+  before(async function () {
+    this.timeout(120000);
+    inst = await sharedInstance();
+    userDir = path.join(inst.cfg.home, 'skills');
+    registry = spawnAgent('agents/registry/main.js', inst.env);
+    await registry.waitFor('online');
+    coord = await runtimeAgent(inst.cfg, 'coordinator', { telemetry: 'memory' });
+    await coord.agent.start();
+    writeSkill(userDir, 'broken', HANDLERS.echo, { version: 'not-semver' }); // invalid from the start
+    specialist = spawnAgent('agents/specialist/main.js', { ...inst.env, PARLEY_SPECIALIST_NAME: name, PARLEY_SPECIALIST_SKILLS: '', PARLEY_SPECIALIST_ROLE: 'general' });
+    await specialist.waitFor('registered', 60000);
+  });
+  after(async () => {
+    await specialist?.stop();
+    await registry?.stop();
+    await coord?.agent.stop();
+    killAgents();
+  });
+
+  it('an invalid skill.json is reported with its reason and skipped; the rest serve', async () => {
+    const skipped = specialist.lines.find((l) => l.includes('"msg":"skill skipped"') && l.includes('broken'));
+    expect(skipped, 'a "skill skipped" line for broken').to.be.a('string');
+    expect(skipped).to.match(/\/version must match pattern/);
+    expect(await skillsInDf()).to.include('arithmetic').and.not.include('broken');
+    expect(await ask('what is 6 * 7?')).to.deep.equal(['AGREE {"status":"accepted"}', 'INFORM {"type":"RESULT","result":{"answer":"42","meta":{"expression":"6 * 7","skill":"arithmetic","version":"1.0.0"}}}']);
+  });
+
+  it('hot add: a new skill folder is served and registered within seconds', async () => {
+    expect((await ask('echo hello'))[0]).to.match(/^REFUSE \{"reason":"OUT_OF_SCOPE"/);
+    writeSkill(userDir, 'echo', HANDLERS.echo);
+    const ms = await dfFollows((s) => s.includes('echo'), 'echo in the DF profile');
+    console.log(`      (added → registered with the DF in ${ms} ms)`);
+    const replies = await ask('echo hello');
+    expect(replies[1]).to.match(/^INFORM \{"type":"RESULT","result":\{"answer":"echo: echo hello"/);
+  });
+
+  it('disable and remove: the skill leaves the specialist and its registration', async () => {
+    writeRegistry(userDir, { skills: { echo: { enabled: false } } });
+    const ms = await dfFollows((s) => !s.includes('echo'), 'echo gone from the DF profile');
+    console.log(`      (disabled → deregistered skill in ${ms} ms)`);
+    expect((await ask('echo again'))[0]).to.match(/^REFUSE \{"reason":"OUT_OF_SCOPE"/);
+    writeRegistry(userDir, { skills: {} });
+    await dfFollows((s) => s.includes('echo'), 'echo back after enable');
+    fs.rmSync(path.join(userDir, 'echo'), { recursive: true });
+    await dfFollows((s) => !s.includes('echo'), 'echo gone after remove');
+    expect((await ask('echo gone'))[0]).to.match(/^REFUSE \{"reason":"OUT_OF_SCOPE"/);
+  });
+
+  it('a hanging skill answers FAILURE TIMEOUT at its limit; a crashing one INTERNAL_ERROR; the specialist keeps serving', async () => {
+    writeSkill(userDir, 'hang', HANDLERS.hang, { limits: { timeoutMs: 1000 } });
+    writeSkill(userDir, 'crash', HANDLERS.crash);
+    await dfFollows((s) => s.includes('hang') && s.includes('crash'), 'hang and crash registered');
+    const t0 = Date.now();
+    const hung = await ask('hang forever');
+    expect(hung[0]).to.equal('AGREE {"status":"accepted"}');
+    expect(hung[1]).to.match(/^FAILURE \{"reason":"TIMEOUT","detail":"the hang skill took longer than 1000 ms and was stopped"/);
+    console.log(`      (hanging skill → FAILURE TIMEOUT after ${Date.now() - t0} ms)`);
+    const crashed = await ask('crash now');
+    expect(crashed[1]).to.match(/^FAILURE \{"reason":"INTERNAL_ERROR","detail":"the crash skill crashed: kaboom outside the call"/);
+    expect((await ask('what is 2 + 2?'))[1]).to.contain('"answer":"4"');
+    expect(specialist.child.exitCode).to.equal(null);
+  });
+});
