@@ -9,9 +9,10 @@ import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
 import { classifyIntent } from './intent.js';
 import { expertMachine, hintOf } from './machine.js';
+import type { AgoraSettings } from './negotiation.js';
 import { recallMachine } from './recall.js';
 
-export function userMsgFactory(opts: { self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache }): ExchangeFactory {
+export function userMsgFactory(opts: { self: string; domain: string; timeouts: CoordinatorTimeouts; cache?: CandidateCache; agora?: AgoraSettings }): ExchangeFactory {
   const { cache } = opts;
   // Provided once (provide() builds a new machine): the cache is the only side effect here.
   const expert = cache
@@ -33,7 +34,8 @@ export function userMsgFactory(opts: { self: string; domain: string; timeouts: C
         return { machine: recallMachine, input: { ...base, topic: intent.topic } };
       case 'ask': {
         const cached = cache?.get(hintOf(text));
-        return { machine: expert, input: cached ? { ...base, cached } : base };
+        const input = opts.agora ? { ...base, agora: opts.agora } : base;
+        return { machine: expert, input: cached ? { ...input, cached } : input };
       }
     }
   };

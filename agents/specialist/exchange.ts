@@ -5,6 +5,7 @@ import { fromPromise } from 'xstate';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { ask, type Expert, pickExpert } from './experts/index.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
+import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 
 /** Counts exchanges between AGREE and their end; over the limit the specialist REFUSEs busy. */
 export class Slots {
@@ -34,10 +35,9 @@ export function describeScope(experts: readonly Expert[]): string {
   return experts.map((e) => `${e.name} (e.g. ${JSON.stringify(e.examples[0] ?? e.description)})`).join(', ');
 }
 
-export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
+function provided(deps: AskExchangeDeps) {
   const byName = new Map(deps.experts.map((e) => [e.name, e]));
-  const scope = describeScope(deps.experts);
-  const machine = askExpertMachine.provide({
+  return {
     actors: {
       compute: fromPromise<ComputeOutput, ComputeInput>(async ({ input }) => {
         const expert = byName.get(input.expert);
@@ -46,13 +46,45 @@ export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
       }),
     },
     actions: { releaseSlot: () => deps.slots.release() },
-  });
+  };
+}
+
+export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
+  const scope = describeScope(deps.experts);
+  const machine = askExpertMachine.provide(provided(deps));
   return (request, from) => {
     const question = (request.content as { args: { question: string } }).args.question;
     const busy = deps.slots.full;
     const expert = busy ? undefined : pickExpert(deps.experts, question);
     if (expert) deps.slots.acquire(); // released by the machine's exit from `working`
     const input: AskInput = { request, from, self: request.receiver, busy, expert: expert?.name ?? null, scope, computeMs: deps.computeMs };
+    return { machine, input };
+  };
+}
+
+export interface CfpExchangeDeps extends AskExchangeDeps {
+  /** The terms offered for a question the named expert recognised. */
+  terms: (expert: string) => OfferTerms;
+  lingerMs?: number;
+}
+
+/**
+ * Opens one offerMachine per CFP AGORA_REQUEST: busy / out of scope decided before the actor
+ * starts (REFUSE at once); otherwise a slot is reserved for the offer (released by the machine
+ * when the offer is rejected, expires, or its task ends).
+ */
+export function cfpExchange(deps: CfpExchangeDeps): ExchangeFactory {
+  const scope = describeScope(deps.experts);
+  const machine = offerMachine.provide(provided(deps));
+  return (request, from) => {
+    const question = (request.content as { params: { question: string } }).params.question;
+    const busy = deps.slots.full;
+    const expert = busy ? undefined : pickExpert(deps.experts, question);
+    if (expert) deps.slots.acquire();
+    const input: OfferInput = {
+      request, from, self: request.receiver, busy, expert: expert?.name ?? null, scope, computeMs: deps.computeMs,
+      terms: deps.terms(expert?.name ?? ''), lingerMs: deps.lingerMs ?? 2000,
+    };
     return { machine, input };
   };
 }

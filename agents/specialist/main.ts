@@ -8,10 +8,11 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
-import { askExpertExchange, Slots } from './exchange.js';
+import { askExpertExchange, cfpExchange, Slots } from './exchange.js';
 import { createExperts, EXPERT_NAMES } from './experts/index.js';
 import { buildProfile, packageVersion } from './profile.js';
 import { registrationMachine, type RegistrationEmitted } from './registration-machine.js';
+import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -25,16 +26,23 @@ const program = new Command('specialist')
   .option('--experts <list>', `comma list of experts (${EXPERT_NAMES.join(', ')}); default all`, env.PARLEY_SPECIALIST_EXPERTS || '')
   .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
+  // Agora §4 OFFER terms for CFPs: a number, or per expert "2,time=0.5" (docs/acl_contract.md).
+  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, env.PARLEY_SPECIALIST_COST || '')
+  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, env.PARLEY_SPECIALIST_ETA_MS || '')
+  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS || '')
   .parse();
-const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number }>();
+const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number; cost: string; etaMs: string; ttlMs: string }>();
 
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
 const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${opts.name}`;
-const experts = (() => {
+const { experts, terms } = (() => {
   try {
     assertLocalpart(account);
-    return createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean));
+    const cost = parsePerExpert(opts.cost, DEFAULT_TERMS.cost, '--cost');
+    const eta = parsePerExpert(opts.etaMs, DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
+    const ttl = parsePerExpert(opts.ttlMs, DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
+    return { experts: createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean)), terms: termsFor(cost, eta, ttl) };
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
   }
@@ -45,9 +53,11 @@ const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
 const { agent, logger, onShutdown } = createAgent({ account, config });
-agent.router.on('ASK_EXPERT', askExpertExchange({ experts, slots: new Slots(concurrency), computeMs: opts.computeTimeoutMs }));
+const slots = new Slots(concurrency);
+agent.router.on('ASK_EXPERT', askExpertExchange({ experts, slots, computeMs: opts.computeTimeoutMs }));
+agent.router.on('AGORA_REQUEST', cfpExchange({ experts, slots, computeMs: opts.computeTimeoutMs, terms }));
 await agent.start();
-logger.info({ jid: agent.self.jid, experts: experts.map((e) => e.name), concurrency }, 'online');
+logger.info({ jid: agent.self.jid, experts: experts.map((e) => e.name), concurrency, terms: experts.map((e) => ({ expert: e.name, ...terms(e.name) })) }, 'online');
 
 const conversationId = `reg-${agent.name}-${randomUUID()}`;
 const registration = agent.router.start(conversationId, registrationMachine, {

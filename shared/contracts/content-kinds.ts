@@ -43,6 +43,13 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   { kind: 'FACTS', contract: 'facts', performatives: ['INFORM'], untyped: { performative: 'INFORM', key: 'facts' } },
   // seed contract §2.5
   { kind: 'PRESENTER_REPLY', contract: 'presenter-reply', performatives: ['INFORM'] },
+  // Agora v1.0 §3-4 negotiated flow as FIPA SC00029 contract-net (docs/acl_contract.md)
+  { kind: 'AGORA_REQUEST', contract: 'agora-request', performatives: ['CFP'] },
+  { kind: 'AGORA_OFFER', contract: 'agora-offer', performatives: ['PROPOSE'] },
+  { kind: 'AGORA_ACCEPT', contract: 'agora-accept', performatives: ['ACCEPT-PROPOSAL'] },
+  { kind: 'AGORA_REJECT', contract: 'agora-reject', performatives: ['REJECT-PROPOSAL'] },
+  { kind: 'AGORA_RESULT', contract: 'agora-result', performatives: ['INFORM'] },
+  { kind: 'AGORA_ERROR', contract: 'agora-error', performatives: ['REFUSE', 'FAILURE'] },
   // FIPA SC00037 not-understood, SC00026 cancel
   { kind: 'NOT_UNDERSTOOD', contract: 'not-understood', performatives: ['NOT-UNDERSTOOD'], untyped: { performative: 'NOT-UNDERSTOOD' } },
   { kind: 'CANCEL', contract: 'cancel', performatives: ['CANCEL'], untyped: { performative: 'CANCEL' } },

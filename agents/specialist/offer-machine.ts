@@ -1,0 +1,154 @@
+// One CFP exchange, Specialist side (Agora v1.0 §3-4 in FIPA SC00029 contract-net):
+// CFP AGORA_REQUEST → REFUSE AGORA_ERROR (busy 503, out of scope 404), or PROPOSE AGORA_OFFER
+// {cost, ttl, eta} holding a concurrency slot (the reservation). ACCEPT-PROPOSAL naming the offer
+// within its ttl → the expert runs → INFORM AGORA_RESULT, or FAILURE AGORA_ERROR. REJECT-PROPOSAL,
+// CANCEL or the ttl running out free the reservation; an ACCEPT after the ttl gets FAILURE
+// OFFER_EXPIRED (408) for a while (LINGER), then the exchange is gone. Offers are never honoured
+// past their ttl. The slot and the computation are provided by exchange.ts.
+import { randomUUID } from 'node:crypto';
+import { assign, emit, fromPromise, setup } from 'xstate';
+import { agoraError } from '../../shared/acl/agora.js';
+import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
+import { type ErrorCode, performativeFor, toParleyError } from '../../shared/acl/errors.js';
+import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { ComputeInput, ComputeOutput } from './machine.js';
+
+/** What this specialist asks for one task (--cost, --eta-ms, --ttl-ms). */
+export interface OfferTerms {
+  cost: number;
+  etaMs: number;
+  ttlMs: number;
+}
+
+export interface OfferInput extends ExchangeInput {
+  busy: boolean;
+  expert: string | null;
+  scope: string;
+  computeMs: number;
+  terms: OfferTerms;
+  /** How long an expired offer still answers a late ACCEPT with OFFER_EXPIRED. */
+  lingerMs: number;
+}
+
+interface OfferContext extends OfferInput {
+  question: string;
+  offerId: string;
+  accept?: Envelope;
+}
+
+const isAccept = (e: InboundEvent) => e.envelope.performative === 'ACCEPT-PROPOSAL';
+const isEnd = (e: InboundEvent) => e.envelope.performative === 'REJECT-PROPOSAL' || e.envelope.performative === 'CANCEL';
+
+/** An AGORA_ERROR answer to `to` (REFUSE or FAILURE by the catalogue). */
+const errorTo = (c: OfferContext, to: Envelope, code: ErrorCode, message: string): ExchangeEmitted => ({
+  type: 'send', envelope: replyTo(to, { performative: performativeFor(code), content: agoraError(code, message, c.request.reply_with) }),
+});
+
+export const offerMachine = setup({
+  types: {} as { input: OfferInput; context: OfferContext; events: InboundEvent; emitted: ExchangeEmitted },
+  delays: {
+    OFFER_TTL: ({ context }) => context.terms.ttlMs,
+    LINGER: ({ context }) => context.lingerMs,
+    COMPUTE_TIMEOUT: ({ context }) => context.computeMs,
+  },
+  actors: {
+    compute: fromPromise<ComputeOutput, ComputeInput>(async () => {
+      throw new Error('compute is provided by exchange.ts');
+    }),
+  },
+  actions: { releaseSlot: () => undefined },
+  guards: {
+    busy: ({ context }) => context.busy,
+    outOfScope: ({ context }) => context.expert === null,
+    acceptsOurs: ({ context, event }) => isAccept(event) && (event.envelope.content as { offer_id?: unknown }).offer_id === context.offerId,
+  },
+}).createMachine({
+  id: 'offer',
+  context: ({ input }) => {
+    const params = (input.request.content as { params?: { question?: unknown } }).params;
+    return { ...input, question: typeof params?.question === 'string' ? params.question : '', offerId: `offer-${randomUUID()}` };
+  },
+  initial: 'deciding',
+  states: {
+    deciding: { always: [{ guard: 'busy', target: 'busy' }, { guard: 'outOfScope', target: 'outOfScope' }, { target: 'reserved' }] },
+    busy: { type: 'final', entry: emit(({ context }) => errorTo(context, context.request, 'BUSY', `${context.self} is at its concurrency limit; try another candidate`)) },
+    outOfScope: {
+      type: 'final',
+      entry: emit(({ context }) => errorTo(context, context.request, 'OUT_OF_SCOPE', `no expert of ${context.self} recognises the question; it answers ${context.scope}`)),
+    },
+    // Holds the concurrency slot from the PROPOSE until the task ends or the offer is off.
+    reserved: {
+      exit: 'releaseSlot',
+      initial: 'offered',
+      states: {
+        offered: {
+          entry: emit(({ context }) => ({
+            type: 'send' as const,
+            envelope: replyTo(context.request, {
+              performative: 'PROPOSE',
+              content: { type: 'AGORA_OFFER', request_id: context.request.reply_with, offer_id: context.offerId, cost: context.terms.cost, ttl: context.terms.ttlMs, eta: context.terms.etaMs },
+            }),
+          })),
+          on: {
+            inbound: [
+              { guard: 'acceptsOurs', target: 'working', actions: assign({ accept: ({ event }) => event.envelope }) },
+              {
+                guard: ({ event }) => isAccept(event),
+                target: '#offer.ended',
+                actions: emit(({ context, event }) => errorTo(context, event.envelope, 'INVALID_ARGS', `offer_id ${String(event.envelope.content.offer_id)} is not ${context.offerId}`)),
+              },
+              { guard: ({ event }) => isEnd(event), target: '#offer.ended' },
+            ],
+          },
+          after: { OFFER_TTL: '#offer.expired' },
+        },
+        working: {
+          invoke: {
+            src: 'compute',
+            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question }),
+            onDone: {
+              target: '#offer.ended',
+              actions: emit(({ context, event }) => ({
+                type: 'send' as const,
+                envelope: replyTo(context.accept as Envelope, {
+                  performative: 'INFORM',
+                  content: { type: 'AGORA_RESULT', request_id: context.request.reply_with, status: 'success', data: { answer: event.output.answer, meta: event.output.meta } },
+                }),
+              })),
+            },
+            onError: {
+              target: '#offer.ended',
+              actions: emit(({ context, event }) => {
+                const e = toParleyError(event.error);
+                return errorTo(context, context.accept as Envelope, performativeFor(e.code) === 'FAILURE' ? e.code : 'INTERNAL_ERROR', e.detail);
+              }),
+            },
+          },
+          after: {
+            COMPUTE_TIMEOUT: {
+              target: '#offer.ended',
+              actions: emit(({ context }) => errorTo(context, context.accept as Envelope, 'TIMEOUT', `the ${context.expert} expert took longer than ${context.computeMs} ms`)),
+            },
+          },
+          on: { inbound: { guard: ({ event }) => event.envelope.performative === 'CANCEL', target: '#offer.ended' } },
+        },
+      },
+    },
+    // The ttl ran out: the slot is free; a late ACCEPT learns why (Agora 408).
+    expired: {
+      entry: emit(({ context }) => ({ type: 'note' as const, decision: 'offer-expired', detail: { offer_id: context.offerId, ttl: context.terms.ttlMs } })),
+      on: {
+        inbound: [
+          {
+            guard: ({ event }) => isAccept(event),
+            target: 'ended',
+            actions: emit(({ context, event }) => errorTo(context, event.envelope, 'OFFER_EXPIRED', `offer ${context.offerId} expired after its ttl of ${context.terms.ttlMs} ms`)),
+          },
+          { guard: ({ event }) => isEnd(event), target: 'ended' },
+        ],
+      },
+      after: { LINGER: 'ended' },
+    },
+    ended: { type: 'final' },
+  },
+});
