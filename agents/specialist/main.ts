@@ -27,11 +27,11 @@ const program = new Command('specialist')
   .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
   // Agora §4 OFFER terms for CFPs: a number, or per expert "2,time=0.5" (docs/acl_contract.md).
-  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, env.PARLEY_SPECIALIST_COST || '')
-  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, env.PARLEY_SPECIALIST_ETA_MS || '')
-  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS || '')
+  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, env.PARLEY_SPECIALIST_COST)
+  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, env.PARLEY_SPECIALIST_ETA_MS)
+  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS)
   .parse();
-const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number; cost: string; etaMs: string; ttlMs: string }>();
+const opts = program.opts<{ name: string; experts: string; concurrency?: number; computeTimeoutMs: number; cost?: string; etaMs?: string; ttlMs?: string }>();
 
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
@@ -39,9 +39,9 @@ const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${
 const { experts, terms } = (() => {
   try {
     assertLocalpart(account);
-    const cost = parsePerExpert(opts.cost, DEFAULT_TERMS.cost, '--cost');
-    const eta = parsePerExpert(opts.etaMs, DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
-    const ttl = parsePerExpert(opts.ttlMs, DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
+    const cost = parsePerExpert(opts.cost ?? '', DEFAULT_TERMS.cost, '--cost');
+    const eta = parsePerExpert(opts.etaMs ?? '', DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
+    const ttl = parsePerExpert(opts.ttlMs ?? '', DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
     return { experts: createExperts(opts.experts.split(',').map((s) => s.trim()).filter(Boolean)), terms: termsFor(cost, eta, ttl) };
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
