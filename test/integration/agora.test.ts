@@ -87,7 +87,8 @@ describe('Agora [negotiation] the real Coordinator negotiates with three real sp
     inst = await sharedInstance();
     await start('agents/registry/main.js', {});
     await start('agents/kb/main.js', {});
-    await start('agents/coordinator/main.js', { PARLEY_NEGOTIATE: 'auto' });
+    // A generous CFP deadline: on a loaded machine every offer must be in before the pick.
+    await start('agents/coordinator/main.js', { PARLEY_NEGOTIATE: 'auto', PARLEY_CFP_TIMEOUT_MS: '15000' });
     await start('agents/presenter/main.js', {});
     // cheapest is a tie (2) between slow and fast; fast has the lower eta and must win.
     await Promise.all([
