@@ -69,6 +69,12 @@ const answersAccept = (c: Ctx, e: Ev, kind: 'RESULT' | 'ERROR'): boolean => {
   return kind === 'RESULT' ? isResult : ['FAILURE', 'REFUSE', 'NOT-UNDERSTOOD'].includes(env.performative);
 };
 
+/** An error answer to our ACCEPT: BUSY (no free worker) or a REFUSE is a refusal, else a failure. */
+const acceptAnswer = (env: Envelope): Omit<Attempt, 'candidate'> => {
+  const why = reasonOf(env);
+  return { outcome: env.performative === 'REFUSE' || why.reason === 'BUSY' ? 'refused' : 'failed', ...why };
+};
+
 export { usableCandidates };
 
 export const expertMachine = setup({
@@ -263,7 +269,7 @@ export const expertMachine = setup({
             guard: ({ context, event }) => answersAccept(context, event, 'ERROR'),
             target: 'choosing',
             actions: [
-              { type: 'step', params: { run: (c, e) => winnerFailed(c, { outcome: 'failed', ...reasonOf(inbound(e) as Envelope) }) } },
+              { type: 'step', params: { run: (c, e) => winnerFailed(c, acceptAnswer(inbound(e) as Envelope)) } },
               { type: 'forgetCandidates', params: ({ context }) => ({ hint: context.hint }) },
             ],
           },

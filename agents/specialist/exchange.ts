@@ -63,6 +63,8 @@ export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
 }
 
 export interface CfpExchangeDeps extends AskExchangeDeps {
+  /** Open offers (the offer book): a CFP beyond the limit is refused BUSY. */
+  offers: Slots;
   /** The terms offered for a question the named expert recognised. */
   terms: (expert: string) => OfferTerms;
   lingerMs?: number;
@@ -70,17 +72,23 @@ export interface CfpExchangeDeps extends AskExchangeDeps {
 
 /**
  * Opens one offerMachine per CFP AGORA_REQUEST: busy / out of scope decided before the actor
- * starts (REFUSE at once); otherwise a slot is reserved for the offer (released by the machine
- * when the offer is rejected, expires, or its task ends).
+ * starts (REFUSE at once); otherwise the offer takes a place in the offer book (freed when it is
+ * rejected, expires, or its task ends). A worker slot (`slots`, shared with ASK_EXPERT) is taken
+ * only on ACCEPT: offers wait a round trip for their answer, workers only compute.
  */
 export function cfpExchange(deps: CfpExchangeDeps): ExchangeFactory {
   const scope = describeScope(deps.experts);
-  const machine = offerMachine.provide(provided(deps));
+  const base = provided(deps);
+  const machine = offerMachine.provide({
+    actors: base.actors,
+    guards: { workerFree: () => !deps.slots.full },
+    actions: { releaseSlot: () => deps.offers.release(), takeWorker: () => deps.slots.acquire(), releaseWorker: () => deps.slots.release() },
+  });
   return (request, from) => {
     const question = (request.content as { params: { question: string } }).params.question;
-    const busy = deps.slots.full;
+    const busy = deps.offers.full;
     const expert = busy ? undefined : pickExpert(deps.experts, question);
-    if (expert) deps.slots.acquire();
+    if (expert) deps.offers.acquire();
     const input: OfferInput = {
       request, from, self: request.receiver, busy, expert: expert?.name ?? null, scope, computeMs: deps.computeMs,
       terms: deps.terms(expert?.name ?? ''), lingerMs: deps.lingerMs ?? 2000,

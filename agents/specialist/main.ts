@@ -55,7 +55,10 @@ if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 const { agent, logger, onShutdown } = createAgent({ account, config });
 const slots = new Slots(concurrency);
 agent.router.on('ASK_EXPERT', askExpertExchange({ experts, slots, computeMs: opts.computeTimeoutMs }));
-agent.router.on('AGORA_REQUEST', cfpExchange({ experts, slots, computeMs: opts.computeTimeoutMs, terms }));
+// Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
+// (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
+const offers = new Slots(Number(env.PARLEY_SPECIALIST_MAX_OFFERS) > 0 ? Number(env.PARLEY_SPECIALIST_MAX_OFFERS) : 16 * concurrency);
+agent.router.on('AGORA_REQUEST', cfpExchange({ experts, slots, offers, computeMs: opts.computeTimeoutMs, terms }));
 await agent.start();
 logger.info({ jid: agent.self.jid, experts: experts.map((e) => e.name), concurrency, terms: experts.map((e) => ({ expert: e.name, ...terms(e.name) })) }, 'online');
 

@@ -1,12 +1,13 @@
 // One CFP exchange, Specialist side (Agora v1.0 §3-4 in FIPA SC00029 contract-net):
 // CFP AGORA_REQUEST → REFUSE AGORA_ERROR (busy 503, out of scope 404), or PROPOSE AGORA_OFFER
-// {cost, ttl, eta} holding a concurrency slot (the reservation). ACCEPT-PROPOSAL naming the offer
-// within its ttl → the expert runs → INFORM AGORA_RESULT, or FAILURE AGORA_ERROR. REJECT-PROPOSAL,
-// CANCEL or the ttl running out free the reservation; an ACCEPT after the ttl gets FAILURE
-// OFFER_EXPIRED (408) for a while (LINGER), then the exchange is gone. Offers are never honoured
-// past their ttl. The slot and the computation are provided by exchange.ts.
+// {cost, ttl, eta} holding a place in the offer book (the reservation). ACCEPT-PROPOSAL naming the
+// offer within its ttl → a worker slot (FAILURE BUSY 503 if none is free) → the expert runs →
+// INFORM AGORA_RESULT, or FAILURE AGORA_ERROR. REJECT-PROPOSAL, CANCEL or the ttl running out free
+// the reservation; an ACCEPT after the ttl gets FAILURE OFFER_EXPIRED (408) for a while (LINGER),
+// then the exchange is gone. Offers are never honoured past their ttl. The offer book, the worker
+// slots and the computation are provided by exchange.ts.
 import { randomUUID } from 'node:crypto';
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { and, assign, emit, fromPromise, setup } from 'xstate';
 import { agoraError } from '../../shared/acl/agora.js';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import { type ErrorCode, performativeFor, toParleyError } from '../../shared/acl/errors.js';
@@ -39,9 +40,13 @@ interface OfferContext extends OfferInput {
 const isAccept = (e: InboundEvent) => e.envelope.performative === 'ACCEPT-PROPOSAL';
 const isEnd = (e: InboundEvent) => e.envelope.performative === 'REJECT-PROPOSAL' || e.envelope.performative === 'CANCEL';
 
-/** An AGORA_ERROR answer to `to` (REFUSE or FAILURE by the catalogue). */
-const errorTo = (c: OfferContext, to: Envelope, code: ErrorCode, message: string): ExchangeEmitted => ({
-  type: 'send', envelope: replyTo(to, { performative: performativeFor(code), content: agoraError(code, message, c.request.reply_with) }),
+/**
+ * An AGORA_ERROR answer to `to`: REFUSE or FAILURE by the catalogue, except that an accepted
+ * proposal is only ever answered INFORM or FAILURE (FIPA SC00029), so `afterAccept` forces FAILURE.
+ */
+const errorTo = (c: OfferContext, to: Envelope, code: ErrorCode, message: string, afterAccept = false): ExchangeEmitted => ({
+  type: 'send',
+  envelope: replyTo(to, { performative: afterAccept ? 'FAILURE' : performativeFor(code), content: agoraError(code, message, c.request.reply_with) }),
 });
 
 export const offerMachine = setup({
@@ -56,8 +61,9 @@ export const offerMachine = setup({
       throw new Error('compute is provided by exchange.ts');
     }),
   },
-  actions: { releaseSlot: () => undefined },
+  actions: { releaseSlot: () => undefined, takeWorker: () => undefined, releaseWorker: () => undefined },
   guards: {
+    workerFree: () => true,
     busy: ({ context }) => context.busy,
     outOfScope: ({ context }) => context.expert === null,
     acceptsOurs: ({ context, event }) => isAccept(event) && (event.envelope.content as { offer_id?: unknown }).offer_id === context.offerId,
@@ -76,7 +82,7 @@ export const offerMachine = setup({
       type: 'final',
       entry: emit(({ context }) => errorTo(context, context.request, 'OUT_OF_SCOPE', `no expert of ${context.self} recognises the question; it answers ${context.scope}`)),
     },
-    // Holds the concurrency slot from the PROPOSE until the task ends or the offer is off.
+    // Holds the offer's place in the book from the PROPOSE until the task ends or the offer is off.
     reserved: {
       exit: 'releaseSlot',
       initial: 'offered',
@@ -91,7 +97,16 @@ export const offerMachine = setup({
           })),
           on: {
             inbound: [
-              { guard: 'acceptsOurs', target: 'working', actions: assign({ accept: ({ event }) => event.envelope }) },
+              {
+                guard: and(['acceptsOurs', 'workerFree']),
+                target: 'working',
+                actions: [assign({ accept: ({ event }) => event.envelope }), 'takeWorker'],
+              },
+              {
+                guard: 'acceptsOurs',
+                target: '#offer.ended',
+                actions: emit(({ context, event }) => errorTo(context, event.envelope, 'BUSY', `${context.self} has no free worker right now; try the next offer`, true)),
+              },
               {
                 guard: ({ event }) => isAccept(event),
                 target: '#offer.ended',
@@ -103,6 +118,7 @@ export const offerMachine = setup({
           after: { OFFER_TTL: '#offer.expired' },
         },
         working: {
+          exit: 'releaseWorker',
           invoke: {
             src: 'compute',
             input: ({ context }) => ({ expert: context.expert ?? '', question: context.question }),

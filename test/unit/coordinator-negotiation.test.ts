@@ -132,6 +132,16 @@ describe('Coordinator [negotiation] Agora REQUEST → OFFER → ACCEPT → RESUL
     expect(h.sentTo('specialist-b', 'ACCEPT-PROPOSAL')).to.have.length(1);
   });
 
+  it('the winner has no free worker (FAILURE BUSY): the next offer, and NO_CANDIDATE if none is left', () => {
+    const h = negotiating([A, B]);
+    h.offer('specialist-a', 1, 10, 5000);
+    h.offer('specialist-b', 2, 10, 5000);
+    const busy = { type: 'AGORA_ERROR', code: 503, reason: 'BUSY', message: 'no worker' };
+    h.reply(h.sentTo('specialist-a', 'ACCEPT-PROPOSAL')[0] as Envelope, 'FAILURE', busy);
+    h.reply(h.sentTo('specialist-b', 'ACCEPT-PROPOSAL')[0] as Envelope, 'FAILURE', busy);
+    expect(h.last().content.reason).to.equal('NO_CANDIDATE');
+  });
+
   it('every accepted offer failed: the §4 verdict from the attempts', () => {
     const h = negotiating([A, B]);
     h.offer('specialist-a', 1, 10, 5000);
@@ -171,6 +181,11 @@ describe('Coordinator [negotiation] Agora REQUEST → OFFER → ACCEPT → RESUL
     expect(negotiating([A]).last()).to.include({ performative: 'REQUEST', receiver: 'specialist-a' });
     expect(negotiating([A, B], { mode: 'never' }).last()).to.include({ performative: 'REQUEST', receiver: 'specialist-a' });
     expect(negotiating([A], { mode: 'always' }).cfps).to.have.length(1);
+  });
+
+  it('candidates from the candidate cache are negotiated too (no DF lookup)', () => {
+    const h = harness(expertMachine, userMsg('what is 3 + 4?'), { agora: AGORA, cached: [A, B] });
+    expect(h.sent.map((e) => `${e.performative} ${e.receiver}`)).to.deep.equal(['CFP specialist-a', 'CFP specialist-b']);
   });
 
   it('the person withdraws while the offer is processed: CANCEL to the winner, REJECT CANCELLED to the rest', () => {

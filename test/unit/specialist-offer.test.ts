@@ -16,14 +16,16 @@ function cfp(question = 'what is 17 * 23?'): Envelope {
   });
 }
 
-function start(opts: { busy?: boolean; expert?: string | null; compute?: () => Promise<ComputeOutput> } = {}) {
+function start(opts: { busy?: boolean; expert?: string | null; compute?: () => Promise<ComputeOutput>; workerFree?: boolean } = {}) {
   const clock = new SimulatedClock();
   const sent: Envelope[] = [];
   let released = 0;
+  let workers = 0;
   const request = cfp();
   const machine = offerMachine.provide({
     actors: { compute: fromPromise<ComputeOutput, ComputeInput>(() => (opts.compute ?? (() => Promise.resolve({ answer: '391', meta: {} })))()) },
-    actions: { releaseSlot: () => void (released += 1) },
+    guards: { workerFree: () => opts.workerFree ?? true },
+    actions: { releaseSlot: () => void (released += 1), takeWorker: () => void (workers += 1), releaseWorker: () => void (workers -= 1) },
   });
   const actor = createActor(machine, {
     clock,
@@ -45,7 +47,7 @@ function start(opts: { busy?: boolean; expert?: string | null; compute?: () => P
     return env;
   };
   const offerId = () => propose().content.offer_id as string;
-  return { actor, clock, sent, request, propose, answer, offerId, released: () => released };
+  return { actor, clock, sent, request, propose, answer, offerId, released: () => released, workers: () => workers };
 }
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -59,10 +61,12 @@ describe('Specialist [offer] CFP → PROPOSE → ACCEPT → AGORA_RESULT (Agora 
     expect(s.offerId()).to.match(/^offer-/);
   });
 
-  it('on ACCEPT-PROPOSAL runs the expert and informs AGORA_RESULT in reply to the ACCEPT, then frees the slot', async () => {
+  it('on ACCEPT-PROPOSAL takes a worker, runs the expert, informs AGORA_RESULT in reply to the ACCEPT, then frees both', async () => {
     const s = start();
     const accept = s.answer('ACCEPT-PROPOSAL', { type: 'AGORA_ACCEPT', offer_id: s.offerId() });
+    expect(s.workers()).to.equal(1);
     await flush();
+    expect(s.workers()).to.equal(0);
     const result = s.sent.at(-1) as Envelope;
     expect(result).to.include({ performative: 'INFORM', in_reply_to: accept.reply_with });
     expect(result.content).to.deep.equal({ type: 'AGORA_RESULT', request_id: s.request.reply_with, status: 'success', data: { answer: '391', meta: {} } });
@@ -76,6 +80,14 @@ describe('Specialist [offer] CFP → PROPOSE → ACCEPT → AGORA_RESULT (Agora 
     await flush();
     expect(s.sent.at(-1)?.performative).to.equal('FAILURE');
     expect(s.sent.at(-1)?.content).to.deep.include({ type: 'AGORA_ERROR', code: 500, reason: 'INTERNAL_ERROR', message: 'boom' });
+  });
+
+  it('ACCEPT with no free worker: FAILURE AGORA_ERROR BUSY (503), the offer is off', () => {
+    const s = start({ workerFree: false });
+    s.answer('ACCEPT-PROPOSAL', { type: 'AGORA_ACCEPT', offer_id: s.offerId() });
+    expect(s.sent.at(-1)?.performative).to.equal('FAILURE');
+    expect(s.sent.at(-1)?.content).to.deep.include({ code: 503, reason: 'BUSY' });
+    expect([s.workers(), s.released()]).to.deep.equal([0, 1]);
   });
 
   it('REJECT-PROPOSAL frees the reservation without an answer', () => {
