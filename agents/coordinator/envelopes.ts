@@ -4,6 +4,7 @@ import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/e
 import { type ErrorCode, errorContent } from '../../shared/acl/errors.js';
 import type { Performative } from '../../shared/acl/performatives.js';
 import type { ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { AgoraSettings } from './negotiation.js';
 
 /** From loadTunables(): seed contract §3 (AGREE 3 s, RESULT 30 s) plus the DF and KB waits. */
 export interface CoordinatorTimeouts {
@@ -25,6 +26,8 @@ export interface CoordinatorInput extends ExchangeInput {
   canScale?: boolean;
   /** A specialist's DELEGATE_TASK (not a person's USER_MSG): never back to `exclude`, of `role`. */
   delegation?: { exclude: string; role?: string };
+  /** The negotiated flow (Agora §3 via contract-net); absent = the direct flow only. */
+  agora?: AgoraSettings;
 }
 
 /** The USER_MSG fields a machine needs. */
@@ -74,7 +77,9 @@ export function isCancelOf(event: InboundEvent, request: Envelope): boolean {
 export function reasonOf(env: Envelope): { reason: string; detail?: string } {
   const c = env.content;
   const reason = typeof c.reason === 'string' ? c.reason : env.performative;
-  return typeof c.detail === 'string' && c.detail !== '' ? { reason, detail: c.detail } : { reason };
+  // AGORA_ERROR carries its detail as `message` (Agora v1.0 §4 ERROR).
+  const detail = typeof c.detail === 'string' ? c.detail : typeof c.message === 'string' ? c.message : '';
+  return detail !== '' ? { reason, detail } : { reason };
 }
 
 export function contentType(env: Envelope): string | undefined {

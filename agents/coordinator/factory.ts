@@ -12,6 +12,7 @@ import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
 import { classifyIntent } from './intent.js';
 import { expertMachine, hintOf } from './machine.js';
+import type { AgoraSettings } from './negotiation.js';
 import { recallMachine } from './recall.js';
 import { type SchedulingDeps, schedulingRoute } from './scheduling/route.js';
 
@@ -25,6 +26,8 @@ export interface FactoryOptions {
   canScale?: boolean;
   /** OACoP scheduling and tasks (docs/oacop.md). */
   scheduling?: SchedulingDeps;
+  /** The negotiated flow (Agora §3 via contract-net); absent = the direct flow only. */
+  agora?: AgoraSettings;
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
@@ -45,7 +48,8 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     const intent = classifyIntent(text, opts.scheduling?.now?.());
     const ask = () => {
       const cached = cache?.get(hintOf(text));
-      return { machine: expert, input: cached ? { ...base, cached } : base };
+      const input = opts.agora ? { ...base, agora: opts.agora } : base;
+      return { machine: expert, input: cached ? { ...input, cached } : input };
     };
     switch (intent.kind) {
       case 'help':

@@ -1,10 +1,15 @@
 // The Coordinator's expert flow, one actor per USER_MSG (seed contract §3):
-// RECEIVED → [candidate cache hit, or] LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) → DONE(RESULT → STORE_FACT →
-// PRESENTER_REPLY); REFUSE / timeout / FAILURE → RETRY_NEXT; list exhausted → FAILED (§4 reason).
-// Every candidate REFUSEd busy → SCALING: the supervisor starts one more specialist of their
-// role (an operator-side action through its local control socket, provided by main.ts; a note in
-// the trace, not an envelope), then LOOKUP again, once. A specialist's DELEGATE_TASK runs the
-// same flow as a sub-request in the person's session: other candidates only, RESULT back to it.
+// RECEIVED → [candidate cache hit, or] LOOKUP(DF) → DISPATCHED(REQUEST) → IN_PROGRESS(AGREE) →
+// DONE(RESULT → STORE_FACT → PRESENTER_REPLY); REFUSE / timeout / FAILURE → RETRY_NEXT; list
+// exhausted → FAILED (§4 reason).
+// With ≥ 2 candidates the negotiated flow (Agora §3, contract-net; contract-net.ts) replaces
+// DISPATCHED: CFP → offers → ACCEPT the best → RESULT, falling back to the next offer.
+// Agora states (PENDING, NEGOTIATING, PROCESSING, COMPLETED, FAILED) are `agora:*` notes.
+// Every candidate REFUSEd busy (direct) or answered the ACCEPT with BUSY (negotiated) →
+// SCALING: the supervisor starts one more specialist of their role (an operator-side action
+// through its local control socket, provided by main.ts; a note in the trace, not an envelope),
+// then LOOKUP again, once. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
+// the person's session: other candidates only, RESULT back to it.
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
@@ -12,26 +17,25 @@ import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { type Candidate, usableCandidates } from './candidates.js';
 import {
+  agoraNote, award, closeOpen, type NegotiationCtx, onDecline, onDeadline, onExpired, onOffer, openCfp, type Step, winnerFailed,
+} from './contract-net.js';
+import {
   answerFact, answers, cancelOf, contentType, type CoordinatorInput, type CoordinatorTimeouts, isCancelOf, outbound,
   presenterFailure, presenterReply, reasonOf, userMsg,
 } from './envelopes.js';
+import { pickOffer, shouldNegotiate } from './negotiation.js';
 import { answerText, type Attempt, DIRECTORY_UNAVAILABLE, exhausted, type KbOutcome } from './replies.js';
 
-interface Ctx {
-  request: Envelope;
-  self: string;
+interface Ctx extends NegotiationCtx {
   domain: string;
   t: CoordinatorTimeouts;
-  question: string;
   /** The ranking hint sent to the DF (and the candidate cache's key). */
   hint: string;
   user?: string;
   lookup?: Envelope;
-  candidates: Candidate[];
   index: number;
   /** The ASK_EXPERT to the current candidate. */
   ask?: Envelope;
-  attempts: Attempt[];
   result?: { answer: string; confidence: number; answeredBy: string };
   store?: Envelope;
   kb?: KbOutcome;
@@ -62,24 +66,54 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 }
 
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
-const busyOnes = (c: Ctx): string[] => c.attempts.filter((a) => a.outcome === 'refused' && a.reason === 'busy').map((a) => a.candidate);
+/** busy: the direct flow's REFUSE (seed contract); BUSY: an AGORA_ERROR to our ACCEPT (no free worker). */
+const isBusy = (reason: string): boolean => reason.toLowerCase() === 'busy';
+const busyOnes = (c: Ctx): string[] => [...new Set(c.attempts.filter((a) => a.outcome === 'refused' && isBusy(a.reason)).map((a) => a.candidate))];
 
 type Why = { reason: string; detail?: string };
+type Expired = { type: 'offer.expired'; offerId: string };
+type Ev = InboundEvent | Expired;
+const inbound = (e: Ev): Envelope | undefined => (e.type === 'inbound' ? e.envelope : undefined);
+
+/** A reply to one of our CFPs (contract-net.ts decides what it means). */
+const answersCfp = (c: Ctx, e: Ev, performatives: readonly string[]): boolean => {
+  const env = inbound(e);
+  return env !== undefined && performatives.includes(env.performative) && c.cfps.some((x) => x.reply_with === env.in_reply_to);
+};
+
+/** A reply to the ACCEPT-PROPOSAL being processed. */
+const answersAccept = (c: Ctx, e: Ev, kind: 'RESULT' | 'ERROR'): boolean => {
+  const env = inbound(e);
+  if (env === undefined || c.accept === undefined || env.in_reply_to !== c.accept.reply_with) return false;
+  const isResult = env.performative === 'INFORM' && contentType(env) === 'AGORA_RESULT';
+  return kind === 'RESULT' ? isResult : ['FAILURE', 'REFUSE', 'NOT-UNDERSTOOD'].includes(env.performative);
+};
+
+/** An error answer to our ACCEPT: BUSY (no free worker) or a REFUSE is a refusal, else a failure. */
+const acceptAnswer = (env: Envelope): Omit<Attempt, 'candidate'> => {
+  const why = reasonOf(env);
+  return { outcome: env.performative === 'REFUSE' || why.reason === 'BUSY' ? 'refused' : 'failed', ...why };
+};
 
 export { usableCandidates };
 
 export const expertMachine = setup({
-  types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  types: {} as { input: CoordinatorInput; context: Ctx; events: Ev; emitted: ExchangeEmitted },
   guards: {
-    cancelled: ({ context, event }) => isCancelOf(event, context.request),
-    from: ({ context, event }, p: { kind: Kind }) => fromCurrent(context, event, p.kind),
+    cancelled: ({ context, event }) => event.type === 'inbound' && isCancelOf(event, context.request),
+    from: ({ context, event }, p: { kind: Kind }) => event.type === 'inbound' && fromCurrent(context, event, p.kind),
     hasNext: ({ context }) => context.index < context.candidates.length,
     // Every candidate that could take it was busy (the others said OUT_OF_SCOPE).
     everyoneBusy: ({ context }) =>
       context.canScale && !context.scaled && busyOnes(context).length > 0
-      && context.attempts.every((a) => a.outcome === 'refused' && (a.reason === 'busy' || a.reason === 'OUT_OF_SCOPE')),
+      && context.attempts.every((a) => a.outcome === 'refused' && (isBusy(a.reason) || a.reason === 'OUT_OF_SCOPE')),
     delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
+    negotiate: ({ context }) => shouldNegotiate(context.agora, context.candidates.length),
+    allAnswered: ({ context }) => context.answered.length >= context.candidates.length,
+    hasOffer: ({ context }) => pickOffer(context.offers) >= 0,
+    // Candidates that speak no contract-net get the direct flow, unless an offer was accepted.
+    directFallback: ({ context }) => context.winner < 0 && context.notUnderstood.length > 0,
   },
   actors: {
     /** POST /scale to the supervisor; provided by main.ts. */
@@ -99,22 +133,36 @@ export const expertMachine = setup({
     }),
     /** FIPA SC00026 cancel to the current specialist. */
     cancelSpecialist: emit(({ context }, p: { reason: string }) => ({ type: 'send' as const, envelope: cancelOf(context.ask as Envelope, p.reason) })),
-    takeResult: assign(({ context, event }) => {
-      const r = (event.envelope.content.result ?? {}) as { answer?: unknown; meta?: { confidence?: unknown } };
+    /** RESULT (direct) or AGORA_RESULT (negotiated): Agora COMPLETED. */
+    takeResult: enqueueActions(({ enqueue, event }) => {
+      const env = inbound(event) as Envelope;
+      const c = env.content as { result?: unknown; data?: unknown };
+      const r = ((contentType(env) === 'AGORA_RESULT' ? c.data : c.result) ?? {}) as { answer?: unknown; meta?: { confidence?: unknown } };
       const conf = r.meta?.confidence;
-      return {
+      enqueue.assign({
         result: {
           answer: typeof r.answer === 'string' ? r.answer : '',
           confidence: typeof conf === 'number' && conf >= 0 && conf <= 1 ? conf : 0.9,
-          answeredBy: current(context).name,
+          answeredBy: env.sender, // verified: the pipeline checked sender = from-JID
         },
-      };
+      });
+      enqueue.emit(agoraNote('COMPLETED', { candidate: env.sender }));
     }),
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
     /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
     rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
     forgetCandidates: (_, _p: { hint: string }) => undefined,
-    fail: emit(({ context }, p: { code: ErrorCode; detail: string }) => ({ type: 'send' as const, envelope: presenterFailure(context.request, p.code, p.detail) })),
+    fail: enqueueActions(({ context, enqueue }, p: { code: ErrorCode; detail: string }) => {
+      enqueue.emit(agoraNote('FAILED', { reason: p.code }));
+      enqueue.emit({ type: 'send', envelope: presenterFailure(context.request, p.code, p.detail) });
+    }),
+    /** Applies a contract-net step (contract-net.ts): context patch, emits, ttl timers. */
+    step: enqueueActions(({ context, event, enqueue }, p: { run: (c: Ctx, e: Ev) => Step }) => {
+      const step = p.run(context, event);
+      enqueue.assign(step.patch);
+      for (const out of step.out) enqueue.emit(out);
+      for (const t of step.timers ?? []) enqueue.raise({ type: 'offer.expired', offerId: t.offerId }, { delay: Math.max(0, t.ms), id: `ttl-${t.offerId}` });
+    }),
   },
   delays: {
     REGISTRY_TIMEOUT: ({ context }) => context.t.registryTimeoutMs,
@@ -122,17 +170,30 @@ export const expertMachine = setup({
     RESULT_TIMEOUT: ({ context }) => context.t.resultTimeoutMs,
     KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
     SCALE_TIMEOUT: ({ context }) => context.t.scaleTimeoutMs ?? 20000,
+    CFP_TIMEOUT: ({ context }) => context.agora?.cfpTimeoutMs ?? context.t.agreeTimeoutMs,
   },
 }).createMachine({
   id: 'coordinator-expert',
   context: ({ input }) => {
     const { text, user } = input.delegation ? { text: String(input.request.content.task ?? ''), user: undefined } : userMsg(input.request);
     return {
-      request: input.request, self: input.self, domain: input.domain, t: input.timeouts,
-      question: text, hint: hintOf(text), ...(user ? { user } : {}),
+      request: input.request, self: input.self, domain: input.domain, t: input.timeouts, resultTimeoutMs: input.timeouts.resultTimeoutMs,
+      question: text, hint: hintOf(text), ...(user ? { user } : {}), ...(input.agora ? { agora: input.agora } : {}),
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
       canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
+      cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
     };
+  },
+  // Contract-net replies in any state: late offers stay fallbacks, ttl timers expire offers.
+  on: {
+    inbound: [
+      { guard: ({ context, event }) => answersCfp(context, event, ['PROPOSE']), actions: { type: 'step', params: { run: (c, e) => onOffer(c, inbound(e) as Envelope) } } },
+      {
+        guard: ({ context, event }) => answersCfp(context, event, ['REFUSE', 'FAILURE', 'NOT-UNDERSTOOD']),
+        actions: { type: 'step', params: { run: (c, e) => onDecline(c, inbound(e) as Envelope) } },
+      },
+    ],
+    'offer.expired': { actions: { type: 'step', params: { run: (c, e) => onExpired(c, (e as Expired).offerId) } } },
   },
   initial: 'received',
   states: {
@@ -141,7 +202,7 @@ export const expertMachine = setup({
       always: [
         {
           guard: 'cached',
-          target: 'retryNext',
+          target: 'route',
           actions: emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name), cached: true } })),
         },
         { target: 'lookup' },
@@ -161,8 +222,8 @@ export const expertMachine = setup({
         inbound: [
           { guard: 'cancelled', target: 'cancelled' },
           {
-            guard: ({ context, event }) => answers(event, context.lookup) && Array.isArray(event.envelope.content.candidates),
-            target: 'retryNext',
+            guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.lookup) && Array.isArray(event.envelope.content.candidates),
+            target: 'route',
             actions: [
               assign(({ context, event }) => ({
                 candidates: usableCandidates(event.envelope.content.candidates, context.domain).filter((c) => c.name !== context.delegation?.exclude),
@@ -173,11 +234,11 @@ export const expertMachine = setup({
           },
           // The DF answered with an error: it cannot give us anyone.
           {
-            guard: ({ context, event }) => answers(event, context.lookup),
+            guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.lookup),
             target: 'failed',
             actions: {
               type: 'fail',
-              params: ({ event }) => ({ code: 'NO_CANDIDATE' as const, detail: `directory unavailable: the Registry answered ${event.envelope.performative} ${reasonOf(event.envelope).reason}.` }),
+              params: ({ event }) => ({ code: 'NO_CANDIDATE' as const, detail: `directory unavailable: the Registry answered ${(inbound(event) as Envelope).performative} ${reasonOf(inbound(event) as Envelope).reason}.` }),
             },
           },
         ],
@@ -186,6 +247,79 @@ export const expertMachine = setup({
         REGISTRY_TIMEOUT: {
           target: 'failed',
           actions: [emit({ type: 'note', decision: 'directory-unavailable' }), { type: 'fail', params: { code: 'NO_CANDIDATE', detail: DIRECTORY_UNAVAILABLE } }],
+        },
+      },
+    },
+    // The direct flow (one candidate, or PARLEY_NEGOTIATE=never) or the negotiated one.
+    route: { always: [{ guard: 'negotiate', target: 'cfp' }, { target: 'retryNext' }] },
+    // Agora PENDING/NEGOTIATING: a CFP to every candidate; offers are collected (root `on`)
+    // until every candidate answered or the CFP deadline passed.
+    cfp: {
+      entry: { type: 'step', params: { run: (c) => openCfp(c) } },
+      always: { guard: 'allAnswered', target: 'choosing' },
+      on: {
+        inbound: { guard: 'cancelled', target: 'cancelled', actions: { type: 'step', params: { run: (c) => closeOpen(c, 'CANCELLED') } } },
+      },
+      after: { CFP_TIMEOUT: { target: 'choosing', actions: { type: 'step', params: { run: (c) => onDeadline(c) } } } },
+    },
+    // The documented pick (negotiation.ts pickOffer); no open offer left → the direct flow for
+    // candidates without contract-net, else the §4 verdict (402 when offers were only too dear).
+    choosing: {
+      always: [
+        { guard: 'hasOffer', target: 'processing', actions: { type: 'step', params: { run: (c) => award(c) } } },
+        {
+          guard: 'directFallback',
+          target: 'retryNext',
+          actions: [
+            assign(({ context }) => ({ candidates: context.notUnderstood, index: 0 })),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'direct-fallback', detail: { candidates: context.notUnderstood.map((c) => c.name) } })),
+          ],
+        },
+        { guard: 'everyoneBusy', target: 'scaling' },
+        {
+          target: 'failed',
+          actions: [
+            emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
+            { type: 'forgetCandidates', params: ({ context }) => ({ hint: context.hint }) },
+            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+          ],
+        },
+      ],
+    },
+    // Agora PROCESSING: accepted; the AGORA_RESULT must follow within resultTimeoutMs.
+    processing: {
+      on: {
+        inbound: [
+          {
+            guard: 'cancelled',
+            target: 'cancelled',
+            actions: [
+              { type: 'step', params: { run: (c) => winnerFailed(c, { outcome: 'failed', reason: 'CANCELLED' }, 'the person withdrew the question') } },
+              { type: 'step', params: { run: (c) => closeOpen(c, 'CANCELLED') } },
+            ],
+          },
+          {
+            guard: ({ context, event }) => answersAccept(context, event, 'RESULT'),
+            target: 'answered',
+            actions: ['takeResult', { type: 'step', params: { run: (c) => closeOpen(c, 'NOT_SELECTED') } }],
+          },
+          {
+            guard: ({ context, event }) => answersAccept(context, event, 'ERROR'),
+            target: 'choosing',
+            actions: [
+              { type: 'step', params: { run: (c, e) => winnerFailed(c, acceptAnswer(inbound(e) as Envelope)) } },
+              { type: 'forgetCandidates', params: ({ context }) => ({ hint: context.hint }) },
+            ],
+          },
+        ],
+      },
+      after: {
+        RESULT_TIMEOUT: {
+          target: 'choosing',
+          actions: [
+            { type: 'step', params: { run: (c) => winnerFailed(c, { outcome: 'timeout', reason: 'RESULT' }, `no RESULT within ${c.t.resultTimeoutMs} ms`) } },
+            { type: 'forgetCandidates', params: ({ context }) => ({ hint: context.hint }) },
+          ],
         },
       },
     },
@@ -212,7 +346,8 @@ export const expertMachine = setup({
         onDone: {
           target: 'lookup',
           actions: [
-            assign({ scaled: true, index: 0, candidates: [] }),
+            // A fresh round: the new specialist joins a new LOOKUP (and a new CFP when negotiated).
+            assign({ scaled: true, index: 0, candidates: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [] }),
             emit(({ event }) => ({ type: 'note' as const, decision: 'scaled-up', detail: { agent: event.output.agent?.name ?? null, ready_ms: event.output.ready_ms ?? null } })),
           ],
         },
@@ -258,23 +393,24 @@ export const expertMachine = setup({
           }),
         })),
         emit(({ context }) => ({ type: 'note' as const, decision: 'dispatch', detail: { candidate: current(context).name, attempt: context.index + 1 } })),
+        emit(({ context }) => agoraNote('PENDING', { flow: 'direct', candidate: current(context).name })),
         emit(({ context }) => ({ type: 'send' as const, envelope: context.ask as Envelope })),
       ],
       on: {
         inbound: [
           { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
-          { guard: { type: 'from', params: { kind: 'AGREE' } }, target: 'inProgress' },
+          { guard: { type: 'from', params: { kind: 'AGREE' } }, target: 'inProgress', actions: emit(({ context }) => agoraNote('PROCESSING', { flow: 'direct', candidate: current(context).name })) },
           // fipa-request lets a participant inform without agreeing first.
           { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'answered', actions: 'takeResult' },
           {
-            guard: ({ context, event }) => fromCurrent(context, event, 'REFUSE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
+            guard: ({ context, event }) => event.type === 'inbound' && (fromCurrent(context, event, 'REFUSE') || fromCurrent(context, event, 'NOT-UNDERSTOOD')),
             target: 'retryNext',
-            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'refused' as const, ...reasonOf(event.envelope) }) },
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'refused' as const, ...reasonOf(inbound(event) as Envelope) }) },
           },
           {
             guard: { type: 'from', params: { kind: 'FAILURE' } },
             target: 'retryNext',
-            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(event.envelope) }) },
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(inbound(event) as Envelope) }) },
           },
         ],
       },
@@ -295,9 +431,9 @@ export const expertMachine = setup({
           { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
           { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'answered', actions: 'takeResult' },
           {
-            guard: ({ context, event }) => fromCurrent(context, event, 'FAILURE') || fromCurrent(context, event, 'NOT-UNDERSTOOD'),
+            guard: ({ context, event }) => event.type === 'inbound' && (fromCurrent(context, event, 'FAILURE') || fromCurrent(context, event, 'NOT-UNDERSTOOD')),
             target: 'retryNext',
-            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(event.envelope) }) },
+            actions: { type: 'giveUp', params: ({ event }) => ({ outcome: 'failed' as const, ...reasonOf(inbound(event) as Envelope) }) },
           },
         ],
       },
@@ -325,12 +461,12 @@ export const expertMachine = setup({
         inbound: [
           { guard: 'cancelled', target: 'cancelled' },
           {
-            guard: ({ context, event }) => answers(event, context.store) && contentType(event.envelope) === 'STORED',
+            guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store) && contentType(event.envelope) === 'STORED',
             target: 'done',
             actions: { type: 'kb', params: { kb: 'stored' } },
           },
           // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
-          { guard: ({ context, event }) => answers(event, context.store), target: 'done', actions: { type: 'kb', params: { kb: 'KB_STORE_FAILED' } } },
+          { guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store), target: 'done', actions: { type: 'kb', params: { kb: 'KB_STORE_FAILED' } } },
         ],
       },
       after: { KB_TIMEOUT: { target: 'done', actions: { type: 'kb', params: { kb: 'KB_UNAVAILABLE' } } } },

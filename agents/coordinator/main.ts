@@ -21,13 +21,19 @@ import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduli
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 
 const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
-const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = loadTunables(process.env, config.domain);
+const tunables = loadTunables(process.env, config.domain);
+const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = tunables;
 const scaleTimeoutMs = Number(process.env.PARLEY_SCALE_TIMEOUT_MS || 20000);
 const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs, scaleTimeoutMs };
 // PARLEY_CANDIDATE_CACHE_MS: how long a DF answer serves questions of the same shape (0 = off).
 const cacheMs = Number(process.env.PARLEY_CANDIDATE_CACHE_MS ?? 250);
 if (!Number.isFinite(cacheMs) || cacheMs < 0) throw new Error(`PARLEY_CANDIDATE_CACHE_MS must be a number ≥ 0, got ${process.env.PARLEY_CANDIDATE_CACHE_MS}`);
 const oacopTimeoutMs = Number(process.env.PARLEY_OACOP_TIMEOUT_MS || 5000);
+// Agora §3 negotiated flow (docs/acl_contract.md "Negotiated requests").
+const agora = {
+  mode: tunables.negotiate, cfpTimeoutMs: tunables.cfpTimeoutMs, acceptMarginMs: tunables.offerMarginMs,
+  ...(tunables.agoraMaxCost !== undefined ? { maxCost: tunables.agoraMaxCost } : {}),
+};
 
 const store = new SchedulingStore(path.join(paths(config).data, 'coordinator.sqlite'));
 onShutdown(() => store.close());
@@ -61,6 +67,7 @@ const opts = { self: agent.name, domain: config.domain, timeouts, expert, canSca
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   cache: new CandidateCache(cacheMs),
+  agora,
   scheduling: {
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
@@ -85,4 +92,4 @@ agent.router.on('TaskUpdate', (request, from) => {
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs }, 'online');
+logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora }, 'online');

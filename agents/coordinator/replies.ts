@@ -6,7 +6,8 @@ import type { AgentProfile, StoredFact } from '../../shared/contracts/types.gen.
 /** How one candidate's turn ended (seed contract §3 RETRY_NEXT causes). */
 export interface Attempt {
   candidate: string;
-  outcome: 'refused' | 'timeout' | 'failed';
+  /** expired / over-budget: an offer of the negotiated flow that could not be accepted. */
+  outcome: 'refused' | 'timeout' | 'failed' | 'expired' | 'over-budget';
   /** REFUSE/FAILURE reason, or AGREE/RESULT for a timeout. */
   reason: string;
   detail?: string;
@@ -21,17 +22,22 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function describe(a: Attempt, t: { agreeTimeoutMs: number; resultTimeoutMs: number }): string {
   if (a.outcome === 'timeout') {
+    if (a.reason === 'CFP') return `${a.candidate} made no offer in time`;
     return a.reason === 'AGREE'
       ? `${a.candidate} did not accept within ${seconds(t.agreeTimeoutMs)}`
       : `${a.candidate} accepted but did not answer within ${seconds(t.resultTimeoutMs)}`;
   }
+  if (a.outcome === 'expired') return `${a.candidate}'s offer expired before it could be accepted`;
+  if (a.outcome === 'over-budget') return `${a.candidate} asked more than the budget (${a.detail ?? a.reason})`;
   const why = a.detail ? `${a.reason}: ${a.detail}` : a.reason;
   return a.outcome === 'refused' ? `${a.candidate} declined (${why})` : `${a.candidate} failed (${why})`;
 }
 
 /**
  * Seed contract §3/§4, list exhausted: SPECIALIST_TIMEOUT when one timed out, else the
- * specialist's FAILURE reason when one failed, else NO_CANDIDATE (all refused, or nobody listed).
+ * specialist's FAILURE reason when one failed, else (negotiated flow) OFFER_EXPIRED when an offer
+ * ran out, else BUDGET_EXCEEDED (Agora 402) when offers were only too dear, else NO_CANDIDATE
+ * (all refused, or nobody listed).
  */
 export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: number; resultTimeoutMs: number }): { code: ErrorCode; detail: string } {
   if (attempts.length === 0) {
@@ -46,6 +52,8 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
     const code = (SPECIALIST_REASONS.has(failed.reason) ? failed.reason : 'INTERNAL_ERROR') as ErrorCode;
     return { code, detail: `Your question could not be answered: ${tried}.` };
   }
+  if (attempts.some((a) => a.outcome === 'expired')) return { code: 'OFFER_EXPIRED', detail: `No offer could be accepted in time: ${tried}.` };
+  if (attempts.some((a) => a.outcome === 'over-budget')) return { code: 'BUDGET_EXCEEDED', detail: `Every offer exceeded the budget: ${tried}.` };
   return { code: 'NO_CANDIDATE', detail: `Every specialist declined your question: ${tried}.` };
 }
 

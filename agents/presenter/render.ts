@@ -28,6 +28,8 @@ const FAILURE_TEXT: Record<string, string> = {
   KB_STORE_FAILED: 'Sorry, the knowledge base could not store this, so I could not answer that.',
   TIMEOUT: 'Sorry, the work took too long.',
   NOT_REGISTERED: 'Sorry, a specialist was not available (its registration had lapsed). Please try again.',
+  BUDGET_EXCEEDED: 'Sorry, every specialist asked more than the budget allows for this question.',
+  OFFER_EXPIRED: 'Sorry, the specialist\'s offer expired before it could be accepted. Please try again.',
 };
 
 /** Code points, the unit of JSON Schema maxLength (an emoji counts once). */

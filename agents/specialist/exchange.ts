@@ -5,6 +5,7 @@
 import { fromPromise } from 'xstate';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
+import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 
 /** Counts exchanges between acceptance and their end; over the limit the specialist REFUSEs busy. */
 export class Slots {
@@ -40,8 +41,8 @@ export interface AskExchangeDeps {
   onActivity?: () => void;
 }
 
-export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
-  const machine = askExpertMachine.provide({
+function provided(deps: AskExchangeDeps) {
+  return {
     actors: {
       recognise: fromPromise<string | null, { question: string }>(({ input }) => deps.skills.recognise(input.question)),
       // xstate aborts `signal` when the actor stops (CANCEL, COMPUTE_TIMEOUT): the worker is terminated.
@@ -53,7 +54,11 @@ export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
         deps.onActivity?.();
       },
     },
-  });
+  };
+}
+
+export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
+  const machine = askExpertMachine.provide(provided(deps));
   return (request, from) => {
     const busy = deps.slots.full;
     if (!busy) {
@@ -61,6 +66,45 @@ export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
       deps.onActivity?.();
     }
     const input: AskInput = { request, from, self: request.receiver, busy, scope: deps.skills.scope(), computeMs: deps.computeMs };
+    return { machine, input };
+  };
+}
+
+export interface CfpExchangeDeps extends AskExchangeDeps {
+  /** Open offers (the offer book): a CFP beyond the limit is refused BUSY. */
+  offers: Slots;
+  /** The terms offered for a question the named skill recognised. */
+  terms: (expert: string) => OfferTerms;
+  lingerMs?: number;
+}
+
+/**
+ * Opens one offerMachine per CFP AGORA_REQUEST: busy / out of scope decided before the actor
+ * starts (REFUSE at once); otherwise the offer takes a place in the offer book (freed when it is
+ * rejected, expires, or its task ends). A worker slot (`slots`, shared with ASK_EXPERT) is taken
+ * only on ACCEPT: offers wait a round trip for their answer, workers only compute.
+ */
+export function cfpExchange(deps: CfpExchangeDeps): ExchangeFactory {
+  const base = provided(deps);
+  const machine = offerMachine.provide({
+    actors: base.actors,
+    guards: { workerFree: () => !deps.slots.full },
+    actions: {
+      releaseSlot: () => deps.offers.release(),
+      takeWorker: () => {
+        deps.slots.acquire();
+        deps.onActivity?.();
+      },
+      releaseWorker: base.actions.releaseSlot,
+    },
+  });
+  return (request, from) => {
+    const busy = deps.offers.full;
+    if (!busy) deps.offers.acquire(); // released when the offer is off (or recognition finds no skill)
+    const input: OfferInput = {
+      request, from, self: request.receiver, busy, scope: deps.skills.scope(), computeMs: deps.computeMs,
+      terms: deps.terms(''), termsFor: deps.terms, lingerMs: deps.lingerMs ?? 2000,
+    };
     return { machine, input };
   };
 }

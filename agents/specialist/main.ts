@@ -1,5 +1,5 @@
 // The Specialist process: `node dist/agents/specialist/main.js --name math --role math --skills arithmetic`.
-// Answers REQUEST ASK_EXPERT (seed contract §2.3) with skills from the skills directory (run in
+// Answers REQUEST ASK_EXPERT (seed contract §2.3) and CFP AGORA_REQUEST (Agora §3 offers) with skills from the skills directory (run in
 // worker threads, reloaded when the directory changes) and keeps itself registered with the DF
 // (docs/runtime.md §5), its profile following its skills. Wiring only: behaviour lives in the
 // machines and in shared/skills.
@@ -16,11 +16,12 @@ import { SkillHost } from '../../shared/skills/host.js';
 import { defaultRoleName, loadRoles } from '../../shared/skills/roles.js';
 import { watchSkills } from '../../shared/skills/watch.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
-import { askExpertExchange, Slots } from './exchange.js';
+import { askExpertExchange, cfpExchange, Slots } from './exchange.js';
 import { IdleWatch } from './idle.js';
 import { buildProfile, packageVersion } from './profile.js';
 import { registrationMachine, type RegistrationEmitted, type RegistrationEvent } from './registration-machine.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
+import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -37,8 +38,15 @@ const program = new Command('specialist')
   .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
   .option('--idle-after-ms <ms>', 'log "idle" after this long without work (the supervisor stops idle extras)', positive)
+  // Agora §4 OFFER terms for CFPs: a number, or per skill "2,time=0.5" (docs/acl_contract.md).
+  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, env.PARLEY_SPECIALIST_COST)
+  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, env.PARLEY_SPECIALIST_ETA_MS)
+  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS)
   .parse();
-const opts = program.opts<{ name: string; role: string; skills: string; experts: string; concurrency?: number; computeTimeoutMs: number; idleAfterMs?: number }>();
+const opts = program.opts<{
+  name: string; role: string; skills: string; experts: string; concurrency?: number; computeTimeoutMs: number; idleAfterMs?: number;
+  cost?: string; etaMs?: string; ttlMs?: string;
+}>();
 
 const config = loadConfig();
 const tunables = loadTunables(env, config.domain);
@@ -46,14 +54,17 @@ const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${
 const dirs = defaultSkillDirs(config.home);
 const { roles, problems: roleProblems } = loadRoles(config.home);
 const wanted = parseList(opts.skills || opts.experts);
-const role = (() => {
+const { role, terms } = (() => {
   try {
     assertLocalpart(account);
     const name = defaultRoleName(roles, account, opts.role);
     const r = roles.get(name);
     if (!r) throw new Error(`unknown role ${JSON.stringify(name)}; known: ${[...roles.keys()].join(', ')}`);
     checkSelection(loadCatalogue(dirs), r, wanted);
-    return r;
+    const cost = parsePerExpert(opts.cost ?? '', DEFAULT_TERMS.cost, '--cost');
+    const eta = parsePerExpert(opts.etaMs ?? '', DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
+    const ttl = parsePerExpert(opts.ttlMs ?? '', DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
+    return { role: r, terms: termsFor(cost, eta, ttl) };
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
   }
@@ -75,14 +86,20 @@ host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detai
 await host.apply(loadCatalogue(dirs));
 
 const slots = new Slots(concurrency);
-const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0, (ms) => logger.info({ idle_ms: ms }, 'idle')) : undefined;
+// Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
+// (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
+const offers = new Slots(Number(env.PARLEY_SPECIALIST_MAX_OFFERS) > 0 ? Number(env.PARLEY_SPECIALIST_MAX_OFFERS) : 16 * concurrency);
+const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => logger.info({ idle_ms: ms }, 'idle')) : undefined;
 // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
 // skills answered their own examples in their workers during host.apply).
 warmUp(agent);
-agent.router.on('ASK_EXPERT', askExpertExchange({ skills: hostRunner(host), slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
+const skills = hostRunner(host);
+agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
+// Agora §3 negotiated flow: CFP → PROPOSE (terms per skill) → ACCEPT-PROPOSAL → the same skills runner.
+agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
 agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
 await agent.start();
-logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency }, 'online');
+logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
 const profile = () => buildProfile({
   jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),

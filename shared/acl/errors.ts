@@ -36,7 +36,7 @@ export const ERRORS = {
   REPLAYED: { performative: 'REFUSE', agora: 401, description: 'This signed envelope was already accepted (replay window).' },
   BUSY: { performative: 'REFUSE', agora: 503, description: 'The agent is at capacity; try another candidate.' },
   OUT_OF_SCOPE: { performative: 'REFUSE', agora: 404, description: 'The agent does not offer the requested capability.' },
-  RATE_LIMITED: { performative: 'REFUSE', agora: 429, description: 'Too many requests from this sender; try later (oacop-rfc §6.1).' },
+  RATE_LIMITED: { performative: 'REFUSE', agora: 429, description: 'Too many requests from this sender DID; try later (oacop-rfc §6.1; PARLEY_RATE_LIMIT_PER_S, PARLEY_RATE_LIMIT_BURST).' },
   // Accepted but could not be done: FAILURE (seed contract §4).
   NO_CANDIDATE: { performative: 'FAILURE', agora: 503, description: 'No specialist could take the request (DF list exhausted).' },
   SPECIALIST_TIMEOUT: { performative: 'FAILURE', agora: 408, description: 'The specialist did not AGREE within 3 s or answer within 30 s.' },
@@ -46,6 +46,9 @@ export const ERRORS = {
   KB_STORE_FAILED: { performative: 'FAILURE', agora: 500, description: 'The knowledge base could not store the fact.' },
   TIMEOUT: { performative: 'FAILURE', agora: 408, description: 'The work took too long.' },
   NOT_REGISTERED: { performative: 'FAILURE', agora: 404, description: 'The DF holds no registration for this agent (lease expired): register again.' },
+  // The negotiated flow (Agora v1.0 §3-5 in FIPA contract-net; docs/acl_contract.md).
+  BUDGET_EXCEEDED: { performative: 'FAILURE', agora: 402, description: 'Every offer cost more than the request\'s budget.' },
+  OFFER_EXPIRED: { performative: 'FAILURE', agora: 408, description: 'The offer\'s ttl ran out before it was accepted.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -29,12 +29,35 @@ export interface AgentTunables {
   presenterTimeoutMs: number;
   /** Presenter: who may subscribe and chat: comma list of domains and/or bare JIDs. */
   presenterAllow: string[];
+  /** Coordinator, Agora §3: auto = negotiate when the DF lists ≥ 2 candidates; always; never. */
+  negotiate: 'auto' | 'always' | 'never';
+  /** Coordinator: the contract-net CFP deadline (default: the AGREE timeout). */
+  cfpTimeoutMs: number;
+  /** Coordinator: budget.max_cost of every CFP (unset = no budget). */
+  agoraMaxCost?: number;
+  /** Coordinator: an offer counts as expired this long before its ttl ends (the ACCEPT's trip). */
+  offerMarginMs: number;
+}
+
+function negotiateMode(raw: string | undefined): AgentTunables['negotiate'] {
+  const v = raw === undefined || raw === '' ? 'auto' : raw;
+  if (v !== 'auto' && v !== 'always' && v !== 'never') throw new Error(`PARLEY_NEGOTIATE must be auto, always or never, got ${JSON.stringify(raw)}`);
+  return v;
+}
+
+function cost(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`PARLEY_AGORA_MAX_COST must be a number ≥ 0, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = env.PARLEY_DOMAIN || 'localhost'): AgentTunables {
   const leaseMs = ms(env, 'PARLEY_LEASE_MS', 15000);
+  const agreeTimeoutMs = ms(env, 'PARLEY_AGREE_TIMEOUT_MS', 3000);
+  const maxCost = cost(env.PARLEY_AGORA_MAX_COST);
   return {
-    agreeTimeoutMs: ms(env, 'PARLEY_AGREE_TIMEOUT_MS', 3000),
+    agreeTimeoutMs,
     resultTimeoutMs: ms(env, 'PARLEY_RESULT_TIMEOUT_MS', 30000),
     registryTimeoutMs: ms(env, 'PARLEY_REGISTRY_TIMEOUT_MS', 3000),
     kbTimeoutMs: ms(env, 'PARLEY_KB_TIMEOUT_MS', 2000),
@@ -44,5 +67,9 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = env.
     presenterIdleMs: ms(env, 'PARLEY_PRESENTER_IDLE_MS', 30 * 60 * 1000),
     presenterTimeoutMs: ms(env, 'PARLEY_PRESENTER_TIMEOUT_MS', 120000),
     presenterAllow: (env.PARLEY_PRESENTER_ALLOW || domain).split(',').map((s) => s.trim()).filter(Boolean),
+    negotiate: negotiateMode(env.PARLEY_NEGOTIATE),
+    cfpTimeoutMs: ms(env, 'PARLEY_CFP_TIMEOUT_MS', agreeTimeoutMs),
+    ...(maxCost !== undefined ? { agoraMaxCost: maxCost } : {}),
+    offerMarginMs: env.PARLEY_OFFER_MARGIN_MS === '0' ? 0 : ms(env, 'PARLEY_OFFER_MARGIN_MS', 20),
   };
 }

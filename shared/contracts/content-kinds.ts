@@ -50,6 +50,13 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   { kind: 'BROADCAST_EVENT', contract: 'broadcast-event', performatives: ['REQUEST'] },
   { kind: 'BROADCAST_DONE', contract: 'broadcast-done', performatives: ['INFORM'] },
   { kind: 'EVENT', contract: 'event', performatives: ['INFORM'] },
+  // Agora v1.0 §3-4 negotiated flow as FIPA SC00029 contract-net (docs/acl_contract.md)
+  { kind: 'AGORA_REQUEST', contract: 'agora-request', performatives: ['CFP'] },
+  { kind: 'AGORA_OFFER', contract: 'agora-offer', performatives: ['PROPOSE'] },
+  { kind: 'AGORA_ACCEPT', contract: 'agora-accept', performatives: ['ACCEPT-PROPOSAL'] },
+  { kind: 'AGORA_REJECT', contract: 'agora-reject', performatives: ['REJECT-PROPOSAL'] },
+  { kind: 'AGORA_RESULT', contract: 'agora-result', performatives: ['INFORM'] },
+  { kind: 'AGORA_ERROR', contract: 'agora-error', performatives: ['REFUSE', 'FAILURE'] },
   // FIPA SC00037 not-understood, SC00026 cancel
   { kind: 'NOT_UNDERSTOOD', contract: 'not-understood', performatives: ['NOT-UNDERSTOOD'], untyped: { performative: 'NOT-UNDERSTOOD' } },
   { kind: 'CANCEL', contract: 'cancel', performatives: ['CANCEL'], untyped: { performative: 'CANCEL' } },

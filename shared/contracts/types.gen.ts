@@ -13,12 +13,29 @@
  */
 export type AgentName = string;
 /**
+ * reply_with / in_reply_to value (seed contract §1), e.g. msg-<uuid>.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "MessageId".
+ */
+export type MessageId = string;
+export type AgoraCode = 400 | 401 | 402 | 404 | 408 | 429 | 500 | 503;
+/**
+ * Human-readable explanation that travels next to a machine-readable reason.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "Detail".
+ */
+export type Detail = string;
+export type AgoraRejectReason = "NOT_SELECTED" | "OFFER_EXPIRED" | "BUDGET_EXCEEDED" | "CANCELLED";
+/**
  * conversation_id = XMPP <thread> = session_id (seed contract §1, §5), e.g. sess-<uuid>.
  *
  * This interface was referenced by `ContractTypes`'s JSON-Schema
  * via the `definition` "ConversationId".
  */
 export type ConversationId = string;
+export type AgoraResultStatus = "success" | "partial";
 /**
  * XMPP address local@domain with an optional /resource (RFC 7622).
  *
@@ -75,26 +92,12 @@ export type Performative =
   | "CONFIRM"
   | "DISCONFIRM";
 /**
- * reply_with / in_reply_to value (seed contract §1), e.g. msg-<uuid>.
- *
- * This interface was referenced by `ContractTypes`'s JSON-Schema
- * via the `definition` "MessageId".
- */
-export type MessageId = string;
-/**
  * Seed contract §1: fipa-request, fipa-query for queries; fipa-contract-net (SC00029) for proposals.
  *
  * This interface was referenced by `ContractTypes`'s JSON-Schema
  * via the `definition` "Protocol".
  */
 export type Protocol = "fipa-request" | "fipa-query" | "fipa-contract-net";
-/**
- * Human-readable explanation that travels next to a machine-readable reason.
- *
- * This interface was referenced by `ContractTypes`'s JSON-Schema
- * via the `definition` "Detail".
- */
-export type Detail = string;
 /**
  * Compact machine-readable validation errors (ajv instancePath, keyword, message).
  *
@@ -131,7 +134,9 @@ export type FailureReason =
   | "KB_UNAVAILABLE"
   | "KB_STORE_FAILED"
   | "TIMEOUT"
-  | "NOT_REGISTERED";
+  | "NOT_REGISTERED"
+  | "BUDGET_EXCEEDED"
+  | "OFFER_EXPIRED";
 export type NotUnderstoodReason =
   | "INVALID_JSON"
   | "SCHEMA_VIOLATION"
@@ -180,6 +185,12 @@ export type OACoPThreadId = string;
  */
 export interface ContractTypes {
   agents: AgentsContent;
+  "agora-accept": AgoraAcceptContent;
+  "agora-error": AgoraErrorContent;
+  "agora-offer": AgoraOfferContent;
+  "agora-reject": AgoraRejectContent;
+  "agora-request": AgoraRequestContent;
+  "agora-result": AgoraResultContent;
   agree: AgreeContent;
   "ask-expert": AskExpertContent;
   "broadcast-done": BroadcastDoneContent;
@@ -240,6 +251,80 @@ export interface AgentSummary {
   description?: string;
 }
 /**
+ * ACCEPT-PROPOSAL.AGORA_ACCEPT, Coordinator → Specialist (Agora v1.0 §4 ACCEPT), in_reply_to the PROPOSE whose offer_id it names.
+ */
+export interface AgoraAcceptContent {
+  type: "AGORA_ACCEPT";
+  offer_id: MessageId;
+  payment_proof?: string;
+}
+/**
+ * REFUSE or FAILURE carrying an Agora v1.0 §4 ERROR in the negotiated flow. code is the Agora §5 status, reason the catalogue code of shared/acl/errors.ts whose agora status it is (docs/acl_contract.md, Agora ↔ FIPA table), message the human detail.
+ */
+export interface AgoraErrorContent {
+  type: "AGORA_ERROR";
+  request_id?: MessageId;
+  code: AgoraCode;
+  message: Detail;
+  reason: string;
+}
+/**
+ * PROPOSE.AGORA_OFFER, Specialist → Coordinator (Agora v1.0 §4 OFFER), in_reply_to the CFP. request_id = the CFP's reply_with; cost in credits; ttl (ms) how long the offer may be accepted, counted from when it is sent; eta (ms) the estimated time to the RESULT once accepted.
+ */
+export interface AgoraOfferContent {
+  type: "AGORA_OFFER";
+  request_id: MessageId;
+  offer_id: MessageId;
+  cost: number;
+  ttl: number;
+  eta: number;
+}
+/**
+ * REJECT-PROPOSAL.AGORA_REJECT, Coordinator → Specialist (FIPA SC00029), in_reply_to the PROPOSE: the offer will not be accepted and its reservation is freed. NOT_SELECTED: another offer delivered; OFFER_EXPIRED: its ttl ran out; BUDGET_EXCEEDED: cost over the budget; CANCELLED: the person withdrew the question.
+ */
+export interface AgoraRejectContent {
+  type: "AGORA_REJECT";
+  offer_id: MessageId;
+  reason: AgoraRejectReason;
+  detail?: Detail;
+}
+/**
+ * CFP.AGORA_REQUEST, Coordinator → Specialist (Agora v1.0 §3-4 REQUEST in FIPA SC00029 contract-net). The Agora request id is the CFP's reply_with. resource names the capability (parley:ask-expert:v1); params.question as in ASK_EXPERT; budget.max_cost caps the cost the Coordinator will accept; timeout (ms) is how long the requester waits for the RESULT.
+ */
+export interface AgoraRequestContent {
+  type: "AGORA_REQUEST";
+  resource: string;
+  params: AgoraRequestParams;
+  budget?: AgoraBudget;
+  timeout?: number;
+  context_ref?: ContextRef;
+}
+export interface AgoraRequestParams {
+  question: string;
+  [k: string]: unknown | undefined;
+}
+export interface AgoraBudget {
+  max_cost: number;
+}
+export interface ContextRef {
+  session_id: ConversationId;
+}
+/**
+ * INFORM.AGORA_RESULT, Specialist → Coordinator (Agora v1.0 §4 RESULT), in_reply_to the ACCEPT-PROPOSAL. request_id = the CFP's reply_with; data as ASK_EXPERT's result.
+ */
+export interface AgoraResultContent {
+  type: "AGORA_RESULT";
+  request_id: MessageId;
+  status: AgoraResultStatus;
+  data: ExpertResult;
+}
+export interface ExpertResult {
+  answer: string;
+  meta?: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
  * AGREE, Specialist → Coordinator (seed contract §2.3). The seed shape has no type; an optional type AGREE is allowed.
  */
 export interface AgreeContent {
@@ -257,9 +342,6 @@ export interface AskExpertContent {
 export interface AskExpertArgs {
   question: string;
   [k: string]: unknown | undefined;
-}
-export interface ContextRef {
-  session_id: ConversationId;
 }
 /**
  * INFORM.BROADCAST_DONE, Coordinator → Specialist: who the EVENT was sent to.
@@ -730,7 +812,7 @@ export interface QueryAgentsContent {
   skill?: string;
 }
 /**
- * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED), or RATE_LIMITED (oacop-rfc §6.1): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
+ * REFUSE (seed contract §2.3): reason such as busy, OUT_OF_SCOPE, FORBIDDEN_SENDER, a signature check (MISSING_SIGNATURE, BAD_SIGNATURE, UNKNOWN_DID, DID_MISMATCH, STALE_MESSAGE, REPLAYED), or RATE_LIMITED (oacop-rfc §6.1, Agora 429: too many envelopes from one sender DID): the REFUSE rows of shared/acl/errors.ts, plus the seed's lowercase busy. The seed shape has no type; an optional type REFUSE is allowed.
  */
 export interface RefuseContent {
   type?: "REFUSE";
@@ -759,12 +841,6 @@ export interface RegisteredContent {
 export interface ResultContent {
   type: "RESULT";
   result: ExpertResult;
-}
-export interface ExpertResult {
-  answer: string;
-  meta?: {
-    [k: string]: unknown | undefined;
-  };
 }
 /**
  * INFORM.STORE_FACT, Coordinator → KB (seed contract §2.4).

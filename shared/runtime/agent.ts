@@ -10,6 +10,7 @@ import type { InboundMessage, Transport } from '../transport/types.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { Signing } from './signing.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
@@ -26,6 +27,8 @@ export interface AgentOptions {
   persist?: RouterOptions['persist'];
   /** Signs every envelope sent and verifies every one received (signing.ts); absent = off. */
   signing?: Signing;
+  /** Token bucket per sender DID (Agora §5 429); absent = no limit. */
+  rateLimit?: RateLimiter;
   /** Envelopes held while the transport is down, signed when it is back (oldest dropped beyond). */
   maxHeld?: number;
 }
@@ -36,6 +39,11 @@ export interface AgentCounters {
   rejected: Record<string, number>;
   duplicates: number;
   late: number;
+}
+
+function rateLimitDetail(limiter: RateLimiter, key: string): string {
+  const { perSecond, burst } = limiter.opts;
+  return `over ${perSecond}/s (burst ${burst}) from ${key}; retry in ${limiter.retryAfterMs(key)} ms (Agora 429)`;
 }
 
 export class Agent {
@@ -175,9 +183,11 @@ export class Agent {
 
   private process(msg: InboundMessage): void {
     const signing = this.opts.signing;
+    const limiter = this.opts.rateLimit;
     const c = classify(msg, {
       domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false,
       ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind) } : {}),
+      ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
     });
     switch (c.action) {
       case 'ignore':

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log/index.js';
 import { clientTransport } from '../transport/client.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { identify } from './names.js';
+import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
 
@@ -37,6 +38,7 @@ export function createAgent(opts: BootOptions): Booted {
   const config = opts.config ?? loadConfig();
   const { jid, password } = credentialsFor(config, opts.account);
   const name = identify(jid, config.domain).name;
+  const rateLimit = rateLimitFromEnv(process.env);
   const logger = createLogger(name);
   const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource: `agent-${process.pid}` });
   const agent = new Agent({
@@ -50,6 +52,8 @@ export function createAgent(opts: BootOptions): Booted {
     persist: opts.persist,
     // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
     signing: signingFor(config, opts.account, opts.firstUse ? { firstUse: opts.firstUse } : {}),
+    // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
+    ...(rateLimit ? { rateLimit: new RateLimiter(rateLimit) } : {}),
   });
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping = false;

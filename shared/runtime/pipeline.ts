@@ -1,6 +1,7 @@
 // The one inbound pipeline (docs/architecture.md): stanza → size → JSON → envelope schema →
-// content schema → signature (signing.ts) → sender identity → role policy. Pure apart from the
-// injected signature check: it classifies, the agent acts.
+// content schema → signature (signing.ts) → rate limit per DID (rate-limit.ts) → sender identity →
+// role policy. Pure apart from the injected signature check and rate limiter: it classifies, the
+// agent acts.
 // Every failure carries a code from the one error catalogue (shared/acl/errors.ts).
 import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
@@ -22,6 +23,11 @@ export interface PipelineContext {
   readsChat: boolean;
   /** The signature stage (Signing.check); absent when signing is off (PARLEY_SIGNING=0, unit tests). */
   verify?: (envelope: Envelope, from: Identity, kind: string) => SignatureCheck;
+  /**
+   * Agora §5 429 (rate-limit.ts): spends one token of the sender's bucket, keyed by its verified
+   * sender_did (by from-JID when signing is off); a string is the REFUSE detail. Absent = no limit.
+   */
+  rateLimit?: (key: string) => true | string;
 }
 
 export interface Rejection {
@@ -98,6 +104,9 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
   if (signature && !signature.ok) {
     return { ...rejectEnv(signature.code, signature.detail), ...(signature.quiet ? { quiet: true } : {}) };
   }
+  // Per sender DID, after the signature stage: nobody spends another agent's tokens.
+  const limited = ctx.rateLimit?.(signature && envelope.sender_did ? envelope.sender_did : `jid:${from.jid}`);
+  if (typeof limited === 'string') return rejectEnv('RATE_LIMITED', limited);
   // Seed contract §1: conversation_id = XMPP thread, unchanged along the whole path.
   if (msg.thread !== envelope.conversation_id) {
     return rejectEnv('BROKEN_CORRELATION', `XMPP <thread> ${JSON.stringify(msg.thread ?? null)} must equal conversation_id`);

@@ -22,6 +22,7 @@ const MAY_SEND_TO: Record<Role, readonly Role[]> = {
 const INITIATORS: Record<string, readonly Role[]> = {
   USER_MSG: ['presenter'],
   ASK_EXPERT: ['coordinator'],
+  AGORA_REQUEST: ['coordinator'],
   NEED: ['coordinator'],
   DESCRIBE: ['coordinator'],
   STORE_FACT: ['coordinator'],

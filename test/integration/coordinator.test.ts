@@ -85,7 +85,9 @@ describe('Coordinator [integration] real ejabberd, coordinator process, scripted
 
     child = spawn(process.execPath, [path.join(repoRoot(), 'dist/agents/coordinator/main.js')], {
       env: {
-        ...process.env, ...inst.env, PARLEY_LOG_LEVEL: 'info',
+        // The direct flow (seed contract §3) is what these scripted peers speak; the negotiated
+        // flow with ≥ 2 candidates is tested in agora.test.ts.
+        ...process.env, ...inst.env, PARLEY_LOG_LEVEL: 'info', PARLEY_NEGOTIATE: 'never',
         PARLEY_AGREE_TIMEOUT_MS: '500', PARLEY_RESULT_TIMEOUT_MS: '2000', PARLEY_REGISTRY_TIMEOUT_MS: '1000', PARLEY_KB_TIMEOUT_MS: '500',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
