@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { loadConfig, paths } from '../shared/config/index.js';
 import { api, closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor } from '../shared/ejabberd/accounts.js';
-import { identify } from '../shared/runtime/names.js';
+import { identify, jidOfName, roomsDomain } from '../shared/runtime/names.js';
 import { SqliteDirectoryStore } from '../shared/store/directory.js';
 import type { ChildInfo } from '../shared/supervisor/child.js';
 import { controlRequest } from '../shared/supervisor/control.js';
@@ -72,19 +72,26 @@ async function main(): Promise<void> {
 
   const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
   const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...agentSessions.map((s) => s.id.name)]);
+  // Rooms live in the XEP-0114 component, which has no c2s session: ping each room's JID, and
+  // the component's domain for the process that hosts them.
+  const componentJid = (name: string) => (name === 'rooms' ? roomsDomain(cfg.domain) : name.startsWith('room-') ? jidOfName(name, cfg.domain) : undefined);
+  const componentTargets = [...names].map(componentJid).filter((j): j is string => j !== undefined);
+  const componentPings = await ping(componentTargets, Number(opts.pingTimeout)).catch((err: Error) => new Map(componentTargets.map((j) => [j, `not pinged: ${err.message}`])));
   const rows: Row[] = [...names].sort().map((name) => {
     const c = children.find((x) => nameOfChild(x) === name);
     const r = records.find((x) => x.profile.name === name);
     const own = agentSessions.filter((s) => s.id.name === name);
+    const viaComponent = componentJid(name);
+    const componentPing = viaComponent ? componentPings.get(viaComponent) : undefined;
     const age = r ? Math.round((Date.now() - r.last_seen) / 100) / 10 : undefined;
     return {
       name,
-      role: r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : identify(`${name}@${cfg.domain}`, cfg.domain).role),
+      role: r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : name === 'rooms' ? 'room host' : identify(jidOfName(name, cfg.domain), cfg.domain).role),
       skills: r?.profile.skills ?? c?.experts ?? [],
       supervisor: c ? `${c.status}${c.pid ? ` pid ${c.pid}` : ''}${c.restarts ? ` restarts ${c.restarts}` : ''}${c.extra ? ' extra' : ''}` : sup ? 'not supervised' : 'no supervisor',
       registered: r ? `yes (heard ${age} s ago)` : '-',
-      presence: own.length ? `online (${own.length})` : 'offline',
-      ping: own.length ? own.map((s) => pings.get(s.full) ?? '?').join(', ') : '-',
+      presence: own.length ? `online (${own.length})` : componentPing?.startsWith('ok') ? 'online (component)' : 'offline',
+      ping: own.length ? own.map((s) => pings.get(s.full) ?? '?').join(', ') : (componentPing ?? '-'),
     };
   });
   if (opts.json) {

@@ -13,5 +13,8 @@ export interface ComponentTransportOptions {
 
 export function componentTransport(opts: ComponentTransportOptions): XmppTransport {
   const xmpp = component({ service: `xmpp://${opts.host}:${opts.port}`, domain: opts.domain, password: opts.password });
+  // XEP-0199: answer pings to the domain and to every JID under it (the reply is sent from the
+  // pinged JID), so `npm run status` can tell a hosted room is alive.
+  xmpp.iqCallee.get('urn:xmpp:ping', 'ping', () => ({}));
   return new XmppTransport({ address: opts.domain, entity: xmpp as unknown as XmppEntity, logger: opts.logger });
 }
