@@ -139,3 +139,43 @@ describe('Specialist [terms] --cost/--eta-ms/--ttl-ms', () => {
     expect(() => parsePerExpert('1.5', 100, '--eta-ms', { integer: true })).to.throw('integer');
   });
 });
+
+describe('Specialist [offer] recognition before the PROPOSE (the production path: no skill known yet)', () => {
+  async function recognising(skill: string | null) {
+    const sent: Envelope[] = [];
+    let released = 0;
+    const machine = offerMachine.provide({
+      actors: { recognise: fromPromise<string | null, { question: string }>(async () => skill) },
+      actions: { releaseSlot: () => void (released += 1) },
+    });
+    const request = cfp('what time is it in Tokyo?');
+    const actor = createActor(machine, {
+      clock: new SimulatedClock(),
+      input: {
+        request, from: COORDINATOR, self: 'specialist-math', busy: false, scope: 'arithmetic, time', computeMs: 10000, lingerMs: 2000,
+        terms: TERMS, termsFor: (s: string) => (s === 'time' ? { cost: 0.5, etaMs: 20, ttlMs: 800 } : TERMS),
+      },
+    });
+    actor.on('send', (e) => {
+      if (e.type === 'send') sent.push(e.envelope);
+    });
+    actor.start();
+    await new Promise((r) => setImmediate(r));
+    return { sent, released: () => released, actor };
+  }
+
+  it('offers the terms of the skill that recognised the question', async () => {
+    const r = await recognising('time');
+    expect(r.sent.map((e) => e.performative)).to.deep.equal(['PROPOSE']);
+    expect(r.sent[0]?.content).to.deep.include({ cost: 0.5, eta: 20, ttl: 800 });
+    expect(r.released(), 'the place in the offer book is held while the offer is open').to.equal(0);
+  });
+
+  it('no skill recognises it: REFUSE AGORA_ERROR OUT_OF_SCOPE (404) and the place in the book is given back', async () => {
+    const r = await recognising(null);
+    expect(r.sent.map((e) => e.performative)).to.deep.equal(['REFUSE']);
+    expect(r.sent[0]?.content).to.deep.include({ type: 'AGORA_ERROR', code: 404, reason: 'OUT_OF_SCOPE' });
+    expect(r.released()).to.equal(1);
+    expect(r.actor.getSnapshot().status).to.equal('done');
+  });
+});
