@@ -6,30 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import { assign, emit, setup } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
 import { intersectAll } from '../../shared/calendar/availability.js';
 import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { parseCalendar } from '../../shared/calendar/ical.js';
 import type { DirectoryEntry, Performative } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { NY_WEEKLY } from '../support/calendar-fixtures.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { outputOf } from '../support/wait.js';
+import { oneShot } from '../support/one-shot.js';
 
-/** Coordinator side of a one-reply exchange. */
-const oneShot = setup({
-  types: {} as { input: { envelope: Envelope }; context: { envelope: Envelope; reply?: Envelope }; events: InboundEvent; emitted: ExchangeEmitted; output: Envelope },
-}).createMachine({
-  context: ({ input }) => ({ envelope: input.envelope }),
-  entry: emit(({ context }) => ({ type: 'send' as const, envelope: context.envelope })),
-  initial: 'waiting',
-  states: { waiting: { on: { inbound: { target: 'done', actions: assign({ reply: ({ event }) => event.envelope }) } } }, done: { type: 'final' } },
-  output: ({ context }) => context.reply as Envelope,
-});
 
 const WINDOW = { start: '2025-11-04T00:00:00Z', end: '2025-11-06T00:00:00Z' }; // Tue–Wed
 type Slot = { start: string; end: string };

@@ -5,27 +5,18 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { assign, emit, setup, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { echoRequester, type RequesterOutput } from '../../shared/bench/echo-machines.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
 import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { writeRegistry } from '../../shared/skills/catalogue.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { HANDLERS, writeSkill } from '../support/skills.js';
 import { outputOf, until } from '../support/wait.js';
+import { oneShot } from '../support/one-shot.js';
 
-const oneShot = setup({
-  types: {} as { input: { envelope: Envelope }; context: { envelope: Envelope; reply?: Envelope }; events: InboundEvent; emitted: ExchangeEmitted; output: Envelope },
-}).createMachine({
-  context: ({ input }) => ({ envelope: input.envelope }),
-  entry: emit(({ context }) => ({ type: 'send' as const, envelope: context.envelope })),
-  initial: 'waiting',
-  states: { waiting: { on: { inbound: { target: 'done', actions: assign({ reply: ({ event }) => event.envelope }) } } }, done: { type: 'final' } },
-  output: ({ context }) => context.reply as Envelope,
-});
 
 describe('Skills [integration] a running specialist follows its skills directory', function () {
   this.timeout(90000);

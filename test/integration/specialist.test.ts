@@ -4,29 +4,19 @@
 // ASK_EXPERT from an in-process Coordinator agent, and deregisters on SIGTERM.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { assign, emit, setup, waitFor } from 'xstate';
+import { waitFor } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { echoRequester, type RequesterOutput } from '../../shared/bench/echo-machines.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
 import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
 import { accountSecrets } from '../../shared/ejabberd/accounts.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { openDb } from '../../shared/store/sqlite.js';
 import { packageVersion } from '../../agents/specialist/profile.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { outputOf, until } from '../support/wait.js';
+import { oneShot } from '../support/one-shot.js';
 
-/** Coordinator side of a one-reply exchange (QUERY-REF to the Registry). */
-const oneShot = setup({
-  types: {} as { input: { envelope: Envelope }; context: { envelope: Envelope; reply?: Envelope }; events: InboundEvent; emitted: ExchangeEmitted; output: Envelope },
-}).createMachine({
-  context: ({ input }) => ({ envelope: input.envelope }),
-  entry: emit(({ context }) => ({ type: 'send' as const, envelope: context.envelope })),
-  initial: 'waiting',
-  states: { waiting: { on: { inbound: { target: 'done', actions: assign({ reply: ({ event }) => event.envelope }) } } }, done: { type: 'final' } },
-  output: ({ context }) => context.reply as Envelope,
-});
 
 const LEASE_MS = 1500;
 const HEARTBEAT_MS = 300;
