@@ -10,12 +10,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
 import { freePort } from '../../shared/ejabberd/ports.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import type { ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { Person } from '../../shared/trace/ask.js';
+import { stopSupervisor } from '../support/supervised.js';
 import { writeSkill } from '../support/skills.js';
 
 const run = promisify(execFile);
@@ -75,15 +75,7 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
   after(async function () {
     this.timeout(60000);
     await Promise.all([alice?.close(), bob?.close()].map((p) => p?.catch(() => undefined)));
-    if (sup && sup.exitCode === null) {
-      sup.kill('SIGTERM');
-      await Promise.race([new Promise((r) => sup.once('exit', r)), sleep(30000)]);
-      if (sup.exitCode === null) {
-        sup.kill('SIGKILL');
-        ejabberd.kill(cfg);
-      }
-    }
-    if (cfg && !process.env.PARLEY_KEEP_TEST_HOME) fs.rmSync(cfg.home, { recursive: true, force: true });
+    await stopSupervisor(sup, cfg);
   });
 
   it('every specialist runs with its role and skills', async () => {

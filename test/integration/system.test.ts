@@ -7,13 +7,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { loadConfig, type ParleyConfig, paths } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
 import { freePort, portOpen } from '../../shared/ejabberd/ports.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/sqlite.js';
 import { type ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { Person } from '../../shared/trace/ask.js';
+import { stopSupervisor } from '../support/supervised.js';
 
 const run = promisify(execFile);
 const root = repoRoot();
@@ -76,15 +76,7 @@ describe('System [end to end] supervisor, agents and people', function () {
   after(async function () {
     this.timeout(60000);
     await Promise.all([alice?.close(), bob?.close()].map((p) => p?.catch(() => undefined)));
-    if (sup && sup.exitCode === null) {
-      sup.kill('SIGTERM');
-      await Promise.race([new Promise((r) => sup.once('exit', r)), sleep(30000)]);
-      if (sup.exitCode === null) {
-        sup.kill('SIGKILL');
-        ejabberd.kill(cfg);
-      }
-    }
-    if (cfg && !process.env.PARLEY_KEEP_TEST_HOME) fs.rmSync(cfg.home, { recursive: true, force: true });
+    await stopSupervisor(sup, cfg);
   });
 
   it('System [happy path] answers "what is 17 * 23?" with 391', async () => {
