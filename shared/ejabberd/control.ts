@@ -105,6 +105,10 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
   }
   renderConfig(cfg, componentSecret(cfg));
   await prepareOwnership(cfg);
+  // A node killed with SIGKILL leaves its pid file behind; that stale pid must not pass for
+  // the new node dying during start.
+  const stale = readPid(cfg);
+  if (stale !== undefined && !alive(stale)) fs.rmSync(path.join(paths(cfg).run, 'ejabberd.pid'), { force: true });
   await ctl(cfg, 'start').catch((err: Error) => {
     throw new Error(`ejabberdctl start failed: ${err.message}\n${logTail(cfg)}`);
   });
@@ -112,8 +116,12 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
   try {
     await waitFor(async () => {
       // A node that refuses its config dies within a second or two: fail fast with its log.
+      // The node writes its pid file only once the VM has booted, which takes well over 3 s on
+      // a loaded machine: a missing pid file is only fatal after 20 s, a dead pid at once.
       const pid = readPid(cfg);
-      if (Date.now() - t0 > 3000 && (pid === undefined || !alive(pid))) throw new Error('ejabberd node exited during start');
+      const waited = Date.now() - t0;
+      if (pid !== undefined && !alive(pid)) throw new Error('ejabberd node exited during start');
+      if (pid === undefined && waited > 20000) throw new Error('ejabberd node exited during start (no pid file after 20 s)');
       return (await portOpen(cfg.c2sPort)) && (await portOpen(cfg.httpPort));
     }, {
       timeoutMs,
