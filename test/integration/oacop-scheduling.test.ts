@@ -90,7 +90,8 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
   });
   after(async () => w?.stop());
 
-  it('schedules two people from chat: the earliest common slot, and the invitation as .ics', async () => {
+  it('schedules two people from chat: the earliest common slot, and the invitation as .ics; bob is invited', async () => {
+    const bobSeen = who('bob').lines.length;
     const { answer, ics } = await who('alice').ask('/meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
     expect(answer).to.contain('Booked: Meeting with bob').and.contain('Mon 14 Dec 2026, 09:00–09:30 UTC').and.contain('Participants: alice and bob');
     expect(ics?.body).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
@@ -99,6 +100,10 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     for (const p of ['alice', 'bob']) {
       expect(bookedEvents(w.calFile(p)).filter((e) => e.uid === uid && e.status === 'CONFIRMED'), p).to.have.length(1);
     }
+    const invited = await who('bob').waitFor((l) => l.body.startsWith('alice invited you'), 'telling bob of the booking', 10000, bobSeen);
+    expect(invited.body).to.equal('alice invited you to "Meeting with bob", Mon 14 Dec 2026, 09:00–09:30 UTC. The invitation (.ics) follows.');
+    const invitation = await who('bob').waitFor((l) => l.body.includes('BEGIN:VCALENDAR'), 'the invitation .ics for bob', 10000, bobSeen);
+    expect(invitation.body).to.contain(`UID:${uid}`);
   });
 
   it('schedules three people in a room for 3 from natural language, then "cancel that meeting" cancels it everywhere', async () => {

@@ -60,11 +60,15 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     for (const n of ['calendar-alice', 'calendar-bob', 'calendar-carol', 'room-borealis']) t.ack(n);
     await t.settle();
     expect(t.saved).to.deep.equal([{ threadId: THREAD, organizer: 'alice@localhost', title: 'Meeting with bob, carol', slot: s('11:00', '11:30'), revision: 2, participants: ['calendar-alice', 'calendar-bob', 'calendar-carol'], room: 'room-borealis', status: 'CONFIRMED' }]);
-    const reply = t.last();
-    expect(reply.content.type).to.equal('PRESENTER_REPLY');
+    const reply = t.sent.find((e) => e.content.type === 'PRESENTER_REPLY') as Envelope;
     expect(reply.content.text).to.contain('Thu 10 Dec 2026, 11:00–11:30 UTC').and.contain('alice, bob and carol').and.contain('Room: borealis');
     const ics = (reply.content.rich as { ics: string }).ics;
     expect(ics).to.contain(`UID:${THREAD}`).and.contain('SEQUENCE:2').and.contain('DTSTART:20261210T110000Z').and.contain('LOCATION:borealis').and.contain('ATTENDEE;CN=carol');
+    // Each invitee (not the organizer) is told through the Presenter, with the same invitation.
+    const told = t.sent.filter((e) => e.content.type === 'NOTIFY_USER');
+    expect(told.map((e) => e.content.user)).to.deep.equal(['bob@localhost', 'carol@localhost']);
+    expect(told[0]?.content.text).to.equal('alice invited you to "Meeting with bob, carol", Thu 10 Dec 2026, 11:00–11:30 UTC in borealis. The invitation (.ics) follows.');
+    expect((told[1]?.content.rich as { ics: string }).ics).to.equal(ics);
     expect(t.isDone()).to.equal(true);
   });
 

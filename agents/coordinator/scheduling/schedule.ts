@@ -10,11 +10,11 @@ import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exch
 import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
 import { afterConfirms, afterProposals, invitees, type Party } from './decide.js';
 import { invitationIcs } from './ics.js';
-import { cancel, confirm, directoryProfiles, displayName, type Meeting, oacop, personOfCalendar, propose } from './oacop.js';
+import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
 import type { ScheduleRequest } from './parse.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText } from './texts.js';
+import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
 
 export interface ScheduleInput extends CoordinatorInput {
   wish: ScheduleRequest;
@@ -298,6 +298,23 @@ export const scheduleMachine = setup({
         assign(({ context }) => {
           const c = context.choice as Choice;
           return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated }) };
+        }),
+        // Every invitee hears of the booking through the Presenter, with the same .ics the
+        // organizer gets (RFC 5546 §3.2.2 REQUEST goes to each attendee); before the
+        // organizer's answer, which stays the exchange's last envelope.
+        enqueueActions(({ context, enqueue }) => {
+          const c = context.choice as Choice;
+          const organizer = context.asker || context.request.sender;
+          const attendees = c.attendees.map((a) => personOfCalendar(a, context.domain));
+          const ics = invitationIcs({
+            threadId: context.meeting.threadId, revision: context.revision, title: context.meeting.title, slot: c.slot, organizer,
+            attendees, ...(c.room ? { location: displayName(c.room) } : {}), stamp: context.now,
+          });
+          const room = c.room ? ` in ${displayName(c.room)}` : '';
+          for (const person of attendees.filter((p) => p !== organizer)) {
+            const text = `${organizer.split('@')[0]} invited you to "${context.meeting.title}", ${when(c.slot)}${room}. The invitation (.ics) follows.`;
+            enqueue.emit({ type: 'send', envelope: notifyUser(context.self, context.meeting.threadId, person, text, { kind: 'meeting', status: 'invited', threadId: context.meeting.threadId, revision: context.revision, slot: c.slot, ics }) });
+          }
         }),
         {
           type: 'reply',
