@@ -44,8 +44,9 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     : base0;
   return (request: Envelope, from: Identity) => {
     const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false };
-    const text = userMsg(request).text;
-    const intent = classifyIntent(text, opts.scheduling?.now?.());
+    const { text, user } = userMsg(request);
+    const zone = user ? opts.scheduling?.zones?.()[user] : undefined;
+    const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
     const ask = () => {
       const cached = cache?.get(hintOf(text));
       const input = opts.agora ? { ...base, agora: opts.agora } : base;

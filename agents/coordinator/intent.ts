@@ -16,13 +16,14 @@ const RECALL =
 /** The contract caps GET_FACTS filter.text at 1000 characters. */
 const MAX_TOPIC = 1000;
 
-export function classifyIntent(text: string, now: Date = new Date()): Intent {
+/** `zone`: the person's time zone, for natural-language times (scheduling/zones.ts). */
+export function classifyIntent(text: string, now: Date = new Date(), zone?: string): Intent {
   if (HELP.test(text)) return { kind: 'help' };
   const recall = RECALL.exec(text);
   const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
   if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };
   // Task answers ("done", "50% …") are scheduling only for someone with an open task: the factory decides.
-  const command = parseScheduling(text, now);
+  const command = parseScheduling(text, now, zone);
   if (command) return { kind: 'scheduling', command };
   return { kind: 'ask', question: text.trim() || text };
 }

@@ -19,6 +19,7 @@ import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';
 import type { Window } from './scheduling/slots.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduling/store.js';
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
+import { zoneMachine } from './scheduling/zone-machine.js';
 
 const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
 const tunables = loadTunables(process.env, config.domain);
@@ -47,6 +48,7 @@ const scheduleActors = {
   release: fromPromise(async ({ input }: { input: { threadId: string } }) => holds.release(input.threadId)),
 };
 const saveTask = { save: fromPromise(async ({ input }: { input: TaskRecord }) => store.saveTask(input)) };
+const saveZone = { saveZone: fromPromise(async ({ input }: { input: { person: string; zone: string } }) => store.saveZone(input.person, input.zone)) };
 
 // Scaling is an operator-side action, not an agent message: the supervisor that started us
 // listens on a local control socket ($PARLEY_HOME/run/supervisor.sock). No supervisor → the
@@ -72,11 +74,13 @@ agent.router.on('USER_MSG', userMsgFactory({
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
     openTask: (assignee) => store.openTask(assignee),
+    zones: () => store.zones(),
     machines: {
       schedule: scheduleMachine.provide({ actors: scheduleActors }),
       cancel: cancelMachine.provide({ actors: saveMeeting }),
       assign: assignMachine.provide({ actors: saveTask }),
       answer: taskAnswerMachine.provide({ actors: saveTask }),
+      zone: zoneMachine.provide({ actors: saveZone }),
     },
   },
 }));

@@ -106,6 +106,17 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect(invitation.body).to.contain(`UID:${uid}`);
   });
 
+  it('a person\'s time zone: u07 sets Europe/Berlin, reads the meeting in it; u08, in UTC, reads the same slot in UTC', async () => {
+    expect((await who('u07').ask('my time zone is europe/berlin')).answer).to.match(/^From now on I read and show your times in Europe\/Berlin \(it is .+ there\)\.$/);
+    expect((await who('u07').ask('/tz')).answer).to.contain('Your times are shown in Europe/Berlin');
+    expect((await who('u07').ask('my time zone is Atlantis/Capital')).answer).to.contain('I don\'t know the time zone "Atlantis/Capital"');
+    const u08Seen = who('u08').lines.length;
+    const { answer } = await who('u07').ask('/meet 30m u08 2026-12-18T09:00Z..2026-12-18T12:00Z');
+    expect(answer).to.contain('When: Fri 18 Dec 2026, 10:00–10:30 Europe/Berlin');
+    const invited = await who('u08').waitFor((l) => l.body.startsWith('u07 invited you'), 'telling u08 of the booking', 10000, u08Seen);
+    expect(invited.body).to.contain('Fri 18 Dec 2026, 09:00–09:30 UTC');
+  });
+
   it('schedules three people in a room for 3 from natural language, then "cancel that meeting" cancels it everywhere', async () => {
     const { answer, ics } = await who('alice').ask('schedule 30 min with bob and carol tomorrow afternoon in a room for 3', { ics: true });
     expect(answer).to.contain('Booked').and.contain('Participants: alice, bob and carol').and.contain('Room: atlas');

@@ -10,11 +10,13 @@ import { invitationIcs } from './ics.js';
 import { cancel, displayName, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';
 import type { MeetingRecord } from './store.js';
 import { when } from './texts.js';
+import { type Zones, zoneOf } from './zones.js';
 
 export interface CancelInput extends CoordinatorInput {
   meeting?: MeetingRecord;
   now: string;
   oacopTimeoutMs: number;
+  zones?: Zones;
 }
 
 interface Ctx {
@@ -92,13 +94,13 @@ export const cancelMachine = setup({
         const problems = Object.values(context.sent).filter((who) => !(context.replies[who] && isAck(context.replies[who] as Envelope, 'CANCELLED')))
           .map((who) => `${displayName(who)} (${context.replies[who] ? errorCode(context.replies[who] as Envelope) : 'no answer'})`);
         const lines = [
-          `Cancelled: ${m.title}, ${when(m.slot)}.`,
+          `Cancelled: ${m.title}, ${when(m.slot, zoneOf(context.input.zones, m.organizer))}.`,
           `Told: ${m.participants.map(displayName).join(', ')}${m.room ? `; room ${displayName(m.room)} released` : ''}.`,
           ...(problems.length ? [`Not confirmed by: ${problems.join(', ')}.`] : []),
         ];
         enqueue.emit({ type: 'send', envelope: presenterReply(request, lines.join('\n'), { kind: 'meeting', status: 'cancelled', threadId: m.threadId, revision: m.revision + 1, ics }) });
         for (const person of people.filter((p) => p !== m.organizer)) {
-          enqueue.emit({ type: 'send', envelope: notifyUser(self, m.threadId, person, `${m.organizer.split('@')[0]} cancelled "${m.title}" (${when(m.slot)}).`, { kind: 'meeting', status: 'cancelled', threadId: m.threadId, ics }) });
+          enqueue.emit({ type: 'send', envelope: notifyUser(self, m.threadId, person, `${m.organizer.split('@')[0]} cancelled "${m.title}" (${when(m.slot, zoneOf(context.input.zones, person))}).`, { kind: 'meeting', status: 'cancelled', threadId: m.threadId, ics }) });
         }
       }),
       always: 'done',

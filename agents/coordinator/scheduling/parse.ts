@@ -4,10 +4,12 @@
 //   "/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<room name>]"
 //   "cancel that meeting"      "assign 'Q1 report' to bob by Friday"
 //   the assignee's answers: "accept", "decline", "50% draft started", "done", "blocked: …"
-// Times are UTC (the strict form says so with Z; the natural form is read in UTC).
+// The strict form says its times in UTC (…Z); the natural form is read in the person's time zone
+// (zones.ts; UTC until they set one) and written in UTC.
 import * as chrono from 'chrono-node';
 import { DateTime } from 'luxon';
 import { dayWindow, type Window } from './slots.js';
+import { canonicalZone, DEFAULT_ZONE, offsetAt } from './zones.js';
 
 export interface RoomWish {
   /** Seats needed; undefined = as many as the meeting has participants. */
@@ -33,6 +35,9 @@ export type SchedulingIntent =
   | { kind: 'cancel-meeting' }
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
+  /** "my time zone is Europe/Berlin" / "/tz Europe/Berlin"; "/tz" alone asks which one is set. */
+  | { kind: 'set-zone'; zone: string }
+  | { kind: 'show-zone' }
   /** Recognised as a scheduling command but unusable: the person is told why. */
   | { kind: 'scheduling-error'; detail: string };
 
@@ -81,16 +86,18 @@ export function parseNames(text: string): { required: string[]; optional: string
 
 const PARTS: Record<string, [number, number]> = { morning: [8, 12], afternoon: [12, 18], evening: [17, 21] };
 
-/** The time window a phrase names, in UTC; a bare day means its working hours (08–18). */
-export function parseWindow(text: string, now: Date, durationMin: number): Window | undefined {
-  const results = chrono.parse(text, { instant: now, timezone: 'UTC' }, { forwardDate: true });
+const utcIso = (d: DateTime) => d.toUTC().toISO() as string;
+
+/** The time window a phrase names, read in `zone` and written in UTC; a bare day means its working hours (08–18 there). */
+export function parseWindow(text: string, now: Date, durationMin: number, zone = DEFAULT_ZONE): Window | undefined {
+  const results = chrono.parse(text, { instant: now, timezone: offsetAt(zone, now) }, { forwardDate: true });
   const r = results[0];
   if (!r) return undefined;
-  const start = DateTime.fromJSDate(r.start.date(), { zone: 'utc' });
-  if (r.end) return { start: start.toISO() as string, end: DateTime.fromJSDate(r.end.date(), { zone: 'utc' }).toISO() as string };
+  const start = DateTime.fromJSDate(r.start.date()).setZone(zone);
+  if (r.end) return { start: utcIso(start), end: utcIso(DateTime.fromJSDate(r.end.date())) };
   if (/\bnext week\b/i.test(r.text)) {
     const monday = start.startOf('week');
-    return { start: monday.set({ hour: 8 }).toISO() as string, end: monday.plus({ days: 4 }).set({ hour: 18 }).toISO() as string };
+    return { start: utcIso(monday.set({ hour: 8 })), end: utcIso(monday.plus({ days: 4 }).set({ hour: 18 })) };
   }
   const part = Object.keys(PARTS).find((p) => new RegExp(`\\b${p}\\b`, 'i').test(text));
   if (part) {
@@ -98,14 +105,14 @@ export function parseWindow(text: string, now: Date, durationMin: number): Windo
     return dayWindow(start, h0, h1);
   }
   // A stated hour ("friday 3pm"): exactly that slot.
-  if (r.start.isCertain('hour')) return { start: start.toISO() as string, end: start.plus({ minutes: durationMin }).toISO() as string };
+  if (r.start.isCertain('hour')) return { start: utcIso(start), end: utcIso(start.plus({ minutes: durationMin })) };
   return dayWindow(start, 8, 18);
 }
 
 const ROOM_NATURAL = /\bin\s+(?:a|the)\s+room(?:\s+for\s+(\d{1,3})(?:\s+(?:people|persons|seats))?)?/i;
 const ROOM_NAMED = /\bin\s+(?:the\s+)?([a-z][a-z0-9_-]*)\s+room\b|\bin\s+room\s+([a-z][a-z0-9_-]*)\b/i;
 
-function parseSchedule(text: string, now: Date): SchedulingIntent {
+function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent {
   const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
   const duration = parseDuration(body);
   if (!duration) return { kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
@@ -125,7 +132,7 @@ function parseSchedule(text: string, now: Date): SchedulingIntent {
   if (names.required.length + names.optional.length === 0) {
     return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "schedule 30 min with bob and carol tomorrow afternoon".' };
   }
-  const window = parseWindow(rest, now, duration.minutes) ?? dayWindow(DateTime.fromJSDate(now, { zone: 'utc' }).plus({ days: 1 }), 8, 18);
+  const window = parseWindow(rest, now, duration.minutes, zone) ?? dayWindow(DateTime.fromJSDate(now).setZone(zone).plus({ days: 1 }), 8, 18);
   return clampToNow({
     kind: 'schedule', durationMin: duration.minutes, participants: [...names.required, ...names.optional], optional: names.optional,
     window, title: `Meeting with ${[...names.required, ...names.optional].join(', ')}`, ...(room ? { room } : {}),
@@ -179,12 +186,12 @@ export function parseMeet(text: string, now: Date): SchedulingIntent {
   }, now);
 }
 
-/** "by Friday" → Friday 17:00 UTC unless an hour is given; no date → in 7 days. */
-function parseDeadline(text: string, now: Date): string {
-  const r = chrono.parse(text, { instant: now, timezone: 'UTC' }, { forwardDate: true })[0];
-  const base = DateTime.fromJSDate(r ? r.start.date() : now, { zone: 'utc' });
+/** "by Friday" → Friday 17:00 in the person's zone unless an hour is given; no date → in 7 days. */
+function parseDeadline(text: string, now: Date, zone: string): string {
+  const r = chrono.parse(text, { instant: now, timezone: offsetAt(zone, now) }, { forwardDate: true })[0];
+  const base = DateTime.fromJSDate(r ? r.start.date() : now).setZone(zone);
   const d = r ? (r.start.isCertain('hour') ? base : base.set({ hour: 17, minute: 0, second: 0, millisecond: 0 })) : base.plus({ days: 7 }).set({ hour: 17, minute: 0, second: 0, millisecond: 0 });
-  return d.toISO({ suppressMilliseconds: true }) as string;
+  return d.toUTC().toISO({ suppressMilliseconds: true }) as string;
 }
 
 const ASSIGN = /^\s*(?:please\s+)?assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+([a-z][a-z0-9._-]*)\b(.*)$/i;
@@ -216,11 +223,27 @@ export function parseTaskAnswer(text: string): SchedulingIntent | undefined {
   return undefined;
 }
 
-/** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). */
-export function parseScheduling(text: string, now: Date): SchedulingIntent | undefined {
+const SET_ZONE = /^\s*(?:\/tz|\/timezone|(?:please\s+)?(?:set\s+)?my\s+time\s?zone(?:\s+is|\s+to)?|i(?:'m| am)\s+in\s+time\s?zone)\s+(\S+)\s*[.!]?\s*$/i;
+const SHOW_ZONE = /^\s*(?:\/tz|\/timezone|what(?:'s| is)\s+my\s+time\s?zone\s*\??)\s*$/i;
+
+/** "my time zone is Europe/Berlin" → set-zone; an unknown zone is a usage error naming it. */
+export function parseZoneCommand(text: string): SchedulingIntent | undefined {
+  if (SHOW_ZONE.test(text)) return { kind: 'show-zone' };
+  const m = SET_ZONE.exec(text);
+  if (!m) return undefined;
+  const zone = canonicalZone(m[1] as string);
+  return zone
+    ? { kind: 'set-zone', zone }
+    : { kind: 'scheduling-error', detail: `I don't know the time zone ${JSON.stringify(m[1])}. Use an IANA name such as Europe/Berlin or America/New_York, or UTC.` };
+}
+
+/** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */
+export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent | undefined {
   const t = text.trim();
+  const z = parseZoneCommand(t);
+  if (z) return z;
   if (/^\/meet\b/i.test(t)) return parseMeet(t, now);
-  if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now);
+  if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
   if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/cancel$/i.test(t)) {
     return { kind: 'cancel-meeting' };
   }
@@ -229,7 +252,7 @@ export function parseScheduling(text: string, now: Date): SchedulingIntent | und
   const a = ASSIGN.exec(t);
   if (a) {
     const title = (a[1] ?? a[2] ?? '').trim();
-    if (title) return { kind: 'assign', title: title.slice(0, 200), assignee: (a[3] as string).toLowerCase(), deadline: parseDeadline(a[4] ?? '', now) };
+    if (title) return { kind: 'assign', title: title.slice(0, 200), assignee: (a[3] as string).toLowerCase(), deadline: parseDeadline(a[4] ?? '', now, zone) };
   }
   return parseTaskAnswer(t);
 }

@@ -11,13 +11,17 @@ import type { SchedulingIntent } from './parse.js';
 import { scheduleMachine } from './schedule.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
+import { zoneMachine } from './zone-machine.js';
+import { DEFAULT_ZONE, type Zones } from './zones.js';
 
 export interface SchedulingDeps {
   oacopTimeoutMs: number;
   lastMeeting(organizer: string): MeetingRecord | undefined;
   openTask(assignee: string): TaskRecord | undefined;
+  /** Every person's time zone (zones.ts); absent = everyone in UTC. */
+  zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
-  machines?: Partial<Record<'schedule' | 'cancel' | 'assign' | 'answer', AnyStateMachine>>;
+  machines?: Partial<Record<'schedule' | 'cancel' | 'assign' | 'answer' | 'zone', AnyStateMachine>>;
   now?: () => Date;
   newThreadId?: () => string;
 }
@@ -29,13 +33,20 @@ export function schedulingRoute(
   const now = (deps.now ?? (() => new Date()))();
   const threadId = (deps.newThreadId ?? (() => `urn:uuid:${randomUUID()}`))();
   const { user } = userMsg(base.request);
-  const t = { oacopTimeoutMs: deps.oacopTimeoutMs, now: now.toISOString() };
+  const zones = deps.zones?.() ?? {};
+  const t = { oacopTimeoutMs: deps.oacopTimeoutMs, now: now.toISOString(), zones };
   if (!user && command.kind !== 'scheduling-error') {
     return { machine: usageMachine, input: { ...base, detail: 'I can only schedule for a person I know (the message carried no user).' } };
   }
   switch (command.kind) {
     case 'scheduling-error':
       return { machine: usageMachine, input: { ...base, detail: command.detail } };
+    case 'set-zone':
+    case 'show-zone':
+      return {
+        machine: m.zone ?? zoneMachine,
+        input: { ...base, now: t.now, current: zones[user as string] ?? DEFAULT_ZONE, ...(command.kind === 'set-zone' ? { zone: command.zone } : {}) },
+      };
     case 'schedule':
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
     case 'cancel-meeting': {

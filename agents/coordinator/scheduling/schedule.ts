@@ -15,6 +15,7 @@ import type { ScheduleRequest } from './parse.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
 import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
+import { type Zones, zoneOf } from './zones.js';
 
 export interface ScheduleInput extends CoordinatorInput {
   wish: ScheduleRequest;
@@ -23,6 +24,8 @@ export interface ScheduleInput extends CoordinatorInput {
   /** ISO time of the request (the invitation's DTSTAMP). */
   now: string;
   oacopTimeoutMs: number;
+  /** People's time zones, for what each reads (zones.ts). */
+  zones?: Zones;
 }
 
 interface Ctx {
@@ -54,6 +57,7 @@ interface Ctx {
   attempts: number;
   /** Rooms' cleaning gaps in minutes (profile.room.constraints), for the holds. */
   padMin: Record<string, number>;
+  zones: Zones;
   text?: string;
 }
 
@@ -114,7 +118,7 @@ export const scheduleMachine = setup({
     meeting: { threadId: input.threadId, title: input.wish.title, durationMin: input.wish.durationMin, window: input.wish.window, requester: String(input.request.content.user ?? input.request.sender) },
     roomWanted: input.wish.room !== undefined, now: input.now, registryTimeoutMs: input.timeouts.registryTimeoutMs, oacopTimeoutMs: input.oacopTimeoutMs,
     lookups: {}, found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
-    held: {}, attempts: 0, padMin: {},
+    held: {}, attempts: 0, padMin: {}, zones: input.zones ?? {},
     wish: input.wish,
   }),
   initial: 'lookup',
@@ -201,7 +205,7 @@ export const scheduleMachine = setup({
             return r.ok ? { choice: r.choice } : {};
           }),
         },
-        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window }) })) },
+        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }) })) },
       ],
     },
     reserving: {
@@ -297,7 +301,7 @@ export const scheduleMachine = setup({
         }),
         assign(({ context }) => {
           const c = context.choice as Choice;
-          return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated }) };
+          return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated, zone: zoneOf(context.zones, context.asker) }) };
         }),
         // Every invitee hears of the booking through the Presenter, with the same .ics the
         // organizer gets (RFC 5546 §3.2.2 REQUEST goes to each attendee); before the
@@ -312,7 +316,7 @@ export const scheduleMachine = setup({
           });
           const room = c.room ? ` in ${displayName(c.room)}` : '';
           for (const person of attendees.filter((p) => p !== organizer)) {
-            const text = `${organizer.split('@')[0]} invited you to "${context.meeting.title}", ${when(c.slot)}${room}. The invitation (.ics) follows.`;
+            const text = `${organizer.split('@')[0]} invited you to "${context.meeting.title}", ${when(c.slot, zoneOf(context.zones, person))}${room}. The invitation (.ics) follows.`;
             enqueue.emit({ type: 'send', envelope: notifyUser(context.self, context.meeting.threadId, person, text, { kind: 'meeting', status: 'invited', threadId: context.meeting.threadId, revision: context.revision, slot: c.slot, ics }) });
           }
         }),

@@ -16,10 +16,11 @@ interface Ms {
 const ms = (iso: string) => Date.parse(iso);
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 
-/** hour0..hour1 UTC on the day of `day`. */
+/** hour0..hour1 on the day of `day`, in its zone. */
 export function dayWindow(day: DateTime, hour0: number, hour1: number): Window {
-  const d = day.setZone('utc').startOf('day');
-  return { start: d.set({ hour: hour0 }).toISO() as string, end: d.set({ hour: hour1 }).toISO() as string };
+  // Working hours of that day in `day`'s own zone (the person's), written in UTC.
+  const d = day.startOf('day');
+  return { start: d.set({ hour: hour0 }).toUTC().toISO() as string, end: d.set({ hour: hour1 }).toUTC().toISO() as string };
 }
 
 /** Sorted, merged, clipped to `within`; malformed slots are dropped (never trusted). */

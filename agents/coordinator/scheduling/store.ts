@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS tasks (
   thread_id TEXT PRIMARY KEY, assigner TEXT NOT NULL, assignee TEXT NOT NULL, agent TEXT NOT NULL, title TEXT NOT NULL,
   deadline TEXT NOT NULL, status TEXT NOT NULL, progress INTEGER, updated_at REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);`;
+CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);
+CREATE TABLE IF NOT EXISTS time_zones (person TEXT PRIMARY KEY, zone TEXT NOT NULL, updated_at REAL NOT NULL);`;
 
 /** Tasks the assignee can still answer: not declined, not done. */
 const OPEN = `status IN ('ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED')`;
@@ -65,6 +66,7 @@ const task = (r: TaskRow): TaskRecord => ({
 export class SchedulingStore {
   private readonly db: Db;
   private seq = 0;
+  private zoneCache: Record<string, string> | undefined;
 
   constructor(file: string) {
     this.db = openDb(file);
@@ -105,6 +107,19 @@ export class SchedulingStore {
   openTask(assignee: string): TaskRecord | undefined {
     const r = this.db.prepare(`SELECT * FROM tasks WHERE assignee = ? AND ${OPEN} ORDER BY rowid DESC LIMIT 1`).get(assignee) as TaskRow | undefined;
     return r ? task(r) : undefined;
+  }
+
+  /** "my time zone is …" (zones.ts). */
+  saveZone(person: string, zone: string): void {
+    this.db.prepare('INSERT INTO time_zones VALUES (?, ?, ?) ON CONFLICT(person) DO UPDATE SET zone = excluded.zone, updated_at = excluded.updated_at')
+      .run(person, zone, Date.now());
+    this.zoneCache = undefined;
+  }
+
+  /** Every person's zone; read on each USER_MSG, so cached until the next save. */
+  zones(): Record<string, string> {
+    this.zoneCache ??= Object.fromEntries((this.db.prepare('SELECT person, zone FROM time_zones').all() as Array<{ person: string; zone: string }>).map((r) => [r.person, r.zone]));
+    return this.zoneCache;
   }
 
   close(): void {

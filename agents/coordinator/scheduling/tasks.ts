@@ -12,6 +12,7 @@ import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, per
 import type { TaskStatus } from './parse.js';
 import type { TaskRecord } from './store.js';
 import { deadlineText, directoryDownText, taskUpdateText, unknownPeopleText } from './texts.js';
+import { type Zones, zoneOf } from './zones.js';
 
 const saveActor = fromPromise<void, TaskRecord>(async () => {
   throw new Error('provided by main.ts');
@@ -25,6 +26,7 @@ export interface AssignInput extends CoordinatorInput {
   deadline: string;
   threadId: string;
   oacopTimeoutMs: number;
+  zones?: Zones;
 }
 
 interface AssignCtx extends AssignInput {
@@ -107,11 +109,11 @@ export const assignMachine = setup({
     told: {
       entry: enqueueActions(({ context, enqueue }) => {
         const assignee = personOfCalendar(context.agent as string, context.domain);
-        const due = deadlineText(context.deadline);
+        const due = deadlineText(context.deadline, zoneOf(context.zones, context.assigner));
         enqueue.emit({
           type: 'send',
           envelope: notifyUser(context.self, context.threadId, assignee,
-            `${who(context.assigner)} assigned you a task: "${context.title}", due ${due}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done".`,
+            `${who(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done".`,
             { kind: 'task', status: 'assigned', threadId: context.threadId, title: context.title, deadline: context.deadline, assigner: context.assigner }),
         });
         enqueue.emit(reply(context.request, `Assigned "${context.title}" to ${context.assignee}, due ${due}. I told ${context.assignee} and will let you know each time they report.`,

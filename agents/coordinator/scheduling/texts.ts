@@ -3,25 +3,25 @@ import { DateTime } from 'luxon';
 import { displayName } from './oacop.js';
 import type { Window } from './slots.js';
 
-const utc = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).setLocale('en-GB');
+const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
 
-/** "Thu 10 Dec 2026, 12:00–12:30 UTC" */
-export function when(slot: Window): string {
-  const s = utc(slot.start);
-  const e = utc(slot.end);
+/** "Thu 10 Dec 2026, 12:00–12:30 UTC", or in the reader's zone: "…, 13:00–13:30 Europe/Berlin". */
+export function when(slot: Window, zone = 'UTC'): string {
+  const s = at(slot.start, zone);
+  const e = at(slot.end, zone);
   const end = s.hasSame(e, 'day') ? e.toFormat('HH:mm') : e.toFormat('ccc d LLL HH:mm');
-  return `${s.toFormat('ccc d LLL yyyy, HH:mm')}–${end} UTC`;
+  return `${s.toFormat('ccc d LLL yyyy, HH:mm')}–${end} ${zone}`;
 }
 
-export const deadlineText = (iso: string) => utc(iso).toFormat("ccc d LLL yyyy, HH:mm 'UTC'");
+export const deadlineText = (iso: string, zone = 'UTC') => `${at(iso, zone).toFormat('ccc d LLL yyyy, HH:mm')} ${zone}`;
 
 const list = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
-export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean }): string {
+export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean; zone?: string }): string {
   const lines = [
     `Booked: ${o.title}`,
-    `When: ${when(o.slot)}`,
+    `When: ${when(o.slot, o.zone)}`,
     `Participants: ${list(o.attendees.map(displayName))}`,
     ...(o.room ? [`Room: ${displayName(o.room)}`] : []),
     ...(o.absent.length ? [`Not coming (optional, not free then): ${list(o.absent.map(displayName))}`] : []),
@@ -36,9 +36,9 @@ export interface Miss {
   why: string;
 }
 
-export function noSlotText(o: { misses: Miss[]; roomWanted: boolean; minutes: number; window: Window }): string {
+export function noSlotText(o: { misses: Miss[]; roomWanted: boolean; minutes: number; window: Window; zone?: string }): string {
   const why = o.misses.map((m) => `${displayName(m.who)} ${m.why}`);
-  const head = `I could not find ${o.minutes} minutes ${o.roomWanted ? 'with a free room ' : ''}that everyone required can make between ${when(o.window)}.`;
+  const head = `I could not find ${o.minutes} minutes ${o.roomWanted ? 'with a free room ' : ''}that everyone required can make between ${when(o.window, o.zone)}.`;
   return why.length ? `${head}\n${why.map((w) => `• ${w}`).join('\n')}` : head;
 }
 
