@@ -5,7 +5,7 @@ import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { answers, contentType, type CoordinatorInput, isCancelOf, outbound, presenterReply } from './envelopes.js';
-import { BUILT_INS, helpText } from './replies.js';
+import { BUILT_INS, helpText, MEETING_COMMANDS } from './replies.js';
 
 interface Ctx {
   request: Envelope;
@@ -19,7 +19,10 @@ function richOf(profiles: readonly AgentProfile[] | undefined): object {
     kind: 'help',
     directory: profiles === undefined ? 'unavailable' : 'ok',
     agents: (profiles ?? []).map((p) => ({ name: p.name, description: p.description ?? '', examples: p.examples ?? [], capabilities: p.capabilities })),
-    commands: BUILT_INS.map((b) => b.command),
+    commands: [
+      ...((profiles ?? []).some((p) => p.capabilities.includes('CALENDAR')) ? MEETING_COMMANDS.map((m) => m.command) : []),
+      ...BUILT_INS.map((b) => b.command),
+    ],
   };
 }
 

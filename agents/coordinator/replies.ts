@@ -71,22 +71,45 @@ export const BUILT_INS = [
   { command: 'help', description: 'show this list' },
   { command: 'new', description: 'start a new conversation' },
   { command: 'what did you tell me about X?', description: 'recall answers I gave you about X' },
+  { command: 'my time zone is Europe/Berlin', description: 'read and show your times in your zone (/tz shows it)' },
 ] as const;
 
-/** Help (issue "seed contract end to end"): the live directory's profiles plus the built-ins. */
+/** Shown when people have calendar agents (OACoP): the scheduling and task commands. */
+export const MEETING_COMMANDS = [
+  { command: 'schedule 30 min with bob and carol tomorrow afternoon in a room for 3', description: 'book the earliest slot all can make, with the invitation (.ics)' },
+  { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
+  { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
+] as const;
+
+const isCalendar = (p: AgentProfile) => p.capabilities.includes('CALENDAR');
+const isRoom = (p: AgentProfile) => p.capabilities.includes('ROOM');
+const roomLine = (p: AgentProfile) => `${p.name.replace(/^room-/, '')}${p.room?.capacity ? ` (${p.room.capacity})` : ''}`;
+
+/**
+ * Help (issue "seed contract end to end"): what the live directory can do now — the specialists
+ * with their examples, the meeting commands when people have calendars (with the rooms), and the
+ * built-ins. Calendars and rooms are summarised, not listed one per line like experts.
+ */
 export function helpText(profiles: readonly AgentProfile[] | undefined): string {
   const lines: string[] = [];
+  const experts = (profiles ?? []).filter((p) => !isCalendar(p) && !isRoom(p));
+  const calendars = (profiles ?? []).filter(isCalendar);
+  const rooms = (profiles ?? []).filter(isRoom);
   if (profiles === undefined) {
     lines.push('I could not reach the directory just now, so I cannot list the specialists that are online.');
-  } else if (profiles.length === 0) {
+  } else if (experts.length === 0) {
     lines.push('No specialists are online right now, so I cannot answer questions yet.');
   } else {
     lines.push('You can ask me questions; these specialists are online:');
-    for (const p of profiles) {
+    for (const p of experts) {
       const about = p.description ? ` — ${p.description}` : '';
       const examples = (p.examples ?? []).slice(0, 3).map((e) => `"${e}"`).join(', ');
       lines.push(`• ${p.name}${about}${examples ? `\n  e.g. ${examples}` : ''}`);
     }
+  }
+  if (calendars.length > 0) {
+    lines.push('', `Meetings and tasks (${calendars.length} ${calendars.length === 1 ? 'person has' : 'people have'} a calendar${rooms.length ? `; rooms: ${rooms.map(roomLine).join(', ')}` : ''}):`);
+    for (const m of MEETING_COMMANDS) lines.push(`• ${m.command} — ${m.description}`);
   }
   lines.push('', 'Commands:');
   for (const b of BUILT_INS) lines.push(`• ${b.command} — ${b.description}`);

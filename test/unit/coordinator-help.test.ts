@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import type { AgentProfile } from '../../shared/contracts/types.gen.js';
+import { helpMachine } from '../../agents/coordinator/help.js';
+import { harness, T, userMsg } from './coordinator-harness.js';
+
+const math: AgentProfile = { jid: 'specialist-math@localhost', name: 'math', version: '1', capabilities: ['arithmetic'], description: 'arithmetic and unit conversion', examples: ['what is 17 * 23?', 'what is 2.5 km in miles?'] };
+const time: AgentProfile = { jid: 'specialist-time@localhost', name: 'time', version: '1', capabilities: ['time'], examples: ['what time is it in Tokyo?'] };
+const cal = (p: string): AgentProfile => ({ jid: `calendar-${p}@localhost`, name: `calendar-${p}`, version: '1', capabilities: ['CALENDAR'] });
+const room = (n: string, capacity: number): AgentProfile => ({ jid: `${n}@rooms.localhost`, name: `room-${n}`, version: '1', capabilities: ['ROOM'], room: { capacity } });
+const directory = (profiles: AgentProfile[]) => ({ type: 'DIRECTORY', agents: profiles.map((profile) => ({ profile, registered_at: '2026-12-09T09:00:00Z', last_seen: '2026-12-09T09:59:00Z' })) });
+
+function ask(profiles: AgentProfile[] | 'silent') {
+  const h = harness(helpMachine, userMsg('help'));
+  const q = h.sent[0];
+  expect(q).to.deep.include({ performative: 'QUERY-REF', receiver: 'Registry' });
+  expect(q?.content).to.deep.equal({ type: 'DESCRIBE' });
+  if (profiles === 'silent') h.clock.increment(T.registryTimeoutMs);
+  else h.reply(q as never, 'INFORM', directory(profiles));
+  expect(h.isDone()).to.equal(true);
+  return h.last().content as { text: string; rich: { commands: string[]; directory: string } };
+}
+
+describe('Coordinator [help] what the system can do now, from the live directory', () => {
+  it('lists each online specialist with its examples, then the commands', () => {
+    const { text, rich } = ask([math, time]);
+    expect(text).to.contain('these specialists are online:\n• math — arithmetic and unit conversion\n  e.g. "what is 17 * 23?", "what is 2.5 km in miles?"\n• time\n  e.g. "what time is it in Tokyo?"');
+    expect(text).to.not.contain('schedule 30 min');
+    expect(text).to.contain('• my time zone is Europe/Berlin');
+    expect(rich.commands).to.not.include('cancel that meeting');
+  });
+
+  it('with calendars online: the meeting commands, people counted and rooms named, not one line per calendar', () => {
+    const { text, rich } = ask([math, cal('alice'), cal('bob'), room('atlas', 3), room('dune', 2)]);
+    expect(text).to.contain('Meetings and tasks (2 people have a calendar; rooms: atlas (3), dune (2)):');
+    expect(text).to.contain('• cancel that meeting — ');
+    expect(text).to.not.contain('calendar-alice');
+    expect(rich.commands).to.include('cancel that meeting');
+  });
+
+  it('no specialist online, or the Registry silent: says so, and still lists the built-ins', () => {
+    expect(ask([cal('alice')]).text).to.match(/^No specialists are online right now/);
+    const silent = ask('silent');
+    expect(silent.text).to.match(/^I could not reach the directory just now/).and.contain('• help — show this list');
+    expect(silent.rich.directory).to.equal('unavailable');
+  });
+});
