@@ -6,6 +6,7 @@ import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import type { Identity } from '../../shared/runtime/names.js';
 import type { queryAgentsMachine } from './agents-ops.js';
+import type { BusyRetrySettings } from './busy-wait.js';
 import type { CandidateCache } from './candidate-cache.js';
 import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
@@ -28,6 +29,8 @@ export interface FactoryOptions {
   scheduling?: SchedulingDeps;
   /** The negotiated flow (Agora §3 via contract-net); absent = the direct flow only. */
   agora?: AgoraSettings;
+  /** Every candidate busy → wait and retry (busy-wait.ts); absent = NO_CANDIDATE at once. */
+  busyRetry?: BusyRetrySettings;
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
@@ -49,7 +52,7 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
     const ask = () => {
       const cached = cache?.get(hintOf(text));
-      const input = opts.agora ? { ...base, agora: opts.agora } : base;
+      const input = { ...base, ...(opts.agora ? { agora: opts.agora } : {}), ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}) };
       return { machine: expert, input: cached ? { ...input, cached } : input };
     };
     switch (intent.kind) {
@@ -71,7 +74,7 @@ export function delegateFactory(opts: FactoryOptions): ExchangeFactory {
     const role = typeof request.content.role === 'string' ? request.content.role : undefined;
     const input = {
       request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false,
-      delegation: { exclude: from.name, ...(role ? { role } : {}) },
+      delegation: { exclude: from.name, ...(role ? { role } : {}) }, ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}),
     };
     return { machine: opts.expert ?? expertMachine, input };
   };

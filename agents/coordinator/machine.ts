@@ -8,13 +8,16 @@
 // Every candidate REFUSEd busy (direct) or answered the ACCEPT with BUSY (negotiated) →
 // SCALING: the supervisor starts one more specialist of their role (an operator-side action
 // through its local control socket, provided by main.ts; a note in the trace, not an envelope),
-// then LOOKUP again, once. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
+// then LOOKUP again, once. Still busy (or no scale-up possible) → BUSY_WAIT: a named delay with
+// back-off and jitter, then the same candidates again, within a budget (busy-wait.ts): a busy
+// system is slower, not failing. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
 // the person's session: other candidates only, RESULT back to it.
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { busyOnes as busyOf, type BusyRetrySettings, nextWait, onlyBusy } from './busy-wait.js';
 import { type Candidate, usableCandidates } from './candidates.js';
 import {
   agoraNote, award, closeOpen, type NegotiationCtx, onDecline, onDeadline, onExpired, onOffer, openCfp, type Step, winnerFailed,
@@ -42,6 +45,11 @@ interface Ctx extends NegotiationCtx {
   canScale: boolean;
   scaled: boolean;
   delegation?: { exclude: string; role?: string };
+  busyRetry?: BusyRetrySettings;
+  /** Busy waits so far, their sum, and the current one (BUSY_RETRY). */
+  waits: number;
+  waitedMs: number;
+  waitMs: number;
 }
 
 export interface ScaleInput {
@@ -68,7 +76,8 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
 /** busy: the direct flow's REFUSE (seed contract); BUSY: an AGORA_ERROR to our ACCEPT (no free worker). */
 const isBusy = (reason: string): boolean => reason.toLowerCase() === 'busy';
-const busyOnes = (c: Ctx): string[] => [...new Set(c.attempts.filter((a) => a.outcome === 'refused' && isBusy(a.reason)).map((a) => a.candidate))];
+const busyOnes = (c: Ctx): string[] => busyOf(c.attempts);
+const waitFor = (c: Ctx): number | undefined => nextWait(c.busyRetry, c.waits, c.waitedMs, c.request.conversation_id);
 
 type Why = { reason: string; detail?: string };
 type Expired = { type: 'offer.expired'; offerId: string };
@@ -107,6 +116,8 @@ export const expertMachine = setup({
     everyoneBusy: ({ context }) =>
       context.canScale && !context.scaled && busyOnes(context).length > 0
       && context.attempts.every((a) => a.outcome === 'refused' && (isBusy(a.reason) || a.reason === 'OUT_OF_SCOPE')),
+    // Busy (or out of scope) everywhere, no scale-up left, and the wait still fits the budget.
+    mayWait: ({ context }) => onlyBusy(context.attempts) && waitFor(context) !== undefined,
     delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
     negotiate: ({ context }) => shouldNegotiate(context.agora, context.candidates.length),
@@ -171,6 +182,7 @@ export const expertMachine = setup({
     KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
     SCALE_TIMEOUT: ({ context }) => context.t.scaleTimeoutMs ?? 20000,
     CFP_TIMEOUT: ({ context }) => context.agora?.cfpTimeoutMs ?? context.t.agreeTimeoutMs,
+    BUSY_RETRY: ({ context }) => context.waitMs,
   },
 }).createMachine({
   id: 'coordinator-expert',
@@ -182,6 +194,7 @@ export const expertMachine = setup({
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
       canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
       cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
+      ...(input.busyRetry ? { busyRetry: input.busyRetry } : {}), waits: 0, waitedMs: 0, waitMs: 0,
     };
   },
   // Contract-net replies in any state: late offers stay fallbacks, ttl timers expire offers.
@@ -276,6 +289,7 @@ export const expertMachine = setup({
           ],
         },
         { guard: 'everyoneBusy', target: 'scaling' },
+        { guard: 'mayWait', target: 'busyWait' },
         {
           target: 'failed',
           actions: [
@@ -328,6 +342,7 @@ export const expertMachine = setup({
       always: [
         { guard: 'hasNext', target: 'dispatched' },
         { guard: 'everyoneBusy', target: 'scaling' },
+        { guard: 'mayWait', target: 'busyWait' },
         {
           target: 'failed',
           actions: [
@@ -351,19 +366,48 @@ export const expertMachine = setup({
             emit(({ event }) => ({ type: 'note' as const, decision: 'scaled-up', detail: { agent: event.output.agent?.name ?? null, ready_ms: event.output.ready_ms ?? null } })),
           ],
         },
-        onError: {
-          target: 'failed',
-          actions: [
-            emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
-            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
-          ],
-        },
+        onError: [
+          {
+            // No scale-up (no supervisor, at its limit): wait for the busy ones instead.
+            guard: 'mayWait',
+            target: 'busyWait',
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
+              assign({ scaled: true }),
+            ],
+          },
+          {
+            target: 'failed',
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
+              { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+            ],
+          },
+        ],
       },
       on: { inbound: { guard: 'cancelled', target: 'cancelled' } },
       after: {
         SCALE_TIMEOUT: {
           target: 'failed',
           actions: [emit({ type: 'note' as const, decision: 'scale-up-timeout' }), { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) }],
+        },
+      },
+    },
+    // BUSY_WAIT: every candidate was busy; wait (back-off, jitter; busy-wait.ts), then a fresh
+    // round with the same candidates (negotiated again when it was), in the same conversation.
+    busyWait: {
+      entry: [
+        assign(({ context }) => {
+          const ms = waitFor(context) as number;
+          return { waitMs: ms, waits: context.waits + 1, waitedMs: context.waitedMs + ms };
+        }),
+        emit(({ context }) => ({ type: 'note' as const, decision: 'busy-wait', detail: { busy: busyOnes(context), wait_ms: context.waitMs, waits: context.waits, waited_ms: context.waitedMs } })),
+      ],
+      on: { inbound: { guard: 'cancelled', target: 'cancelled' } },
+      after: {
+        BUSY_RETRY: {
+          target: 'route',
+          actions: assign({ index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
         },
       },
     },

@@ -10,6 +10,7 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
+import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './machine.js';
@@ -64,7 +65,9 @@ const expert = expertMachine.provide({
     }),
   },
 });
-const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0' };
+// Every candidate busy and no scale-up → wait and ask again (PARLEY_BUSY_RETRY_MS; busy-wait.ts).
+const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
+const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0', ...(busyRetry ? { busyRetry } : {}) };
 
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
@@ -96,4 +99,4 @@ agent.router.on('TaskUpdate', (request, from) => {
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora }, 'online');
+logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
