@@ -46,6 +46,8 @@ interface Ctx extends NegotiationCtx {
   scaled: boolean;
   delegation?: { exclude: string; role?: string };
   busyRetry?: BusyRetrySettings;
+  /** The winner of a negotiation moments ago among these same candidates (WinnerMemory), if its offer is still fresh. */
+  preferred?: string;
   /** Busy waits so far, their sum, and the current one (BUSY_RETRY). */
   waits: number;
   waitedMs: number;
@@ -121,6 +123,9 @@ export const expertMachine = setup({
     delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
     negotiate: ({ context }) => shouldNegotiate(context.agora, context.candidates.length),
+    // auto: a fresh winning offer among the same candidates → straight to it (candidate-cache.ts WinnerMemory).
+    freshWinner: ({ context }) =>
+      context.agora?.mode === 'auto' && context.preferred !== undefined && context.candidates.some((c) => c.name === context.preferred),
     allAnswered: ({ context }) => context.answered.length >= context.candidates.length,
     hasOffer: ({ context }) => pickOffer(context.offers) >= 0,
     // Candidates that speak no contract-net get the direct flow, unless an offer was accepted.
@@ -162,6 +167,10 @@ export const expertMachine = setup({
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
     /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
     rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
+    /** A negotiation's winner for WinnerMemory; provided by factory.ts. */
+    rememberWinner: (_, _p: { hint: string; candidates: string[]; winner: string; ttlMs: number }) => undefined,
+    /** Sets `preferred` from WinnerMemory for the current candidates; provided by factory.ts (default: none). */
+    preferWinner: assign(() => ({})),
     forgetCandidates: (_, _p: { hint: string }) => undefined,
     fail: enqueueActions(({ context, enqueue }, p: { code: ErrorCode; detail: string }) => {
       enqueue.emit(agoraNote('FAILED', { reason: p.code }));
@@ -264,7 +273,24 @@ export const expertMachine = setup({
       },
     },
     // The direct flow (one candidate, or PARLEY_NEGOTIATE=never) or the negotiated one.
-    route: { always: [{ guard: 'negotiate', target: 'cfp' }, { target: 'retryNext' }] },
+    // A fresh winning offer (auto) skips the CFP round: the winner first, the rest as fallbacks.
+    route: {
+      entry: 'preferWinner',
+      always: [
+        {
+          guard: 'freshWinner',
+          target: 'retryNext',
+          actions: [
+            assign(({ context }) => ({
+              candidates: [...context.candidates].sort((a, b) => Number(b.name === context.preferred) - Number(a.name === context.preferred)), index: 0,
+            })),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'fresh-offer', detail: { candidate: context.preferred } })),
+          ],
+        },
+        { guard: 'negotiate', target: 'cfp' },
+        { target: 'retryNext' },
+      ],
+    },
     // Agora PENDING/NEGOTIATING: a CFP to every candidate; offers are collected (root `on`)
     // until every candidate answered or the CFP deadline passed.
     cfp: {
@@ -315,7 +341,17 @@ export const expertMachine = setup({
           {
             guard: ({ context, event }) => answersAccept(context, event, 'RESULT'),
             target: 'answered',
-            actions: ['takeResult', { type: 'step', params: { run: (c) => closeOpen(c, 'NOT_SELECTED') } }],
+            actions: [
+              'takeResult',
+              {
+                type: 'rememberWinner',
+                params: ({ context }) => {
+                  const o = context.offers[context.winner];
+                  return { hint: context.hint, candidates: context.candidates.map((c) => c.name), winner: o?.candidate ?? '', ttlMs: (o?.ttl ?? 0) - (context.agora?.acceptMarginMs ?? 0) };
+                },
+              },
+              { type: 'step', params: { run: (c) => closeOpen(c, 'NOT_SELECTED') } },
+            ],
           },
           {
             guard: ({ context, event }) => answersAccept(context, event, 'ERROR'),

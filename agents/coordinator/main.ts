@@ -11,7 +11,7 @@ import { warmUp } from '../../shared/runtime/warm-up.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
-import { CandidateCache } from './candidate-cache.js';
+import { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
@@ -72,6 +72,8 @@ const opts = { self: agent.name, domain: config.domain, timeouts, expert, canSca
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   cache: new CandidateCache(cacheMs),
+  // PARLEY_WINNER_MEMORY=0: negotiate every question again (auto mode) even with a fresh offer.
+  ...(process.env.PARLEY_WINNER_MEMORY === '0' ? {} : { winners: new WinnerMemory() }),
   agora,
   scheduling: {
     oacopTimeoutMs,
