@@ -72,8 +72,9 @@ const opts = { self: agent.name, domain: config.domain, timeouts, expert, canSca
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   cache: new CandidateCache(cacheMs),
-  // PARLEY_WINNER_MEMORY=0: negotiate every question again (auto mode) even with a fresh offer.
-  ...(process.env.PARLEY_WINNER_MEMORY === '0' ? {} : { winners: new WinnerMemory() }),
+  // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
+  // negotiating every question (off by default: `auto` is documented as one CFP round per question).
+  ...(process.env.PARLEY_WINNER_MEMORY === '1' ? { winners: new WinnerMemory() } : {}),
   agora,
   scheduling: {
     oacopTimeoutMs,
