@@ -37,3 +37,43 @@ export class CandidateCache {
     this.entries.delete(CandidateCache.keyOf(hint));
   }
 }
+
+/**
+ * A fresh proposal (issue #3): after a negotiation, the winner for a question shape among the
+ * same candidates, for as long as its offer was valid (its ttl). Within that time another CFP
+ * round would only repeat the same pick, so PARLEY_NEGOTIATE=auto sends the question straight to
+ * the winner (the direct flow, the others as fallbacks). Any other set of candidates (one joined
+ * or left) or a turn that ends badly (forget) means negotiating again.
+ */
+export class WinnerMemory {
+  private readonly entries = new Map<string, { set: string; winner: string; until: number }>();
+
+  constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {}
+
+  private static setOf(candidates: readonly string[]): string {
+    return [...candidates].sort().join(',');
+  }
+
+  get(hint: string, candidates: readonly string[]): string | undefined {
+    const key = CandidateCache.keyOf(hint);
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (this.now() >= e.until) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e.set === WinnerMemory.setOf(candidates) ? e.winner : undefined;
+  }
+
+  put(hint: string, candidates: readonly string[], winner: string, ttlMs: number): void {
+    if (!(ttlMs > 0) || !candidates.includes(winner)) return;
+    const key = CandidateCache.keyOf(hint);
+    this.entries.delete(key);
+    this.entries.set(key, { set: WinnerMemory.setOf(candidates), winner, until: this.now() + ttlMs });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  forget(hint: string): void {
+    this.entries.delete(CandidateCache.keyOf(hint));
+  }
+}

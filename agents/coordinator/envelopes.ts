@@ -4,6 +4,7 @@ import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/e
 import { type ErrorCode, errorContent } from '../../shared/acl/errors.js';
 import type { Performative } from '../../shared/acl/performatives.js';
 import type { ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { BusyRetrySettings } from './busy-wait.js';
 import type { AgoraSettings } from './negotiation.js';
 
 /** From loadTunables(): seed contract §3 (AGREE 3 s, RESULT 30 s) plus the DF and KB waits. */
@@ -28,6 +29,8 @@ export interface CoordinatorInput extends ExchangeInput {
   delegation?: { exclude: string; role?: string };
   /** The negotiated flow (Agora §3 via contract-net); absent = the direct flow only. */
   agora?: AgoraSettings;
+  /** Every candidate busy → wait and ask again within a budget (busy-wait.ts); absent = fail at once. */
+  busyRetry?: BusyRetrySettings;
 }
 
 /** The USER_MSG fields a machine needs. */

@@ -2,11 +2,13 @@
 // OACoP scheduling and tasks, or the seed contract §3 expert flow). main.ts registers this with
 // router.on('USER_MSG', …), and the delegation factories below for a specialist's DELEGATE_TASK,
 // QUERY_AGENTS, BROADCAST_EVENT.
+import { assign } from 'xstate';
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import type { Identity } from '../../shared/runtime/names.js';
 import type { queryAgentsMachine } from './agents-ops.js';
-import type { CandidateCache } from './candidate-cache.js';
+import type { BusyRetrySettings } from './busy-wait.js';
+import type { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
@@ -21,6 +23,8 @@ export interface FactoryOptions {
   domain: string;
   timeouts: CoordinatorTimeouts;
   cache?: CandidateCache;
+  /** Negotiation winners while their offers are fresh (PARLEY_NEGOTIATE=auto skips the CFP round). */
+  winners?: WinnerMemory;
   /** The expert flow with its `scale` actor provided (main.ts); the pure machine otherwise. */
   expert?: typeof expertMachine;
   canScale?: boolean;
@@ -28,17 +32,27 @@ export interface FactoryOptions {
   scheduling?: SchedulingDeps;
   /** The negotiated flow (Agora §3 via contract-net); absent = the direct flow only. */
   agora?: AgoraSettings;
+  /** Every candidate busy → wait and retry (busy-wait.ts); absent = NO_CANDIDATE at once. */
+  busyRetry?: BusyRetrySettings;
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
-  const { cache } = opts;
+  const { cache, winners } = opts;
   const base0 = opts.expert ?? expertMachine;
-  // Provided once (provide() builds a new machine): the cache is the only side effect here.
-  const expert = cache
+  // Provided once (provide() builds a new machine): the caches are the only side effects here.
+  const expert = cache || winners
     ? base0.provide({
       actions: {
-        rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache.put(p.hint, p.jids),
-        forgetCandidates: (_, p: { hint: string }) => cache.forget(p.hint),
+        rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache?.put(p.hint, p.jids),
+        forgetCandidates: (_, p: { hint: string }) => {
+          cache?.forget(p.hint);
+          winners?.forget(p.hint);
+        },
+        rememberWinner: (_, p: { hint: string; candidates: string[]; winner: string; ttlMs: number }) => winners?.put(p.hint, p.candidates, p.winner, p.ttlMs),
+        preferWinner: assign(({ context }) => {
+          // Asked again each round: a forgotten winner (its turn ended badly) is not preferred any more.
+          return { preferred: winners?.get(context.hint, context.candidates.map((c) => c.name)) };
+        }),
       },
     })
     : base0;
@@ -49,7 +63,7 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
     const ask = () => {
       const cached = cache?.get(hintOf(text));
-      const input = opts.agora ? { ...base, agora: opts.agora } : base;
+      const input = { ...base, ...(opts.agora ? { agora: opts.agora } : {}), ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}) };
       return { machine: expert, input: cached ? { ...input, cached } : input };
     };
     switch (intent.kind) {
@@ -71,7 +85,7 @@ export function delegateFactory(opts: FactoryOptions): ExchangeFactory {
     const role = typeof request.content.role === 'string' ? request.content.role : undefined;
     const input = {
       request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false,
-      delegation: { exclude: from.name, ...(role ? { role } : {}) },
+      delegation: { exclude: from.name, ...(role ? { role } : {}) }, ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}),
     };
     return { machine: opts.expert ?? expertMachine, input };
   };

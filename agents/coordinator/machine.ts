@@ -8,13 +8,16 @@
 // Every candidate REFUSEd busy (direct) or answered the ACCEPT with BUSY (negotiated) →
 // SCALING: the supervisor starts one more specialist of their role (an operator-side action
 // through its local control socket, provided by main.ts; a note in the trace, not an envelope),
-// then LOOKUP again, once. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
+// then LOOKUP again, once. Still busy (or no scale-up possible) → BUSY_WAIT: a named delay with
+// back-off and jitter, then the same candidates again, within a budget (busy-wait.ts): a busy
+// system is slower, not failing. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
 // the person's session: other candidates only, RESULT back to it.
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { busyOnes as busyOf, type BusyRetrySettings, nextWait, onlyBusy } from './busy-wait.js';
 import { type Candidate, usableCandidates } from './candidates.js';
 import {
   agoraNote, award, closeOpen, type NegotiationCtx, onDecline, onDeadline, onExpired, onOffer, openCfp, type Step, winnerFailed,
@@ -42,6 +45,13 @@ interface Ctx extends NegotiationCtx {
   canScale: boolean;
   scaled: boolean;
   delegation?: { exclude: string; role?: string };
+  busyRetry?: BusyRetrySettings;
+  /** The winner of a negotiation moments ago among these same candidates (WinnerMemory), if its offer is still fresh. */
+  preferred?: string;
+  /** Busy waits so far, their sum, and the current one (BUSY_RETRY). */
+  waits: number;
+  waitedMs: number;
+  waitMs: number;
 }
 
 export interface ScaleInput {
@@ -68,7 +78,8 @@ function fromCurrent(context: Ctx, event: InboundEvent, kind: Kind): boolean {
 const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
 /** busy: the direct flow's REFUSE (seed contract); BUSY: an AGORA_ERROR to our ACCEPT (no free worker). */
 const isBusy = (reason: string): boolean => reason.toLowerCase() === 'busy';
-const busyOnes = (c: Ctx): string[] => [...new Set(c.attempts.filter((a) => a.outcome === 'refused' && isBusy(a.reason)).map((a) => a.candidate))];
+const busyOnes = (c: Ctx): string[] => busyOf(c.attempts);
+const waitFor = (c: Ctx): number | undefined => nextWait(c.busyRetry, c.waits, c.waitedMs, c.request.conversation_id);
 
 type Why = { reason: string; detail?: string };
 type Expired = { type: 'offer.expired'; offerId: string };
@@ -107,9 +118,14 @@ export const expertMachine = setup({
     everyoneBusy: ({ context }) =>
       context.canScale && !context.scaled && busyOnes(context).length > 0
       && context.attempts.every((a) => a.outcome === 'refused' && (isBusy(a.reason) || a.reason === 'OUT_OF_SCOPE')),
+    // Busy (or out of scope) everywhere, no scale-up left, and the wait still fits the budget.
+    mayWait: ({ context }) => onlyBusy(context.attempts) && waitFor(context) !== undefined,
     delegated: ({ context }) => context.delegation !== undefined,
     cached: ({ context }) => context.candidates.length > 0,
     negotiate: ({ context }) => shouldNegotiate(context.agora, context.candidates.length),
+    // auto: a fresh winning offer among the same candidates → straight to it (candidate-cache.ts WinnerMemory).
+    freshWinner: ({ context }) =>
+      context.agora?.mode === 'auto' && context.preferred !== undefined && context.candidates.some((c) => c.name === context.preferred),
     allAnswered: ({ context }) => context.answered.length >= context.candidates.length,
     hasOffer: ({ context }) => pickOffer(context.offers) >= 0,
     // Candidates that speak no contract-net get the direct flow, unless an offer was accepted.
@@ -151,6 +167,10 @@ export const expertMachine = setup({
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
     /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
     rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
+    /** A negotiation's winner for WinnerMemory; provided by factory.ts. */
+    rememberWinner: (_, _p: { hint: string; candidates: string[]; winner: string; ttlMs: number }) => undefined,
+    /** Sets `preferred` from WinnerMemory for the current candidates; provided by factory.ts (default: none). */
+    preferWinner: assign(() => ({})),
     forgetCandidates: (_, _p: { hint: string }) => undefined,
     fail: enqueueActions(({ context, enqueue }, p: { code: ErrorCode; detail: string }) => {
       enqueue.emit(agoraNote('FAILED', { reason: p.code }));
@@ -171,6 +191,7 @@ export const expertMachine = setup({
     KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
     SCALE_TIMEOUT: ({ context }) => context.t.scaleTimeoutMs ?? 20000,
     CFP_TIMEOUT: ({ context }) => context.agora?.cfpTimeoutMs ?? context.t.agreeTimeoutMs,
+    BUSY_RETRY: ({ context }) => context.waitMs,
   },
 }).createMachine({
   id: 'coordinator-expert',
@@ -182,6 +203,7 @@ export const expertMachine = setup({
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
       canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
       cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
+      ...(input.busyRetry ? { busyRetry: input.busyRetry } : {}), waits: 0, waitedMs: 0, waitMs: 0,
     };
   },
   // Contract-net replies in any state: late offers stay fallbacks, ttl timers expire offers.
@@ -251,7 +273,24 @@ export const expertMachine = setup({
       },
     },
     // The direct flow (one candidate, or PARLEY_NEGOTIATE=never) or the negotiated one.
-    route: { always: [{ guard: 'negotiate', target: 'cfp' }, { target: 'retryNext' }] },
+    // A fresh winning offer (auto) skips the CFP round: the winner first, the rest as fallbacks.
+    route: {
+      entry: 'preferWinner',
+      always: [
+        {
+          guard: 'freshWinner',
+          target: 'retryNext',
+          actions: [
+            assign(({ context }) => ({
+              candidates: [...context.candidates].sort((a, b) => Number(b.name === context.preferred) - Number(a.name === context.preferred)), index: 0,
+            })),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'fresh-offer', detail: { candidate: context.preferred } })),
+          ],
+        },
+        { guard: 'negotiate', target: 'cfp' },
+        { target: 'retryNext' },
+      ],
+    },
     // Agora PENDING/NEGOTIATING: a CFP to every candidate; offers are collected (root `on`)
     // until every candidate answered or the CFP deadline passed.
     cfp: {
@@ -276,6 +315,7 @@ export const expertMachine = setup({
           ],
         },
         { guard: 'everyoneBusy', target: 'scaling' },
+        { guard: 'mayWait', target: 'busyWait' },
         {
           target: 'failed',
           actions: [
@@ -301,7 +341,17 @@ export const expertMachine = setup({
           {
             guard: ({ context, event }) => answersAccept(context, event, 'RESULT'),
             target: 'answered',
-            actions: ['takeResult', { type: 'step', params: { run: (c) => closeOpen(c, 'NOT_SELECTED') } }],
+            actions: [
+              'takeResult',
+              {
+                type: 'rememberWinner',
+                params: ({ context }) => {
+                  const o = context.offers[context.winner];
+                  return { hint: context.hint, candidates: context.candidates.map((c) => c.name), winner: o?.candidate ?? '', ttlMs: (o?.ttl ?? 0) - (context.agora?.acceptMarginMs ?? 0) };
+                },
+              },
+              { type: 'step', params: { run: (c) => closeOpen(c, 'NOT_SELECTED') } },
+            ],
           },
           {
             guard: ({ context, event }) => answersAccept(context, event, 'ERROR'),
@@ -328,6 +378,7 @@ export const expertMachine = setup({
       always: [
         { guard: 'hasNext', target: 'dispatched' },
         { guard: 'everyoneBusy', target: 'scaling' },
+        { guard: 'mayWait', target: 'busyWait' },
         {
           target: 'failed',
           actions: [
@@ -351,19 +402,48 @@ export const expertMachine = setup({
             emit(({ event }) => ({ type: 'note' as const, decision: 'scaled-up', detail: { agent: event.output.agent?.name ?? null, ready_ms: event.output.ready_ms ?? null } })),
           ],
         },
-        onError: {
-          target: 'failed',
-          actions: [
-            emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
-            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
-          ],
-        },
+        onError: [
+          {
+            // No scale-up (no supervisor, at its limit): wait for the busy ones instead.
+            guard: 'mayWait',
+            target: 'busyWait',
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
+              assign({ scaled: true }),
+            ],
+          },
+          {
+            target: 'failed',
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
+              { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+            ],
+          },
+        ],
       },
       on: { inbound: { guard: 'cancelled', target: 'cancelled' } },
       after: {
         SCALE_TIMEOUT: {
           target: 'failed',
           actions: [emit({ type: 'note' as const, decision: 'scale-up-timeout' }), { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) }],
+        },
+      },
+    },
+    // BUSY_WAIT: every candidate was busy; wait (back-off, jitter; busy-wait.ts), then a fresh
+    // round with the same candidates (negotiated again when it was), in the same conversation.
+    busyWait: {
+      entry: [
+        assign(({ context }) => {
+          const ms = waitFor(context) as number;
+          return { waitMs: ms, waits: context.waits + 1, waitedMs: context.waitedMs + ms };
+        }),
+        emit(({ context }) => ({ type: 'note' as const, decision: 'busy-wait', detail: { busy: busyOnes(context), wait_ms: context.waitMs, waits: context.waits, waited_ms: context.waitedMs } })),
+      ],
+      on: { inbound: { guard: 'cancelled', target: 'cancelled' } },
+      after: {
+        BUSY_RETRY: {
+          target: 'route',
+          actions: assign({ index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
         },
       },
     },

@@ -10,7 +10,8 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
-import { CandidateCache } from './candidate-cache.js';
+import { busyRetryFrom } from './busy-wait.js';
+import { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
@@ -64,11 +65,16 @@ const expert = expertMachine.provide({
     }),
   },
 });
-const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0' };
+// Every candidate busy and no scale-up → wait and ask again (PARLEY_BUSY_RETRY_MS; busy-wait.ts).
+const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
+const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0', ...(busyRetry ? { busyRetry } : {}) };
 
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   cache: new CandidateCache(cacheMs),
+  // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
+  // negotiating every question (off by default: `auto` is documented as one CFP round per question).
+  ...(process.env.PARLEY_WINNER_MEMORY === '1' ? { winners: new WinnerMemory() } : {}),
   agora,
   scheduling: {
     oacopTimeoutMs,
@@ -96,4 +102,4 @@ agent.router.on('TaskUpdate', (request, from) => {
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora }, 'online');
+logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');

@@ -35,7 +35,10 @@ const program = new Command('specialist')
   .option('--role <role>', 'role from config/roles.json or $PARLEY_HOME/roles.json (default: the role named like the specialist, else general)', env.PARLEY_SPECIALIST_ROLE || '')
   .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', env.PARLEY_SPECIALIST_SKILLS || '')
   .option('--experts <list>', 'alias of --skills', env.PARLEY_SPECIALIST_EXPERTS || '')
-  .option('--concurrency <n>', 'ASK_EXPERT in flight before REFUSE busy (PARLEY_SPECIALIST_CONCURRENCY)', positive)
+  .option('--concurrency <n>', 'skill jobs running at once (PARLEY_SPECIALIST_CONCURRENCY)', positive)
+  // Jobs beyond the workers wait (AGREE now, INFORM when a worker is free: FIPA SC00026 allows it)
+  // instead of REFUSE busy at once; only past concurrency + queue is a question refused busy.
+  .option('--queue <n>', 'jobs accepted beyond --concurrency, waiting for a worker (PARLEY_SPECIALIST_QUEUE; default 2 × concurrency; 0 = none)')
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
   .option('--idle-after-ms <ms>', 'log "idle" after this long without work (the supervisor stops idle extras)', positive)
   // Agora §4 OFFER terms for CFPs: a number, or per skill "2,time=0.5" (docs/acl_contract.md).
@@ -44,7 +47,7 @@ const program = new Command('specialist')
   .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS)
   .parse();
 const opts = program.opts<{
-  name: string; role: string; skills: string; experts: string; concurrency?: number; computeTimeoutMs: number; idleAfterMs?: number;
+  name: string; role: string; skills: string; experts: string; concurrency?: number; queue?: string; computeTimeoutMs: number; idleAfterMs?: number;
   cost?: string; etaMs?: string; ttlMs?: string;
 }>();
 
@@ -70,6 +73,11 @@ const { role, terms } = (() => {
   }
 })();
 const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
+const queue = (() => {
+  const raw = opts.queue ?? env.PARLEY_SPECIALIST_QUEUE ?? '';
+  const n = raw === '' ? 2 * concurrency : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : program.error(`error: --queue / PARLEY_SPECIALIST_QUEUE must be an integer ≥ 0, got ${JSON.stringify(raw)}`);
+})();
 
 // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
@@ -85,7 +93,8 @@ const host = new SkillHost({
 host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
 await host.apply(loadCatalogue(dirs));
 
-const slots = new Slots(concurrency);
+// Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
+const slots = new Slots(concurrency + queue);
 // Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
 // (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
 const offers = new Slots(Number(env.PARLEY_SPECIALIST_MAX_OFFERS) > 0 ? Number(env.PARLEY_SPECIALIST_MAX_OFFERS) : 16 * concurrency);
@@ -99,7 +108,7 @@ agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts
 agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
 agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
 await agent.start();
-logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
+logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
 const profile = () => buildProfile({
   jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),

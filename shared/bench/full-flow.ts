@@ -53,7 +53,8 @@ async function setup(instance: TempInstance): Promise<Runner> {
   // --cpu-prof in NODE_OPTIONS, so the flags go on each agent's command line).
   const nodeArgs = (process.env.PARLEY_BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const sup = new Supervisor({
-    env: { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'info' },
+    // Fresh offers reused (PARLEY_WINNER_MEMORY=1) unless the caller chose: see docs/bench.md.
+    env: { PARLEY_WINNER_MEMORY: '1', ...process.env, ...instance.env, PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'info' },
     logsDir: paths(cfg).logsDir,
     say: (line) => process.stderr.write(`\n  [supervisor] ${line}`),
   });
@@ -87,7 +88,7 @@ async function setup(instance: TempInstance): Promise<Runner> {
 
 export const fullFlow: Scenario = {
   name: 'full-flow',
-  description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS})`,
+  description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS}, PARLEY_WINNER_MEMORY=${process.env.PARLEY_WINNER_MEMORY ?? '1'})`,
   goal: { p50Ms: 5, perSecond: 300, maxFailures: 0 },
   setup,
 };

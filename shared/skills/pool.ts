@@ -29,6 +29,12 @@ export interface PoolOptions {
   memoryMb: number;
   maxWorkers: number;
   keepIdle?: number;
+  /**
+   * How long a worker beyond `keepIdle` stays idle before it is stopped (default 30 s). Stopping
+   * it as soon as a burst ends made the next burst start workers again: a skill's worker costs
+   * ~1 s of CPU to start (mathjs), which was most of the full flow's CPU under load (issue #3).
+   */
+  idleMs?: number;
   startTimeoutMs?: number;
   onCall?: (call: CallRequest) => Promise<unknown>;
   onLog?: (line: string) => void;
@@ -45,6 +51,8 @@ class PoolWorker {
   dead = false;
   isReady = false;
   current: Current | undefined;
+  /** Stops this idle extra worker unless a call takes it first (SkillPool.release). */
+  idleTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
   readonly worker: Worker;
 
@@ -111,6 +119,7 @@ class PoolWorker {
   }
 
   terminate(): void {
+    clearTimeout(this.idleTimer);
     this.dead = true;
     void this.worker.terminate();
   }
@@ -177,6 +186,7 @@ export class SkillPool {
   private handOver(w: PoolWorker): boolean {
     const next = this.waiting.shift();
     if (!next) return false;
+    clearTimeout(w.idleTimer);
     w.busy = true; // taken now: no other call may find it idle in between
     next.resolve(w);
     return true;
@@ -194,6 +204,7 @@ export class SkillPool {
     const room = this.workers.size < this.o.maxWorkers;
     if (idle[0]) {
       if (idle.length === 1 && room && !this.warming()) this.spawn();
+      clearTimeout(idle[0].idleTimer);
       idle[0].busy = true;
       return Promise.resolve(idle[0]);
     }
@@ -213,8 +224,14 @@ export class SkillPool {
     if (this.handOver(w)) return;
     const idle = [...this.workers].filter((x) => !x.busy && !x.dead).length;
     if (idle > (this.o.keepIdle ?? 2)) {
-      w.terminate();
-      this.workers.delete(w);
+      clearTimeout(w.idleTimer);
+      w.idleTimer = setTimeout(() => {
+        const stillIdle = [...this.workers].filter((x) => !x.busy && !x.dead).length;
+        if (w.busy || w.dead || stillIdle <= (this.o.keepIdle ?? 2)) return;
+        w.terminate();
+        this.workers.delete(w);
+      }, this.o.idleMs ?? 30000);
+      w.idleTimer.unref();
     }
   }
 

@@ -50,6 +50,8 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
       PARLEY_DIST_PORT: String(await freePort()),
       PARLEY_SPECIALISTS: 'slowpoke:slow,math:arithmetic,time:time,planner:plan+delegate_task',
       PARLEY_SPECIALIST_CONCURRENCY: '1',
+      // One slot and no waiting queue: the second question finds it busy (scale-up is tested here).
+      PARLEY_SPECIALIST_QUEUE: '0',
       PARLEY_SPAWN_IDLE_MS: String(IDLE_MS),
       PARLEY_STOP_GRACE_MS: '3000',
     };
