@@ -127,7 +127,8 @@ class PoolWorker {
 
 export class SkillPool {
   private readonly workers = new Set<PoolWorker>();
-  private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void }> = [];
+  /** Calls waiting for a worker; recognitions (`urgent`) ahead of runs. */
+  private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void; urgent: boolean }> = [];
   private nextId = 0;
   private closed = false;
 
@@ -196,9 +197,10 @@ export class SkillPool {
    * An idle worker that has started, at once; otherwise the call waits for whichever comes
    * first: a busy worker finishing (recognition takes a millisecond) or a new one starting (a
    * cold worker imports its handler: seconds for mathjs on a loaded machine). One spare keeps
-   * warming so concurrent calls rarely wait for a start.
+   * warming so concurrent calls rarely wait for a start. An `urgent` call (a recognition, which
+   * decides the AGREE the Coordinator waits for within AGREE_TIMEOUT) is served before queued runs.
    */
-  private acquire(): Promise<PoolWorker> {
+  private acquire(urgent = false): Promise<PoolWorker> {
     if (this.closed) return Promise.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
     const idle = [...this.workers].filter((w) => !w.busy && !w.dead && w.isReady);
     const room = this.workers.size < this.o.maxWorkers;
@@ -209,7 +211,10 @@ export class SkillPool {
       return Promise.resolve(idle[0]);
     }
     if (room && !this.warming()) this.spawn();
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const at = urgent ? this.waiting.findIndex((x) => !x.urgent) : -1;
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { resolve, reject, urgent });
+    });
   }
 
   private release(w: PoolWorker): void {
@@ -236,7 +241,7 @@ export class SkillPool {
   }
 
   private async call(op: { op: 'recognise'; question: string } | { op: 'run'; input: Record<string, unknown>; session_id: string }, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
-    const w = await this.acquire(); // marked busy
+    const w = await this.acquire(op.op === 'recognise'); // marked busy
     try {
       await w.ready.catch((err: Error) => {
         throw new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`);
