@@ -34,6 +34,8 @@ export interface FactoryOptions {
   agora?: AgoraSettings;
   /** Every candidate busy → wait and retry (busy-wait.ts); absent = NO_CANDIDATE at once. */
   busyRetry?: BusyRetrySettings;
+  /** Chat lines that are session commands (sessions/chat.ts, docs/sessions.md). */
+  sessions?: { chatRoute: (request: Envelope, from: Identity) => ReturnType<ExchangeFactory> | undefined };
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
@@ -57,6 +59,8 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     })
     : base0;
   return (request: Envelope, from: Identity) => {
+    const session = opts.sessions?.chatRoute(request, from);
+    if (session) return session;
     const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false };
     const { text, user } = userMsg(request);
     const zone = user ? opts.scheduling?.zones?.()[user] : undefined;

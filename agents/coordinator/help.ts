@@ -52,7 +52,8 @@ export const helpMachine = setup({
             target: 'done',
             actions: {
               type: 'reply',
-              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile) }),
+              // The Coordinator's own entry (its sessions manifest) is not a specialist to ask.
+              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile).filter((p) => p.name !== 'Coordinator') }),
             },
           },
           { guard: ({ context, event }) => answers(event, context.describe), target: 'done', actions: { type: 'reply', params: { profiles: undefined } } },

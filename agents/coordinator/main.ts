@@ -21,6 +21,7 @@ import type { Window } from './scheduling/slots.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduling/store.js';
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 import { zoneMachine } from './scheduling/zone-machine.js';
+import { wireSessions } from './sessions/wire.js';
 
 const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
 const tunables = loadTunables(process.env, config.domain);
@@ -69,8 +70,11 @@ const expert = expertMachine.provide({
 const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
 const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0', ...(busyRetry ? { busyRetry } : {}) };
 
+// OAP RFC 0001 Coordination Sessions (docs/sessions.md): SESSION_* requests and chat commands.
+const sessions = wireSessions({ agent, config, logger, onShutdown }, tunables.heartbeatMs);
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
+  sessions,
   cache: new CandidateCache(cacheMs),
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
@@ -102,4 +106,5 @@ agent.router.on('TaskUpdate', (request, from) => {
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
+sessions.register();
 logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');

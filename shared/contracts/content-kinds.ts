@@ -73,6 +73,20 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   { kind: 'TaskDecision', contract: 'oacop-task-decision', performatives: ['REQUEST'] },
   // Coordinator → Presenter: tell a person who did not ask (docs/oacop.md, part B)
   { kind: 'NOTIFY_USER', contract: 'notify-user', performatives: ['INFORM'] },
+  // OAP RFC 0001 Coordination Sessions (docs/sessions.md): the Coordinator is the Tool
+  { kind: 'SESSION_CREATE', contract: 'session-create', performatives: ['REQUEST'] },
+  { kind: 'SESSION_JOIN', contract: 'session-join', performatives: ['REQUEST'] },
+  { kind: 'SESSION_LEAVE', contract: 'session-leave', performatives: ['REQUEST'] },
+  { kind: 'SESSION_STATE', contract: 'session-state', performatives: ['QUERY-REF'] },
+  { kind: 'SESSION_UPDATE', contract: 'session-update', performatives: ['REQUEST'] },
+  { kind: 'SESSION_CLOSE', contract: 'session-close', performatives: ['REQUEST'] },
+  { kind: 'SESSION_LOG', contract: 'session-log', performatives: ['QUERY-REF'] },
+  { kind: 'SESSION_HANDOFF', contract: 'session-handoff', performatives: ['REQUEST'] },
+  { kind: 'SESSION_DELETE', contract: 'session-delete', performatives: ['REQUEST'] },
+  { kind: 'SESSION_RECEIPT', contract: 'session-receipt', performatives: ['INFORM'] },
+  { kind: 'SESSION_INFO', contract: 'session-info', performatives: ['INFORM'] },
+  { kind: 'SESSION_TURNS', contract: 'session-turns', performatives: ['INFORM'] },
+  { kind: 'SESSION_ERROR', contract: 'session-error', performatives: ['REFUSE', 'FAILURE'] },
 ];
 
 export type ContentKindResult =

@@ -62,6 +62,13 @@ export type Capability = string;
  */
 export type Did1 = string;
 /**
+ * A session state schema: the $id of a contracts/session-state-*.json file, or its file name (session-state-plan).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "StateSchemaRef".
+ */
+export type StateSchemaRef = string;
+/**
  * UTC ISO-8601 date-time ending in Z (seed contract §1).
  *
  * This interface was referenced by `ContractTypes`'s JSON-Schema
@@ -165,6 +172,25 @@ export type OACoPErrorCode =
   | "OACOP_PAYMENT_REQUIRED"
   | "OACOP_UNSUPPORTED_CONSTRAINT";
 /**
+ * The session's id: the conversation_id (= XMPP <thread>) its requests travel in.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "SessionId".
+ */
+export type SessionId = string;
+/**
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "SessionStatus".
+ */
+export type SessionStatus = "open" | "closed";
+/**
+ * A turn of a session's log (RFC 0001 §3.5): trn-<session-local sequence>-<random>.
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "TurnId".
+ */
+export type TurnId = string;
+/**
  * XMPP address local@domain with an optional /resource (RFC 7622).
  */
 export type Jid2 = string;
@@ -227,6 +253,20 @@ export interface ContractTypes {
   register: RegisterContent;
   registered: RegisteredContent;
   result: ResultContent;
+  "session-close": SessionCloseContent;
+  "session-create": SessionCreateContent;
+  "session-delete": SessionDeleteContent;
+  "session-error": SessionErrorContent;
+  "session-handoff": SessionHandoffContent;
+  "session-info": SessionInfoContent;
+  "session-join": SessionJoinContent;
+  "session-leave": SessionLeaveContent;
+  "session-log": SessionLogContent;
+  "session-receipt": SessionReceiptContent;
+  "session-state-plan": PlanSessionState;
+  "session-state": SessionStateContent;
+  "session-turns": SessionTurnsContent;
+  "session-update": SessionUpdateContent;
   "store-fact": StoreFactContent;
   stored: StoredContent;
   "user-msg": UserMsgContent;
@@ -463,7 +503,24 @@ export interface AgentProfile {
    */
   skills?: string[];
   max_concurrent?: number;
+  sessions?: SessionsManifest;
   room?: RoomProfile;
+}
+/**
+ * RFC 0001 §3.3 manifest block, published in the Tool's DF profile (profile.sessions).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "SessionsManifest".
+ */
+export interface SessionsManifest {
+  supported: boolean;
+  max_participants: number;
+  max_duration_hours: number;
+  state_schema: StateSchemaRef;
+  concurrency_model: "optimistic";
+  resumable_after_disconnect: boolean;
+  supports_pause: boolean;
+  supports_handoff: boolean;
 }
 /**
  * Rooms only (oacop-rfc §8.2): seats and the constraints the room publishes.
@@ -841,6 +898,204 @@ export interface RegisteredContent {
 export interface ResultContent {
   type: "RESULT";
   result: ExpertResult;
+}
+/**
+ * REQUEST.SESSION_CLOSE (RFC 0001 §3.2 close, §3.6): the convener only (its signed envelope is the convener signature).
+ */
+export interface SessionCloseContent {
+  type: "SESSION_CLOSE";
+  reason?: string;
+}
+/**
+ * REQUEST.SESSION_CREATE → Coordinator (RFC 0001 §3.2 create). The session id is the envelope's conversation_id; the sender's verified DID becomes the convener and first participant. on_behalf_of: the person a Presenter convenes for (docs/sessions.md). Answered INFORM SESSION_RECEIPT or REFUSE SESSION_ERROR (SESSION_EXISTS, QUOTA_EXCEEDED, UNKNOWN_STATE_SCHEMA, STATE_INVALID).
+ */
+export interface SessionCreateContent {
+  type: "SESSION_CREATE";
+  state_schema: StateSchemaRef;
+  state: {
+    [k: string]: unknown | undefined;
+  };
+  title?: string;
+  on_behalf_of?: Jid;
+  max_participants?: number;
+  max_duration_hours?: number;
+}
+/**
+ * REQUEST.SESSION_DELETE (RFC 0001 §6 data_delete): the convener, controller of the log, deletes the session's state, ledger and log.
+ */
+export interface SessionDeleteContent {
+  type: "SESSION_DELETE";
+}
+/**
+ * REFUSE|FAILURE.SESSION_ERROR: why a session request was not done (docs/acl_contract.md "Coordination sessions"). current_version travels with VERSION_CONFLICT.
+ */
+export interface SessionErrorContent {
+  type: "SESSION_ERROR";
+  reason:
+    | "NOT_A_PARTICIPANT"
+    | "NOT_CONVENER"
+    | "BAD_CREDENTIAL"
+    | "VERSION_CONFLICT"
+    | "QUOTA_EXCEEDED"
+    | "SESSION_FULL"
+    | "SESSION_CLOSED"
+    | "SESSION_EXPIRED"
+    | "UNKNOWN_SESSION"
+    | "SESSION_EXISTS"
+    | "UNKNOWN_STATE_SCHEMA"
+    | "STATE_INVALID"
+    | "ALREADY_PARTICIPANT"
+    | "CONVENER_MUST_HANDOFF"
+    | "MISSING_SIGNATURE";
+  detail: Detail;
+  session_id?: SessionId;
+  current_version?: number;
+  errors?: ValidationErrors;
+}
+/**
+ * REQUEST.SESSION_HANDOFF (RFC 0001 §3.6.4): a SessionHandoff signed by the current convener naming a participant as the new convener.
+ */
+export interface SessionHandoffContent {
+  type: "SESSION_HANDOFF";
+  credential: SessionCredential;
+}
+/**
+ * RFC 0001 §3.6 convener credential: signed with the issuer's Ed25519 key over RFC 8785 canonical JSON of the credential with signature set to "" (the envelope signing rule of Agora v1.0 §2).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "SessionCredential".
+ */
+export interface SessionCredential {
+  type: "SessionAdmission" | "SessionRevocation" | "SessionHandoff";
+  session_id: SessionId;
+  subject: Did;
+  issuer: Did;
+  issued: UtcTimestamp;
+  expires: UtcTimestamp;
+  signature: string;
+}
+/**
+ * INFORM.SESSION_INFO: answer to SESSION_STATE.
+ */
+export interface SessionInfoContent {
+  type: "SESSION_INFO";
+  session_id: SessionId;
+  state: {
+    [k: string]: unknown | undefined;
+  };
+  state_version: number;
+  state_schema: StateSchemaRef;
+  status: SessionStatus;
+  title?: string;
+  on_behalf_of?: Jid;
+  convener: Did;
+  /**
+   * @maxItems 10000
+   */
+  participants: Did[];
+  turn_id: TurnId;
+  expires_at?: UtcTimestamp;
+}
+/**
+ * REQUEST.SESSION_JOIN (RFC 0001 §3.2 join, §3.6 admission): a SessionAdmission signed by the current convener for the subject DID; sent by the subject or by the convener.
+ */
+export interface SessionJoinContent {
+  type: "SESSION_JOIN";
+  credential: SessionCredential;
+}
+/**
+ * REQUEST.SESSION_LEAVE (RFC 0001 §3.2 leave): without credential the sender leaves; with a SessionRevocation signed by the convener its subject is removed (§3.6).
+ */
+export interface SessionLeaveContent {
+  type: "SESSION_LEAVE";
+  credential?: SessionCredential;
+}
+/**
+ * QUERY-REF.SESSION_LOG (RFC 0001 §3.2 log): the hash-chained turn log; answered INFORM SESSION_TURNS.
+ */
+export interface SessionLogContent {
+  type: "SESSION_LOG";
+  after_seq?: number;
+  limit?: number;
+}
+/**
+ * INFORM.SESSION_RECEIPT (RFC 0001 §3.5): the turn a successful request appended (turn_id, previous_turn_id, chain hash). A delete answers with status deleted and the last turn it removed.
+ */
+export interface SessionReceiptContent {
+  type: "SESSION_RECEIPT";
+  session_id: SessionId;
+  turn_id: TurnId;
+  previous_turn_id: TurnId | null;
+  hash?: string;
+  op: string;
+  state_version: number;
+  status: "open" | "closed" | "deleted";
+  convener?: Did;
+}
+/**
+ * Session state schema for a project / joint plan session (RFC 0001 §2 patterns 1-2): a goal and ordered steps with an owner and a status. A session names it as state_schema; every update must match it.
+ */
+export interface PlanSessionState {
+  title: string;
+  goal?: string;
+  /**
+   * @maxItems 200
+   */
+  steps: PlanStep[];
+  notes?: string;
+}
+export interface PlanStep {
+  id: string;
+  text: string;
+  status: "todo" | "doing" | "done" | "blocked";
+  owner?: string;
+}
+/**
+ * QUERY-REF.SESSION_STATE (RFC 0001 §3.2 state): the current state, state_version, participants; answered INFORM SESSION_INFO.
+ */
+export interface SessionStateContent {
+  type: "SESSION_STATE";
+}
+/**
+ * INFORM.SESSION_TURNS: answer to SESSION_LOG, turns in order.
+ */
+export interface SessionTurnsContent {
+  type: "SESSION_TURNS";
+  session_id: SessionId;
+  /**
+   * @maxItems 200
+   */
+  turns: SessionTurn[];
+  more?: boolean;
+}
+/**
+ * One entry of a session's hash-chained log (RFC 0001 §3.5): hash = sha256(previous hash ‖ RFC 8785 JSON of the turn without hash).
+ *
+ * This interface was referenced by `ContractTypes`'s JSON-Schema
+ * via the `definition` "SessionTurn".
+ */
+export interface SessionTurn {
+  seq: number;
+  turn_id: TurnId;
+  previous_turn_id: TurnId | null;
+  op: "create" | "join" | "leave" | "update" | "close" | "handoff";
+  actor: Did;
+  at: UtcTimestamp;
+  body: {
+    [k: string]: unknown | undefined;
+  };
+  hash: string;
+}
+/**
+ * REQUEST.SESSION_UPDATE (RFC 0001 §3.2 update, §3.4): refused VERSION_CONFLICT unless expected_version equals the current state_version; the new state must match the session's state_schema.
+ */
+export interface SessionUpdateContent {
+  type: "SESSION_UPDATE";
+  expected_version: number;
+  state: {
+    [k: string]: unknown | undefined;
+  };
+  note?: string;
 }
 /**
  * INFORM.STORE_FACT, Coordinator → KB (seed contract §2.4).

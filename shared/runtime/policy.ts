@@ -27,9 +27,10 @@ const INITIATORS: Record<string, readonly Role[]> = {
   DESCRIBE: ['coordinator'],
   STORE_FACT: ['coordinator'],
   GET_FACTS: ['coordinator'],
-  REGISTER: ['specialist', 'calendar', 'room'],
-  HEARTBEAT: ['specialist', 'calendar', 'room'],
-  DEREGISTER: ['specialist', 'calendar', 'room'],
+  // The Coordinator registers too: its profile publishes the RFC 0001 §3.3 sessions manifest.
+  REGISTER: ['specialist', 'calendar', 'room', 'coordinator'],
+  HEARTBEAT: ['specialist', 'calendar', 'room', 'coordinator'],
+  DEREGISTER: ['specialist', 'calendar', 'room', 'coordinator'],
   // OACoP (docs/oacop.md): the Coordinator drives scheduling and tasks; calendars and rooms answer.
   // A participant may cancel (oacop-rfc §3.5); a calendar reports a task's progress on its own.
   ProposeCollaboration: ['coordinator'],
@@ -47,6 +48,10 @@ const INITIATORS: Record<string, readonly Role[]> = {
   QUERY_AGENTS: ['specialist'],
   BROADCAST_EVENT: ['specialist'],
   EVENT: ['coordinator'],
+  // OAP RFC 0001 sessions (docs/sessions.md): agents with a DID convene and take part; the
+  // Presenter on behalf of a person. The Coordinator is the Tool and only answers.
+  ...Object.fromEntries(['CREATE', 'JOIN', 'LEAVE', 'STATE', 'UPDATE', 'CLOSE', 'LOG', 'HANDOFF', 'DELETE']
+    .map((op) => [`SESSION_${op}`, ['presenter', 'specialist'] as const])),
 };
 
 export function mayTalk(from: Role, to: Role): boolean {

@@ -1,0 +1,101 @@
+// Sessions in the Coordinator process (docs/sessions.md): the store, the SESSION_* handlers, the
+// chat commands the factory routes here, and the Coordinator's own DF registration whose profile
+// carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
+import { randomUUID } from 'node:crypto';
+import { fromPromise, waitFor } from 'xstate';
+import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
+import type { Booted } from '../../../shared/runtime/boot.js';
+import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
+import type { Identity } from '../../../shared/runtime/names.js';
+import { packageVersion } from '../../specialist/profile.js';
+import { registrationMachine, type RegistrationEmitted } from '../../specialist/registration-machine.js';
+import { chatCommand, parseSessionCommand } from './chat.js';
+import { sessionMachine } from './machine.js';
+import { PLAN_SCHEMA } from './schemas.js';
+import { type SessionLimits, SessionService } from './service.js';
+import { sessionsDbFile, SessionStore } from './store.js';
+
+export const SESSION_KINDS = ['SESSION_CREATE', 'SESSION_JOIN', 'SESSION_LEAVE', 'SESSION_STATE', 'SESSION_UPDATE', 'SESSION_CLOSE', 'SESSION_LOG', 'SESSION_HANDOFF', 'SESSION_DELETE'] as const;
+
+const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const raw = env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, got ${raw}`);
+  return n;
+};
+
+/** PARLEY_SESSION_QUOTA (20 open sessions per convener), PARLEY_SESSION_MAX_PARTICIPANTS (16), PARLEY_SESSION_MAX_HOURS (720). */
+export function sessionLimits(env: NodeJS.ProcessEnv = process.env): SessionLimits {
+  return {
+    quota: positive(env, 'PARLEY_SESSION_QUOTA', 20),
+    maxParticipants: positive(env, 'PARLEY_SESSION_MAX_PARTICIPANTS', 16),
+    maxDurationHours: positive(env, 'PARLEY_SESSION_MAX_HOURS', 720),
+  };
+}
+
+export function manifest(limits: SessionLimits): SessionsManifest {
+  return {
+    supported: true, max_participants: limits.maxParticipants, max_duration_hours: limits.maxDurationHours, state_schema: PLAN_SCHEMA,
+    concurrency_model: 'optimistic', resumable_after_disconnect: true, supports_pause: false, supports_handoff: true,
+  };
+}
+
+export interface SessionsWiring {
+  service: SessionService;
+  /** For the USER_MSG factory: a chat line that is a session command, else undefined. */
+  chatRoute: (request: Envelope, from: Identity) => ReturnType<ExchangeFactory> | undefined;
+  /** After agent.start(): REGISTER with the DF, heartbeats, DEREGISTER at shutdown. */
+  register: () => void;
+}
+
+export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWiring {
+  const { agent, config, logger } = booted;
+  const limits = sessionLimits();
+  const store = new SessionStore(sessionsDbFile(config));
+  const service = new SessionService(store, limits);
+  const request = sessionMachine.provide({
+    actors: {
+      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) => {
+        const out = service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content });
+        return replyTo(r, out);
+      }),
+    },
+  });
+  for (const kind of SESSION_KINDS) agent.router.on(kind, (r, from) => ({ machine: request, input: { request: r, from, self: agent.name } }));
+  const chat = sessionMachine.provide({
+    actors: {
+      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) =>
+        chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' })),
+    },
+  });
+  const chatRoute = (r: Envelope, from: Identity) =>
+    (parseSessionCommand(String(r.content.text ?? '')) ? { machine: chat, input: { request: r, from, self: agent.name } } : undefined);
+
+  // Closed at exit, not in a hook: requests arriving while the transport stops still find it open.
+  process.once('exit', () => store.close());
+  logger.info({ ...limits, file: sessionsDbFile(config) }, 'sessions ready');
+  return { service, chatRoute, register: () => registerManifest(booted, heartbeatMs, limits) };
+}
+
+/** The Coordinator's own DF registration (docs/runtime.md §5), so the manifest is in the DF. */
+function registerManifest({ agent, logger, onShutdown }: Booted, heartbeatMs: number, limits: SessionLimits): void {
+  const conversationId = `reg-coordinator-${randomUUID()}`;
+  const profile: AgentProfile = {
+    jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['SESSIONS'],
+    ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+    description: 'Coordinator: OAP RFC 0001 Coordination Sessions (SESSION_CREATE, JOIN, LEAVE, STATE, UPDATE, CLOSE, LOG, HANDOFF, DELETE)',
+    sessions: manifest(limits),
+  };
+  const registration = agent.router.start(conversationId, registrationMachine, {
+    self: agent.name, jid: agent.self.jid, profile, conversationId, heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
+  });
+  registration.on('registered', (e: RegistrationEmitted) => {
+    if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered (sessions manifest)');
+  });
+  onShutdown(async () => {
+    if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
+      await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
+    }
+  });
+}
