@@ -74,9 +74,14 @@ describe('policy [initiate] who may open which exchange', () => {
     expect(mayInitiate('specialist', 'STORE_FACT')).to.equal(false);
   });
 
-  it('lets specialists, calendars and rooms (only) register', () => {
-    for (const r of ['specialist', 'calendar', 'room'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(true);
-    expect(mayInitiate('coordinator', 'REGISTER')).to.equal(false);
+  it('lets specialists, calendars, rooms and the Coordinator (its sessions manifest) register; not the Presenter or the KB', () => {
+    for (const r of ['specialist', 'calendar', 'room', 'coordinator'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(true);
+    for (const r of ['presenter', 'kb'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(false);
+  });
+
+  it('lets agents with a DID (specialists, the Presenter for a person) open session requests, not the KB or a calendar', () => {
+    for (const r of ['specialist', 'presenter'] as Role[]) expect(mayInitiate(r, 'SESSION_UPDATE')).to.equal(true);
+    for (const r of ['kb', 'calendar', 'coordinator'] as Role[]) expect(mayInitiate(r, 'SESSION_CREATE')).to.equal(false);
   });
 
   it('does not restrict kinds that only ever travel as replies', () => {
