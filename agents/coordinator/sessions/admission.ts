@@ -41,6 +41,7 @@ export function handoff(svc: SessionService, s: SessionRow, actor: Actor, conten
   svc.isOpen(s, 'handoff');
   if (!svc.store.isParticipant(s.id, c.subject)) refuse('NOT_A_PARTICIPANT', `the new convener ${c.subject} must be a participant first`);
   if (c.subject === s.convener) refuse('BAD_CREDENTIAL', `${c.subject} already is the convener`);
-  svc.store.patch(s.id, { convener: c.subject });
+  // The new convener's quota takes the session over (a person's stays the person's).
+  svc.store.patch(s.id, { convener: c.subject, ...(s.quota_key === s.convener ? { quota_key: c.subject } : {}) });
   return svc.turn(s, actor.did, 'handoff', { from: s.convener, to: c.subject, credential: c });
 }

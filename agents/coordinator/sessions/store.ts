@@ -81,7 +81,7 @@ export class SessionStore {
   }
 
   /** Writes the changed fields of a session. */
-  patch(id: string, fields: Partial<Pick<SessionRow, 'convener' | 'state' | 'state_version' | 'status'>>): void {
+  patch(id: string, fields: Partial<Pick<SessionRow, 'convener' | 'quota_key' | 'state' | 'state_version' | 'status'>>): void {
     const cols = Object.keys(fields);
     if (cols.length === 0) return;
     const values = { ...fields, ...(fields.state ? { state: JSON.stringify(fields.state) } : {}), id };
