@@ -72,6 +72,7 @@ export const BUILT_INS = [
   { command: 'new', description: 'start a new conversation' },
   { command: 'what did you tell me about X?', description: 'recall answers I gave you about X' },
   { command: 'my time zone is Europe/Berlin', description: 'read and show your times in your zone (/tz shows it)' },
+  { command: 'session start <title>', description: 'make this conversation a coordination session with a shared plan: session add <step>, session done <n>, session, session close' },
 ] as const;
 
 /** Shown when people have calendar agents (OACoP): the scheduling and task commands. */

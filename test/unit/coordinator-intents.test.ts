@@ -56,7 +56,7 @@ describe('Coordinator [help] lists live capabilities from the DF', () => {
     expect(text).to.include('specialist-math — Arithmetic and unit conversions');
     expect(text).to.include('"what is 2+2?", "convert 3 km to miles"');
     for (const c of ['help', 'new', 'what did you tell me about X?']) expect(text).to.include(`• ${c} — `);
-    expect(reply.content.rich).to.deep.include({ kind: 'help', directory: 'ok', commands: ['help', 'new', 'what did you tell me about X?', 'my time zone is Europe/Berlin'] });
+    expect(reply.content.rich).to.deep.include({ kind: 'help', directory: 'ok', commands: ['help', 'new', 'what did you tell me about X?', 'my time zone is Europe/Berlin', 'session start <title>'] });
     expect(h.isDone()).to.equal(true);
   });
 
