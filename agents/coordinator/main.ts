@@ -7,6 +7,7 @@ import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
@@ -23,7 +24,8 @@ import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './schedulin
 import { zoneMachine } from './scheduling/zone-machine.js';
 import { wireSessions } from './sessions/wire.js';
 
-const { agent, config, logger, onShutdown } = createAgent({ account: 'coordinator' });
+// Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
+const { agent, config, logger, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
 const tunables = loadTunables(process.env, config.domain);
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = tunables;
 const scaleTimeoutMs = Number(process.env.PARLEY_SCALE_TIMEOUT_MS || 20000);
@@ -103,6 +105,8 @@ agent.router.on('TaskUpdate', (request, from) => {
   const task = store.task(String(request.content.threadId));
   return { machine: taskUpdate, input: { request, from, self: agent.name, ...(task ? { task } : {}) } };
 });
+// Conversations a killed Coordinator left behind resume before anything new is read.
+if (exchanges) restoreExchanges(agent, exchanges);
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();

@@ -6,6 +6,7 @@ import type { Element } from '@xmpp/xml';
 import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
 import { ChatDesk } from './chat.js';
@@ -14,11 +15,15 @@ import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 
-const { agent, config, logger } = createAgent({
+// Durable (docs/runtime.md "Durability"): question actors in data/presenter-exchanges.sqlite.
+const { agent, config, logger, store } = createAgent({
   account: 'presenter',
+  durable: true,
   readsChat: true,
   onChat: (msg: InboundMessage) => {
-    const outcome = desk.handle(msg);
+    // A chat line with an id is handled once, even when redelivered after a restart.
+    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(msg));
+    const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
   },
 });
@@ -75,6 +80,17 @@ agent.transport.onPresence((stanza: Element) => {
   }
 });
 
+// Questions a killed Presenter left behind resume (their answer lines go out again through say).
+if (store) {
+  restoreExchanges(agent, store, {
+    machineFor: (rec) => (rec.machineId === questionMachine.id ? questionMachine : undefined),
+    onRestored: (actor, rec) => {
+      if (rec.machineId !== questionMachine.id) return;
+      actor.on('chat', (e: ChatEmitted) => say(e));
+      actor.send({ type: 'START' }); // ignored unless it died before its first step
+    },
+  });
+}
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
 await agent.start();

@@ -10,6 +10,7 @@ import { identify } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
+import { ExchangeStore } from '../store/exchanges.js';
 
 export interface BootOptions {
   /** Account localpart: presenter, coordinator, specialist-math, … */
@@ -17,6 +18,8 @@ export interface BootOptions {
   readsChat?: boolean;
   onChat?: AgentOptions['onChat'];
   persist?: AgentOptions['persist'];
+  /** Durable role (Coordinator, Presenter): exchange snapshots and the inbound ledger in SQLite (docs/runtime.md "Durability"). */
+  durable?: boolean;
   config?: ParleyConfig;
   /** Content kinds accepted from a JID with no DID binding yet (the Registry: REGISTER). */
   firstUse?: string[];
@@ -26,6 +29,8 @@ export interface Booted {
   agent: Agent;
   config: ParleyConfig;
   logger: Logger;
+  /** The durable role's store ($PARLEY_HOME/data/<name>-exchanges.sqlite); restore from it before agent.start(). */
+  store?: ExchangeStore;
   /** Registers work to do before the transport stops (deregister, flush). */
   onShutdown(fn: () => Promise<void> | void): void;
 }
@@ -34,13 +39,22 @@ export function telemetryFile(cfg: ParleyConfig, name: string): string {
   return path.join(paths(cfg).telemetry, `${name}.sqlite`);
 }
 
+export function exchangeStoreFile(cfg: ParleyConfig, name: string): string {
+  return path.join(paths(cfg).data, `${name.toLowerCase()}-exchanges.sqlite`);
+}
+
 export function createAgent(opts: BootOptions): Booted {
   const config = opts.config ?? loadConfig();
   const { jid, password } = credentialsFor(config, opts.account);
   const name = identify(jid, config.domain).name;
   const rateLimit = rateLimitFromEnv(process.env);
   const logger = createLogger(name);
-  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource: `agent-${process.pid}` });
+  // One fixed resource per account (PARLEY_RESOURCE, default "parley"): a restarted process takes
+  // over the session its predecessor left waiting for XEP-0198 resumption, and with it the
+  // stanzas queued there (a new resource would leave them to bounce after resume_timeout).
+  const resource = process.env.PARLEY_RESOURCE || 'parley';
+  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource });
+  const store = opts.durable ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({
     jid,
     domain: config.domain,
@@ -49,7 +63,7 @@ export function createAgent(opts: BootOptions): Booted {
     telemetry: new SqliteTelemetry(telemetryFile(config, name), name),
     readsChat: opts.readsChat,
     onChat: opts.onChat,
-    persist: opts.persist,
+    persist: opts.persist ?? store,
     // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
     signing: signingFor(config, opts.account, opts.firstUse ? { firstUse: opts.firstUse } : {}),
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
@@ -63,11 +77,12 @@ export function createAgent(opts: BootOptions): Booted {
     logger.info({ signal }, 'stopping');
     for (const h of hooks) await Promise.resolve(h()).catch((err: Error) => logger.warn({ err: err.message }, 'shutdown hook failed'));
     await agent.stop().catch(() => undefined);
+    store?.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
   process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
-  return { agent, config, logger, onShutdown: (fn) => hooks.push(fn) };
+  return { agent, config, logger, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn) };
 }

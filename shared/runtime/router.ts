@@ -25,15 +25,59 @@ export interface RouterOptions {
   /** An actor crashed: the agent answers the initiating envelope with FAILURE INTERNAL_ERROR. */
   crashed: (key: string, request: Envelope | undefined, err: unknown) => void;
   clock?: Clock;
-  /** Persistence hooks (durable roles): a snapshot after each transition, and removal. */
-  persist?: { save(key: string, snapshot: unknown): void; remove(key: string): void };
+  /** Persistence hooks (durable roles, shared/store/exchanges.ts): a record after each transition, and removal. */
+  persist?: Persist;
 }
+
+/** What a durable role stores per live exchange (docs/runtime.md "Durability"). */
+export interface PersistedExchange {
+  key: string;
+  /** The machine's id: a restored snapshot only runs on the machine it came from. */
+  machineId: string;
+  conversationId: string;
+  /** The initiating envelope (opened by an inbound message) and what the factory was given. */
+  request?: Envelope;
+  kind?: string;
+  from?: Identity;
+  /** reply_with of every envelope the actor sent: replies still find it after a restart. */
+  outbound: string[];
+  snapshot: unknown;
+  /** Pending delayed events with absolute deadlines (the router's clock), re-armed at restore. */
+  timers: Array<{ id: string; event: unknown; deadline: number }>;
+  /** Envelopes sent in the last second: resent at restore (they may have died in the socket buffer). */
+  recent: Array<{ at: number; envelope: Envelope }>;
+}
+
+export interface Persist {
+  save(key: string, record: PersistedExchange): void;
+  /** `sends`: the envelopes the exchange sent just before it finished (resent after a crash). */
+  remove(key: string, sends?: Envelope[]): void;
+  /** One transaction for an inbound envelope: its ledger entry and the snapshot it caused. */
+  atomically?<T>(fn: () => T): T;
+  /** Durable duplicate check: true the first time (sender, reply_with) is seen. */
+  firstTime?(dedupeKey: string): boolean;
+}
+
+/** How long sent envelopes count as "maybe still in the socket buffer" (see PersistedExchange.recent). */
+const RECENT_MS = 1000;
 
 interface Entry {
   actor: AnyActorRef;
   conversationId: string;
   request?: Envelope;
+  kind?: string;
+  from?: Identity;
   outbound: Set<string>;
+  /** Delayed-event id → absolute deadline (durable roles). */
+  deadlines: Map<string, number>;
+  recent: PersistedExchange['recent'];
+}
+
+interface Scheduled {
+  source: AnyActorRef;
+  event: unknown;
+  delay: number;
+  id: string;
 }
 
 /** A bounded set that forgets its oldest members (replay/duplicate and late-reply memory). */
@@ -74,10 +118,17 @@ export class Router {
 
   /** Delivers a validated, authorised envelope. */
   deliver(envelope: Envelope, kind: string, from: Identity): RouteResult {
-    // Idempotent by (sender, reply_with): offline redelivery and resent stanzas are processed once.
+    const p = this.opts.persist;
+    return p?.atomically ? p.atomically(() => this.route(envelope, kind, from)) : this.route(envelope, kind, from);
+  }
+
+  private route(envelope: Envelope, kind: string, from: Identity): RouteResult {
+    // Idempotent by (sender, reply_with): offline redelivery and resent stanzas are processed once
+    // (durable roles: also across restarts, through the persisted ledger).
     const dedupeKey = `${from.jid} ${envelope.reply_with}`;
     if (this.seen.has(dedupeKey)) return { outcome: 'duplicate' };
     this.seen.add(dedupeKey);
+    if (this.opts.persist?.firstTime && !this.opts.persist.firstTime(dedupeKey)) return { outcome: 'duplicate' };
 
     if (envelope.in_reply_to !== undefined) {
       const key = this.correlation.get(envelope.in_reply_to);
@@ -94,24 +145,69 @@ export class Router {
     if (!factory) return { outcome: 'unhandled' };
     const key = `${envelope.conversation_id}/${envelope.reply_with}`;
     const { machine, input } = factory(envelope, from);
-    this.start(key, machine, input, envelope);
+    this.launch(key, machine, { input, request: envelope, kind, from });
     return { outcome: 'opened', key };
   }
 
   /** Starts a locally initiated exchange (e.g. the Presenter's conversation for a chat line). */
-  start(key: string, machine: AnyStateMachine, input: unknown, request?: Envelope, snapshot?: unknown): AnyActorRef {
+  start(key: string, machine: AnyStateMachine, input: unknown, request?: Envelope): AnyActorRef {
+    return this.launch(key, machine, { input, ...(request ? { request } : {}) });
+  }
+
+  /**
+   * Restores a persisted exchange (durable roles, before the agent goes online): the snapshot on
+   * `machine` (default: the machine the kind's factory builds for the stored request), its
+   * correlations, and its timers re-armed for what is left of them (at once when overdue).
+   * Invoked promise actors that were running start again (xstate restores them as active).
+   * Undefined when the machine is gone or changed: the caller fails the conversation cleanly.
+   */
+  restore(rec: PersistedExchange, machine?: AnyStateMachine): AnyActorRef | undefined {
+    let m = machine;
+    let input: unknown;
+    if (!m && rec.kind && rec.request && rec.from) {
+      const built = this.factories.get(rec.kind)?.(rec.request, rec.from);
+      m = built?.machine;
+      input = built?.input;
+    }
+    if (!m || m.id !== rec.machineId) return undefined;
+    const snapshot = withFunctions(rec.snapshot, input);
+    const actor = this.launch(rec.key, m, { input, snapshot, request: rec.request, kind: rec.kind, from: rec.from, outbound: rec.outbound, recent: rec.recent });
+    const scheduler = (actor.system as unknown as { scheduler: { schedule(s: AnyActorRef, t: AnyActorRef, e: unknown, d: number, id: string): void } }).scheduler;
+    const entry = this.actors.get(rec.key);
+    for (const t of rec.timers) {
+      entry?.deadlines.set(t.id, t.deadline);
+      scheduler.schedule(actor, actor, t.event, Math.max(0, t.deadline - this.now()), t.id);
+    }
+    return actor;
+  }
+
+  private now(): number {
+    const clock = this.opts.clock as { now?: () => number } | undefined;
+    return clock?.now ? clock.now() : Date.now();
+  }
+
+  private launch(
+    key: string, machine: AnyStateMachine,
+    o: { input?: unknown; snapshot?: unknown; request?: Envelope | undefined; kind?: string | undefined; from?: Identity | undefined; outbound?: string[]; recent?: PersistedExchange['recent'] },
+  ): AnyActorRef {
+    const { request } = o;
     const actor = createActor(machine, {
-      input,
+      input: o.input,
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
-      ...(snapshot ? { snapshot: snapshot as never } : {}),
+      ...(o.snapshot ? { snapshot: o.snapshot as never } : {}),
     });
-    const entry: Entry = { actor, conversationId: request?.conversation_id ?? key.split('/')[0] ?? key, request, outbound: new Set() };
+    const entry: Entry = {
+      actor, conversationId: request?.conversation_id ?? key.split('/')[0] ?? key, request, kind: o.kind, from: o.from,
+      outbound: new Set(o.outbound ?? []), deadlines: new Map(), recent: o.recent ?? [],
+    };
     this.actors.set(key, entry);
     if (request) this.correlation.set(request.reply_with, key);
+    for (const id of entry.outbound) this.correlation.set(id, key);
     actor.on('send', (e: ExchangeEmitted) => {
       if (e.type !== 'send') return;
       entry.outbound.add(e.envelope.reply_with);
       this.correlation.set(e.envelope.reply_with, key);
+      if (this.opts.persist) entry.recent.push({ at: this.now(), envelope: e.envelope });
       this.opts.send(e.envelope, key);
     });
     actor.on('note', (e: ExchangeEmitted) => {
@@ -120,7 +216,7 @@ export class Router {
     actor.subscribe({
       next: (snap) => {
         if (snap.status === 'done') this.finish(key);
-        else if (this.opts.persist && snap.status === 'active') this.opts.persist.save(key, actor.getPersistedSnapshot());
+        else if (this.opts.persist && snap.status === 'active') this.opts.persist.save(key, this.record(key, entry, machine.id));
       },
       error: (err) => {
         this.opts.logger.error({ key, err: (err as Error)?.message }, 'exchange actor crashed');
@@ -130,6 +226,27 @@ export class Router {
     });
     actor.start();
     return actor;
+  }
+
+  private record(key: string, entry: Entry, machineId: string): PersistedExchange {
+    const now = this.now();
+    const scheduled = (entry.actor.system as unknown as { getSnapshot(): { _scheduledEvents: Record<string, Scheduled> } }).getSnapshot()._scheduledEvents;
+    const timers: PersistedExchange['timers'] = [];
+    const live = new Set<string>();
+    for (const s of Object.values(scheduled)) {
+      if (s.source !== entry.actor) continue;
+      live.add(s.id);
+      // First seen in the transition that scheduled it: its deadline is now + delay.
+      let deadline = entry.deadlines.get(s.id);
+      if (deadline === undefined) entry.deadlines.set(s.id, (deadline = now + s.delay));
+      timers.push({ id: s.id, event: s.event, deadline });
+    }
+    for (const id of entry.deadlines.keys()) if (!live.has(id)) entry.deadlines.delete(id);
+    entry.recent = entry.recent.filter((r) => r.at >= now - RECENT_MS);
+    return {
+      key, machineId, conversationId: entry.conversationId, outbound: [...entry.outbound], snapshot: entry.actor.getPersistedSnapshot(), timers, recent: entry.recent,
+      ...(entry.request ? { request: entry.request } : {}), ...(entry.kind ? { kind: entry.kind } : {}), ...(entry.from ? { from: entry.from } : {}),
+    };
   }
 
   /** Sends an event to a live actor (e.g. chat input to the Presenter's conversation). */
@@ -160,7 +277,10 @@ export class Router {
       this.correlation.delete(entry.request.reply_with);
       this.closed.add(entry.request.reply_with);
     }
-    this.opts.persist?.remove(key);
+    if (this.opts.persist) {
+      const since = this.now() - RECENT_MS;
+      this.opts.persist.remove(key, entry.recent.filter((r) => r.at >= since).map((r) => r.envelope));
+    }
     entry.actor.stop();
   }
 
@@ -171,4 +291,13 @@ export class Router {
       entry?.actor.stop();
     }
   }
+}
+
+/** A JSON snapshot loses functions its context held (e.g. a predicate from the factory's input): put them back. */
+function withFunctions(snapshot: unknown, input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return snapshot;
+  const snap = snapshot as { context?: Record<string, unknown> };
+  if (typeof snap?.context !== 'object' || snap.context === null) return snapshot;
+  const fns = Object.entries(input as Record<string, unknown>).filter(([k, v]) => typeof v === 'function' && !(k in (snap.context as object)));
+  return fns.length === 0 ? snapshot : { ...snap, context: { ...snap.context, ...Object.fromEntries(fns) } };
 }

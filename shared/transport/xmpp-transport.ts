@@ -210,6 +210,13 @@ export class XmppTransport implements Transport {
    */
   private failed(err: Error): void {
     this.log.debug({ err: err.message }, 'xmpp error');
+    // RFC 6120 §4.9.3.3 <conflict/>: a newer process of this account took our resource (a restart
+    // after a crash). It owns the session now; reconnecting would kick it back out, forever.
+    if ((err as { condition?: string }).condition === 'conflict' && !this.stopping) {
+      this.log.error('replaced by a newer session of this account (stream conflict): not reconnecting');
+      this.stopping = true;
+      return;
+    }
     if (err.name !== 'SASLError' || this.stopping || this._status === 'offline') return;
     this.log.warn({ err: err.message }, 'login refused while reconnecting; retrying');
     this.entity.disconnect?.().catch(() => undefined);

@@ -1,0 +1,57 @@
+// Restart of a durable role (issue #6 "Durability"; docs/runtime.md): before the agent goes online,
+// every exchange persisted by the router comes back (snapshot, correlations, timers re-armed
+// from their deadlines), and envelopes that may have died in the socket buffer at the crash are
+// sent again. Receivers drop copies by (sender, reply_with), so a resend is never a second answer.
+import type { AnyActorRef, AnyStateMachine } from 'xstate';
+import type { Envelope } from '../acl/envelope.js';
+import type { ExchangeStore } from '../store/exchanges.js';
+import type { Agent } from './agent.js';
+import type { PersistedExchange } from './router.js';
+
+export interface RestoreOptions {
+  /** The machine for an exchange the role started itself (no factory kind), e.g. the Presenter's question. */
+  machineFor?(rec: PersistedExchange): AnyStateMachine | undefined;
+  /** Called for each restored actor (e.g. to listen to its non-envelope emits again). */
+  onRestored?(actor: AnyActorRef, rec: PersistedExchange): void;
+}
+
+export interface RestoreReport {
+  restored: number;
+  /** Exchanges whose machine is gone or changed: their requester got FAILURE INTERNAL_ERROR. */
+  failed: number;
+  /** Envelopes sent again (recent sends of live and just-finished exchanges). */
+  resent: number;
+  ms: number;
+}
+
+export function restoreExchanges(agent: Agent, store: ExchangeStore, opts: RestoreOptions = {}): RestoreReport {
+  const t0 = Date.now();
+  const report: RestoreReport = { restored: 0, failed: 0, resent: 0, ms: 0 };
+  const resend = (envs: Envelope[]) => {
+    for (const e of envs) agent.send(e);
+    report.resent += envs.length;
+  };
+  // Answers (and other last words) of exchanges that finished just before the crash.
+  for (const f of store.recentlyFinished()) resend(f.sends);
+  for (const rec of store.exchanges()) {
+    let actor: AnyActorRef | undefined;
+    try {
+      actor = agent.router.restore(rec, opts.machineFor?.(rec));
+    } catch (err) {
+      agent.log.error({ key: rec.key, err: (err as Error).message }, 'restore failed');
+    }
+    if (!actor) {
+      report.failed += 1;
+      store.remove(rec.key);
+      if (rec.kind && rec.request) agent.answerError(rec.request, 'INTERNAL_ERROR', 'the conversation could not be resumed after a restart');
+      continue;
+    }
+    report.restored += 1;
+    opts.onRestored?.(actor, rec);
+    resend(rec.recent.map((r) => r.envelope));
+  }
+  store.prune();
+  report.ms = Date.now() - t0;
+  if (report.restored + report.failed + report.resent > 0) agent.log.info(report, 'restored exchanges');
+  return report;
+}
