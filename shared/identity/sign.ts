@@ -134,7 +134,8 @@ export function verifyEnvelope(envelope: unknown, options: VerifyOptions | strin
 }
 
 export interface Verifier {
-  (envelope: unknown, expectedDid?: string): VerifyResult;
+  /** `at`: judge freshness as of this time instead of now (a server-stamped offline delivery, signing.ts). */
+  (envelope: unknown, expectedDid?: string, at?: number): VerifyResult;
   readonly replay: ReplayWindow;
 }
 
@@ -143,6 +144,7 @@ export function createVerifier(opts: Omit<VerifyOptions, 'expectedDid'> = {}): V
   const replay = opts.replay ?? new ReplayWindow({ maxAgeMs: opts.maxAgeMs, now: opts.now });
   // A window that forgets ids before the STALE limit would let copies through in between.
   if (replay.maxAgeMs < (opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) throw new RangeError('replay window shorter than maxAgeMs');
-  const verify = (envelope: unknown, expectedDid?: string) => verifyEnvelope(envelope, { ...opts, replay, expectedDid });
+  const verify = (envelope: unknown, expectedDid?: string, at?: number) =>
+    verifyEnvelope(envelope, { ...opts, replay, expectedDid, ...(at !== undefined ? { now: () => at } : {}) });
   return Object.assign(verify, { replay });
 }

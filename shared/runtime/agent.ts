@@ -6,6 +6,7 @@ import { makeEnvelope } from '../acl/envelope.js';
 import { errorContent, type ErrorCode, performativeFor, toParleyError } from '../acl/errors.js';
 import { mayAnswerWithError } from '../acl/performatives.js';
 import type { Logger } from '../log/index.js';
+import { serverStoredAt } from '../transport/stanza.js';
 import type { InboundMessage, Transport } from '../transport/types.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
@@ -186,7 +187,8 @@ export class Agent {
     const limiter = this.opts.rateLimit;
     const c = classify(msg, {
       domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false,
-      ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind) } : {}),
+      // A message our server stored while we were away is judged by its age when stored (signing.ts).
+      ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind, msg.delayed ? serverStoredAt(msg.stanza, this.opts.domain) : undefined) } : {}),
       ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
     });
     switch (c.action) {

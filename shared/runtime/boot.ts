@@ -54,7 +54,8 @@ export function createAgent(opts: BootOptions): Booted {
   // stanzas queued there (a new resource would leave them to bounce after resume_timeout).
   const resource = process.env.PARLEY_RESOURCE || 'parley';
   const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource });
-  const store = opts.durable ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
+  // PARLEY_DURABLE=0: no snapshots, no ledger (benchmark comparisons; a crash then loses conversations).
+  const store = opts.durable && process.env.PARLEY_DURABLE !== '0' ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({
     jid,
     domain: config.domain,

@@ -27,8 +27,16 @@ export interface SigningOptions {
    */
   firstUse?: readonly string[];
   maxAgeMs?: number;
+  /**
+   * How long after the server stored it (XEP-0203 delay stamped by our own domain) an envelope
+   * delivered from offline storage or a taken-over session is still judged by its age at storage
+   * time rather than now (default PARLEY_OFFLINE_MAX_AGE_MS, 1 h). Beyond it: STALE as usual.
+   */
+  offlineMaxAgeMs?: number;
   now?: () => number;
 }
+
+export const DEFAULT_OFFLINE_MAX_AGE_MS = 3600_000;
 
 const CODES: Record<VerifyCode, ErrorCode> = {
   MISSING_SIGNATURE: 'MISSING_SIGNATURE',
@@ -64,8 +72,16 @@ export class Signing {
     return signEnvelope({ ...envelope, timestamp: new Date(this.now()).toISOString() }, this.opts.identity);
   }
 
-  /** Verifies an envelope that passed schema validation, against the DID bound to `from`. */
-  check(envelope: Envelope, from: Identity, kind: string): SignatureCheck {
+  /**
+   * Verifies an envelope that passed schema validation, against the DID bound to `from`.
+   * `storedAt`: when our server stored it for later delivery (XEP-0203; agent.ts reads it). The
+   * Agora §1 60 s limit then applies between signing and storage, so an envelope held by the
+   * server through an outage is not STALE, up to offlineMaxAgeMs after storage.
+   */
+  check(envelope: Envelope, from: Identity, kind: string, storedAt?: number): SignatureCheck {
+    const now = this.now();
+    const offlineMax = this.opts.offlineMaxAgeMs ?? DEFAULT_OFFLINE_MAX_AGE_MS;
+    const at = storedAt !== undefined && storedAt <= now && now - storedAt <= offlineMax ? storedAt : undefined;
     const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
     const expected = this.trust.didOf(from.jid, presented)?.did;
     if (expected === undefined) {
@@ -75,7 +91,7 @@ export class Signing {
         return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}${people}` };
       }
     }
-    const r = this.verify(envelope, expected);
+    const r = this.verify(envelope, expected, at);
     if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined };
     const code = CODES[r.code];
     // The DID check above means only the bound JID itself can present an accepted envelope again:
@@ -102,9 +118,11 @@ export function signingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The Signing of account `account` (key created and pinned on first use), or undefined when disabled. */
 export function signingFor(
-  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs'> = {}, env: NodeJS.ProcessEnv = process.env,
+  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> = {}, env: NodeJS.ProcessEnv = process.env,
 ): Signing | undefined {
   if (!signingEnabled(env)) return undefined;
+  const offline = Number(env.PARLEY_OFFLINE_MAX_AGE_MS);
+  if (opts.offlineMaxAgeMs === undefined && env.PARLEY_OFFLINE_MAX_AGE_MS && Number.isFinite(offline) && offline >= 0) opts = { ...opts, offlineMaxAgeMs: offline };
   const identity = ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`);
   return new Signing({ identity, trust: new TrustStore(pinnedDidsFile(cfg.home)), domain: cfg.domain, ...opts });
 }

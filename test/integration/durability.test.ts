@@ -1,0 +1,153 @@
+// Durability (issue #6), the whole system under the real supervisor: an agent is SIGKILLed with
+// 50 questions from 5 people in flight and restarted by the supervisor; every question must end
+// with exactly one line to its person (the answer, or a clear failure), none lost, none doubled.
+// The specialist is held with SIGSTOP so the questions are truly in flight at the kill.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
+import { freePort } from '../../shared/ejabberd/ports.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
+import type { ChildInfo } from '../../shared/supervisor/child.js';
+import { controlRequest } from '../../shared/supervisor/control.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { stopSupervisor } from '../support/supervised.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PEOPLE = 5;
+const PER_PERSON = 10;
+
+interface Asked { person: ChatPerson; thread: string; product: number }
+
+describe('Durability [crash] kill -9 with 50 questions in flight, restarted by the supervisor', function () {
+  this.timeout(60000);
+  let cfg: ParleyConfig;
+  let sup: ChildProcess;
+  let people: ChatPerson[] = [];
+  const out: string[] = [];
+  let n = 100;
+
+  const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
+  const agent = async (name: string) => (await agents()).find((a) => a.name === name) as ChildInfo;
+  const ready = async (name: string, oldPid: number | null) => {
+    for (let i = 0; i < 200; i++) {
+      const a = await agent(name);
+      if (a?.status === 'ready' && a.pid !== oldPid) return a;
+      await sleep(50);
+    }
+    throw new Error(`${name} not back`);
+  };
+
+  /** Each person asks PER_PERSON questions, each in its own thread. */
+  const askAll = (count = PER_PERSON): Asked[] =>
+    people.flatMap((person) => Array.from({ length: count }, () => {
+      const a = n++;
+      return { person, thread: person.say(`what is ${a} * 7?`), product: a * 7 };
+    }));
+
+  /** Waits for a line in every thread, then a little longer for duplicates; counts the lines per thread. */
+  const settle = async (asked: Asked[], timeoutMs = 40000) => {
+    const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && asked.some((q) => lines(q).length === 0)) await sleep(100);
+    const allAt = Date.now();
+    await sleep(1500);
+    const counts = asked.map((q) => lines(q).length);
+    const answered = asked.filter((q) => lines(q).length === 1 && (lines(q)[0]?.body ?? '').includes(String(q.product))).length;
+    const failed = asked.filter((q) => lines(q).length === 1 && !(lines(q)[0]?.body ?? '').includes(String(q.product)));
+    return {
+      allAt, answered, failed: failed.length, failures: failed.map((q) => lines(q)[0]?.body),
+      lost: counts.filter((c) => c === 0).length, duplicated: counts.filter((c) => c > 1).length,
+    };
+  };
+
+  /** Holds the specialist (SIGSTOP) while questions pile up, kills `victim`, lets the specialist go. */
+  const crashWithQuestionsInFlight = async (victim: string, hold: string) => {
+    const held = await agent(hold);
+    process.kill(held.pid as number, 'SIGSTOP');
+    const asked = askAll();
+    await sleep(1500); // every question reached the held agent's queue: truly in flight
+    const v = await agent(victim);
+    const killedAt = Date.now();
+    process.kill(v.pid as number, 'SIGKILL');
+    const late = victim === 'coordinator' ? askAll(1) : []; // asked while it is down
+    await sleep(200);
+    if (hold !== victim) process.kill(held.pid as number, 'SIGCONT');
+    const back = await ready(victim, v.pid);
+    const backMs = Date.now() - killedAt;
+    const r = await settle([...asked, ...late]);
+    const lateAnswered = late.filter((q) => q.person.lines.some((l) => l.thread === q.thread && l.body.includes(String(q.product)))).length;
+    console.log(`      (${victim}: ${asked.length} in flight + ${late.length} asked while down → ${r.answered} answered, ${r.failed} failed, ${r.lost} lost, `
+      + `${r.duplicated} duplicated; pid ${back.pid} ready ≤ ${backMs} ms after the kill, last first reply ${r.allAt - killedAt} ms after it)`);
+    if (r.failed > 0) console.log(`      (failures: ${[...new Set(r.failures)].join(' | ').slice(0, 300)})`);
+    expect(r.lost, 'questions never answered').to.equal(0);
+    expect(r.duplicated, 'questions answered twice').to.equal(0);
+    return { ...r, lateAnswered, late: late.length };
+  };
+
+  before(async function () {
+    this.timeout(120000);
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-durable-'));
+    fs.chmodSync(home, 0o755);
+    const env = {
+      ...process.env,
+      PARLEY_HOME: home,
+      PARLEY_C2S_PORT: String(await freePort()),
+      PARLEY_COMPONENT_PORT: String(await freePort()),
+      PARLEY_HTTP_PORT: String(await freePort()),
+      PARLEY_DIST_PORT: String(await freePort()),
+      PARLEY_SPECIALISTS: 'math:arithmetic',
+      PARLEY_SPECIALIST_CONCURRENCY: '200',
+      PARLEY_AUTOSCALE: '0',
+      PARLEY_CANDIDATE_CACHE_MS: '0', // every question asks the DF (the Registry crash must matter)
+      // Long enough to outlive a restart: recovery must come from delivery, not from a timeout.
+      PARLEY_AGREE_TIMEOUT_MS: '15000',
+      PARLEY_RESULT_TIMEOUT_MS: '15000',
+      PARLEY_REGISTRY_TIMEOUT_MS: '15000',
+      PARLEY_KB_TIMEOUT_MS: '15000',
+      PARLEY_PRESENTER_TIMEOUT_MS: '30000',
+      PARLEY_STOP_GRACE_MS: '3000',
+    };
+    cfg = loadConfig(env);
+    sup = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      sup.stdout?.on('data', (b: Buffer) => {
+        for (const line of String(b).split('\n').filter(Boolean)) {
+          out.push(line);
+          if (line.includes('ready in')) resolve();
+        }
+      });
+      sup.stderr?.on('data', (b: Buffer) => out.push(String(b)));
+      sup.once('exit', (code) => reject(new Error(`supervisor exited ${code}:\n${out.join('\n')}`)));
+    });
+    people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `durable-${i}`)));
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await stopSupervisor(sup, cfg);
+  });
+
+  it('Durability [coordinator] every question in flight, and one asked while it was down, gets exactly one answer', async () => {
+    const r = await crashWithQuestionsInFlight('coordinator', 'specialist-math');
+    expect(r.answered, `failures: ${r.failures.join(' | ')}`).to.equal(PEOPLE * PER_PERSON + r.late);
+    expect(r.lateAnswered).to.equal(r.late);
+  });
+
+  it('Durability [presenter] the restarted Presenter delivers every answer exactly once', async () => {
+    const r = await crashWithQuestionsInFlight('presenter', 'specialist-math');
+    expect(r.answered, `failures: ${r.failures.join(' | ')}`).to.equal(PEOPLE * PER_PERSON);
+  });
+
+  it('Durability [registry] lookups pending at the DF crash end once: answered or a clear failure', async () => {
+    const r = await crashWithQuestionsInFlight('registry', 'registry');
+    expect(r.answered + r.failed).to.equal(PEOPLE * PER_PERSON);
+  });
+
+  it('Durability [kb] answers waiting for the KB at its crash reach their person once (stored or KB_UNAVAILABLE)', async () => {
+    const r = await crashWithQuestionsInFlight('kb', 'kb');
+    expect(r.answered).to.equal(PEOPLE * PER_PERSON);
+  });
+});
