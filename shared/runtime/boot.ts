@@ -78,6 +78,7 @@ export function createAgent(opts: BootOptions): Booted {
     logger.info({ signal }, 'stopping');
     for (const h of hooks) await Promise.resolve(h()).catch((err: Error) => logger.warn({ err: err.message }, 'shutdown hook failed'));
     await agent.stop().catch(() => undefined);
+    store?.markCleanStop(); // the socket was flushed: nothing to resend at the next start
     store?.close();
     process.exit(0);
   };

@@ -31,8 +31,12 @@ export function restoreExchanges(agent: Agent, store: ExchangeStore, opts: Resto
     for (const e of envs) agent.send(e);
     report.resent += envs.length;
   };
-  // Answers (and other last words) of exchanges that finished just before the crash.
-  for (const f of store.recentlyFinished()) resend(f.sends);
+  // Only after a crash, and only what was sent in the last moments before it: those envelopes may
+  // have died in the socket buffer. Answers of exchanges that finished just before the crash first.
+  const crashed = !store.takeCleanStop();
+  const last = store.lastWrite() ?? 0;
+  const recent = (sends: PersistedExchange['recent']) => (crashed ? sends.filter((r) => r.at >= last - store.tombstoneMs).map((r) => r.envelope) : []);
+  if (crashed) for (const f of store.recentlyFinished()) resend(f.sends);
   for (const rec of store.exchanges()) {
     let actor: AnyActorRef | undefined;
     try {
@@ -48,7 +52,7 @@ export function restoreExchanges(agent: Agent, store: ExchangeStore, opts: Resto
     }
     report.restored += 1;
     opts.onRestored?.(actor, rec);
-    resend(rec.recent.map((r) => r.envelope));
+    resend(recent(rec.recent));
   }
   store.prune();
   report.ms = Date.now() - t0;

@@ -34,6 +34,7 @@ export class ExchangeStore {
       CREATE TABLE IF NOT EXISTS finished (key TEXT PRIMARY KEY, sends TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS inbound (dedupe_key TEXT PRIMARY KEY, at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS inbound_at ON inbound(at);
+      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
     `);
     this.stmts = {
       save: this.db.prepare('INSERT OR REPLACE INTO exchanges (key, record, updated_at) VALUES (?, ?, ?)'),
@@ -45,6 +46,8 @@ export class ExchangeStore {
       pruneFinished: this.db.prepare('DELETE FROM finished WHERE at < ?'),
       mark: this.db.prepare('INSERT OR IGNORE INTO inbound (dedupe_key, at) VALUES (?, ?)'),
       pruneLedger: this.db.prepare('DELETE FROM inbound WHERE at < ?'),
+      setMeta: this.db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
+      getMeta: this.db.prepare('SELECT v FROM meta WHERE k = ?'),
     };
   }
 
@@ -74,10 +77,29 @@ export class ExchangeStore {
     return (this.stmts.all.all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as PersistedExchange);
   }
 
+  /** The time of the last write (≈ the moment the previous process died), if any. */
+  lastWrite(): number | undefined {
+    return (this.stmts.lastWrite.get() as { m: number | null }).m ?? undefined;
+  }
+
+  /**
+   * Whether the previous process stopped cleanly (SIGTERM: its socket was flushed, nothing to
+   * resend). Reading it marks this process as running: a SIGKILL leaves the mark "dirty".
+   */
+  takeCleanStop(): boolean {
+    const clean = (this.stmts.getMeta.get('clean') as { v: string } | undefined)?.v === '1';
+    this.stmts.setMeta.run('clean', '0');
+    return clean;
+  }
+
+  markCleanStop(): void {
+    this.stmts.setMeta.run('clean', '1');
+  }
+
   /** Envelopes of exchanges finished within `tombstoneMs` of the last write before the restart. */
   recentlyFinished(): Array<{ key: string; sends: Envelope[] }> {
-    const last = (this.stmts.lastWrite.get() as { m: number | null }).m;
-    if (last === null) return [];
+    const last = this.lastWrite();
+    if (last === undefined) return [];
     return (this.stmts.recentFinished.all(last - this.tombstoneMs) as Array<{ key: string; sends: string }>)
       .map((r) => ({ key: r.key, sends: JSON.parse(r.sends) as Envelope[] }));
   }
