@@ -149,9 +149,12 @@ export class Router {
     return { outcome: 'opened', key };
   }
 
-  /** Starts a locally initiated exchange (e.g. the Presenter's conversation for a chat line). */
-  start(key: string, machine: AnyStateMachine, input: unknown, request?: Envelope): AnyActorRef {
-    return this.launch(key, machine, { input, ...(request ? { request } : {}) });
+  /**
+   * Starts a locally initiated exchange (e.g. the Presenter's conversation for a chat line).
+   * `ephemeral`: never persisted (a DF registration loop, which a restarted agent starts anew).
+   */
+  start(key: string, machine: AnyStateMachine, input: unknown, request?: Envelope, { ephemeral = false } = {}): AnyActorRef {
+    return this.launch(key, machine, { input, ...(request ? { request } : {}), ephemeral });
   }
 
   /**
@@ -188,9 +191,10 @@ export class Router {
 
   private launch(
     key: string, machine: AnyStateMachine,
-    o: { input?: unknown; snapshot?: unknown; request?: Envelope | undefined; kind?: string | undefined; from?: Identity | undefined; outbound?: string[]; recent?: PersistedExchange['recent'] },
+    o: { input?: unknown; snapshot?: unknown; request?: Envelope | undefined; kind?: string | undefined; from?: Identity | undefined; outbound?: string[]; recent?: PersistedExchange['recent']; ephemeral?: boolean },
   ): AnyActorRef {
     const { request } = o;
+    const persist = o.ephemeral ? undefined : this.opts.persist;
     const actor = createActor(machine, {
       input: o.input,
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
@@ -207,7 +211,7 @@ export class Router {
       if (e.type !== 'send') return;
       entry.outbound.add(e.envelope.reply_with);
       this.correlation.set(e.envelope.reply_with, key);
-      if (this.opts.persist) entry.recent.push({ at: this.now(), envelope: e.envelope });
+      if (persist) entry.recent.push({ at: this.now(), envelope: e.envelope });
       this.opts.send(e.envelope, key);
     });
     actor.on('note', (e: ExchangeEmitted) => {
@@ -216,7 +220,7 @@ export class Router {
     actor.subscribe({
       next: (snap) => {
         if (snap.status === 'done') this.finish(key);
-        else if (this.opts.persist && snap.status === 'active') this.opts.persist.save(key, this.record(key, entry, machine.id));
+        else if (persist && snap.status === 'active') persist.save(key, this.record(key, entry, machine.id));
       },
       error: (err) => {
         this.opts.logger.error({ key, err: (err as Error)?.message }, 'exchange actor crashed');

@@ -89,7 +89,7 @@ function registerManifest({ agent, logger, onShutdown }: Booted, heartbeatMs: nu
   };
   const registration = agent.router.start(conversationId, registrationMachine, {
     self: agent.name, jid: agent.self.jid, profile, conversationId, heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  });
+  }, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
   registration.on('registered', (e: RegistrationEmitted) => {
     if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered (sessions manifest)');
   });
