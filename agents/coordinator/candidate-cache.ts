@@ -46,7 +46,7 @@ export class CandidateCache {
  * or left) or a turn that ends badly (forget) means negotiating again.
  */
 export class WinnerMemory {
-  private readonly entries = new Map<string, { set: string; winner: string; until: number }>();
+  private readonly entries = new Map<string, { set: string; winner: string; until: number; refreshAt: number; refreshing: boolean }>();
 
   constructor(private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {}
 
@@ -58,18 +58,28 @@ export class WinnerMemory {
     const key = CandidateCache.keyOf(hint);
     const e = this.entries.get(key);
     if (!e) return undefined;
-    if (this.now() >= e.until) {
+    const now = this.now();
+    if (now >= e.until) {
       this.entries.delete(key);
       return undefined;
     }
-    return e.set === WinnerMemory.setOf(candidates) ? e.winner : undefined;
+    if (e.set !== WinnerMemory.setOf(candidates)) return undefined;
+    // Refresh ahead: in the last third of the offer's ttl ONE caller negotiates anew (its put()
+    // renews the entry) while the others keep the still-valid winner. Without this every
+    // conversation in flight opened a CFP round at the same moment of expiry (docs/bench.md).
+    if (!e.refreshing && now >= e.refreshAt) {
+      e.refreshing = true;
+      return undefined;
+    }
+    return e.winner;
   }
 
   put(hint: string, candidates: readonly string[], winner: string, ttlMs: number): void {
     if (!(ttlMs > 0) || !candidates.includes(winner)) return;
     const key = CandidateCache.keyOf(hint);
     this.entries.delete(key);
-    this.entries.set(key, { set: WinnerMemory.setOf(candidates), winner, until: this.now() + ttlMs });
+    const now = this.now();
+    this.entries.set(key, { set: WinnerMemory.setOf(candidates), winner, until: now + ttlMs, refreshAt: now + (ttlMs * 2) / 3, refreshing: false });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 

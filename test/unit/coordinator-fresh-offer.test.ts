@@ -71,6 +71,25 @@ describe('Coordinator [fresh offer] a negotiation winner is reused while its off
     expect(always.sent.filter((e) => e.performative === 'CFP')).to.have.length(2);
   });
 
+  it('refreshes ahead: in the last third of the ttl one question negotiates, the others keep the winner', () => {
+    let now = 0;
+    const winners = new WinnerMemory(() => now);
+    winners.put('what is 6 * 7?', [A, B], A, 3000);
+    now = 1999;
+    expect(winners.get('what is 1 * 2?', [A, B])).to.equal(A);
+    now = 2000; // two thirds of the ttl: the first caller negotiates anew…
+    expect(winners.get('what is 1 * 2?', [A, B])).to.equal(undefined);
+    // …while every other one still goes to the winner, until the offer really expires.
+    expect(winners.get('what is 3 * 4?', [A, B])).to.equal(A);
+    now = 2999;
+    expect(winners.get('what is 3 * 4?', [A, B])).to.equal(A);
+    winners.put('what is 1 * 2?', [A, B], B, 3000); // the refresh picked B: a new ttl
+    now = 3500;
+    expect(winners.get('what is 5 * 6?', [A, B])).to.equal(B);
+    now = 6000;
+    expect(winners.get('what is 5 * 6?', [A, B])).to.equal(undefined); // expired: nobody keeps it
+  });
+
   it('a turn that ends badly forgets the winner: the next question negotiates', () => {
     const winners = new WinnerMemory();
     negotiated(winners);
