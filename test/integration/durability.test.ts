@@ -2,18 +2,13 @@
 // 50 questions from 5 people in flight and restarted by the supervisor; every question must end
 // with exactly one line to its person (the answer, or a clear failure), none lost, none doubled.
 // The specialist is held with SIGSTOP so the questions are truly in flight at the kill.
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import { freePort } from '../../shared/ejabberd/ports.js';
-import { repoRoot } from '../../shared/runtime/repo-root.js';
+import type { ParleyConfig } from '../../shared/config/index.js';
 import type { ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { stopSupervisor } from '../support/supervised.js';
+import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PEOPLE = 5;
@@ -29,7 +24,6 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
   let cfg: ParleyConfig;
   let sup: ChildProcess;
   let people: ChatPerson[] = [];
-  const out: string[] = [];
   let n = 100;
 
   const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
@@ -94,15 +88,7 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
 
   before(async function () {
     this.timeout(120000);
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-durable-'));
-    fs.chmodSync(home, 0o755);
-    const env = {
-      ...process.env,
-      PARLEY_HOME: home,
-      PARLEY_C2S_PORT: String(await freePort()),
-      PARLEY_COMPONENT_PORT: String(await freePort()),
-      PARLEY_HTTP_PORT: String(await freePort()),
-      PARLEY_DIST_PORT: String(await freePort()),
+    ({ sup, cfg } = await startSupervisor('parley-durable-', {
       PARLEY_SPECIALISTS: 'math:arithmetic',
       PARLEY_SPECIALIST_CONCURRENCY: '200',
       PARLEY_AUTOSCALE: '0',
@@ -113,20 +99,7 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
       PARLEY_REGISTRY_TIMEOUT_MS: '15000',
       PARLEY_KB_TIMEOUT_MS: '15000',
       PARLEY_PRESENTER_TIMEOUT_MS: '20000',
-      PARLEY_STOP_GRACE_MS: '3000',
-    };
-    cfg = loadConfig(env);
-    sup = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      sup.stdout?.on('data', (b: Buffer) => {
-        for (const line of String(b).split('\n').filter(Boolean)) {
-          out.push(line);
-          if (line.includes('ready in')) resolve();
-        }
-      });
-      sup.stderr?.on('data', (b: Buffer) => out.push(String(b)));
-      sup.once('exit', (code) => reject(new Error(`supervisor exited ${code}:\n${out.join('\n')}`)));
-    });
+    }, { timeoutMs: 120000 }));
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `durable-${i}`)));
   });
 

@@ -3,19 +3,17 @@
 // asking a one-slot specialist at once make the Coordinator scale up (POST /scale) and the extra
 // stops again once idle; a planner's delegation is a sub-request in the person's session and
 // shows in its trace.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import { freePort } from '../../shared/ejabberd/ports.js';
+import type { ParleyConfig } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import type { ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { Person } from '../../shared/trace/ask.js';
-import { stopSupervisor } from '../support/supervised.js';
+import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { writeSkill } from '../support/skills.js';
 
 const run = promisify(execFile);
@@ -29,48 +27,25 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
   let cfg: ParleyConfig;
   let env: NodeJS.ProcessEnv;
   let sup: ChildProcess;
-  const out: string[] = [];
+  let out: string[] = [];
   let alice: Person;
   let bob: Person;
   const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
 
   before(async function () {
     this.timeout(180000);
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-scale-'));
-    fs.chmodSync(home, 0o755);
     // The operator's role and skill: one slow skill, at most two specialists of the role.
-    fs.writeFileSync(path.join(home, 'roles.json'), JSON.stringify({ roles: { slowpoke: { skills: ['slow'], maxConcurrent: 2 } } }));
-    writeSkill(path.join(home, 'skills'), 'slow', SLOW, { limits: { timeoutMs: 8000 } });
-    env = {
-      ...process.env,
-      PARLEY_HOME: home,
-      PARLEY_C2S_PORT: String(await freePort()),
-      PARLEY_COMPONENT_PORT: String(await freePort()),
-      PARLEY_HTTP_PORT: String(await freePort()),
-      PARLEY_DIST_PORT: String(await freePort()),
+    const prepare = (home: string) => {
+      fs.writeFileSync(path.join(home, 'roles.json'), JSON.stringify({ roles: { slowpoke: { skills: ['slow'], maxConcurrent: 2 } } }));
+      writeSkill(path.join(home, 'skills'), 'slow', SLOW, { limits: { timeoutMs: 8000 } });
+    };
+    ({ sup, cfg, env, out } = await startSupervisor('parley-scale-', {
       PARLEY_SPECIALISTS: 'slowpoke:slow,math:arithmetic,time:time,planner:plan+delegate_task',
       PARLEY_SPECIALIST_CONCURRENCY: '1',
       // One slot and no waiting queue: the second question finds it busy (scale-up is tested here).
       PARLEY_SPECIALIST_QUEUE: '0',
       PARLEY_SPAWN_IDLE_MS: String(IDLE_MS),
-      PARLEY_STOP_GRACE_MS: '3000',
-    };
-    cfg = loadConfig(env);
-    sup = spawn(process.execPath, [path.join(root, 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`not ready:\n${out.join('\n')}`)), 150000);
-      sup.stdout?.on('data', (b: Buffer) => {
-        for (const line of String(b).split('\n').filter(Boolean)) {
-          out.push(line);
-          if (line.includes('ready in')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        }
-      });
-      sup.stderr?.on('data', (b: Buffer) => out.push(String(b)));
-      sup.once('exit', (code) => reject(new Error(`supervisor exited ${code}:\n${out.join('\n')}`)));
-    });
+    }, { prepare }));
     [alice, bob] = await Promise.all([Person.connect(cfg, 'alice'), Person.connect(cfg, 'bob')]);
   });
 

@@ -1,19 +1,18 @@
 // The whole system, end to end: `node dist/scripts/supervisor.js` (real ejabberd, every agent a
 // real process) in a temporary PARLEY_HOME on free ports, and people chatting with the Presenter.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { loadConfig, type ParleyConfig, paths } from '../../shared/config/index.js';
-import { freePort, portOpen } from '../../shared/ejabberd/ports.js';
+import { type ParleyConfig, paths } from '../../shared/config/index.js';
+import { portOpen } from '../../shared/ejabberd/ports.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/sqlite.js';
 import { type ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { Person } from '../../shared/trace/ask.js';
-import { stopSupervisor } from '../support/supervised.js';
+import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 
 const run = promisify(execFile);
 const root = repoRoot();
@@ -25,7 +24,7 @@ describe('System [end to end] supervisor, agents and people', function () {
   let cfg: ParleyConfig;
   let env: NodeJS.ProcessEnv;
   let sup: ChildProcess;
-  const out: string[] = [];
+  let out: string[] = [];
   let alice: Person;
   let bob: Person;
 
@@ -39,34 +38,13 @@ describe('System [end to end] supervisor, agents and people', function () {
 
   before(async function () {
     this.timeout(150000);
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sys-'));
-    fs.chmodSync(home, 0o755); // ejabberd runs as its own user and must traverse it
-    env = {
-      ...process.env,
-      PARLEY_HOME: home,
-      PARLEY_C2S_PORT: String(await freePort()),
-      PARLEY_COMPONENT_PORT: String(await freePort()),
-      PARLEY_HTTP_PORT: String(await freePort()),
-      PARLEY_DIST_PORT: String(await freePort()),
+    let line: string;
+    ({ sup, cfg, env, out, readyLine: line } = await startSupervisor('parley-sys-', {
       PARLEY_AGREE_TIMEOUT_MS: '800',
       PARLEY_RESULT_TIMEOUT_MS: '3000',
       PARLEY_KB_TIMEOUT_MS: '800',
       PARLEY_LEASE_MS: String(LEASE_MS),
-      PARLEY_STOP_GRACE_MS: '3000',
-    };
-    cfg = loadConfig(env);
-    sup = spawn(process.execPath, [path.join(root, 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ready = new Promise<string>((resolve, reject) => {
-      sup.stdout?.on('data', (b: Buffer) => {
-        for (const line of String(b).split('\n').filter(Boolean)) {
-          out.push(line);
-          if (line.includes('ready in')) resolve(line);
-        }
-      });
-      sup.stderr?.on('data', (b: Buffer) => out.push(String(b)));
-      sup.once('exit', (code) => reject(new Error(`supervisor exited ${code}:\n${out.join('\n')}`)));
-    });
-    const line = await Promise.race([ready, sleep(120000).then(() => Promise.reject(new Error(`not ready:\n${out.join('\n')}`)))]);
+    }, { timeoutMs: 120000 }));
     expect(line).to.match(/parley ready in [\d.]+ s — chat with presenter@localhost/);
     expect(line).to.contain(`127.0.0.1:${cfg.c2sPort} (plain TCP, no TLS)`);
     console.log(`      (${line.replace('[parley] ', '').split(' — ')[0]})`);

@@ -1,10 +1,69 @@
-// Tear-down for tests that run the real supervisor (`node dist/scripts/supervisor.js`): SIGTERM
-// (it stops every agent and ejabberd), then SIGKILL and a hard ejabberd kill if it hangs, then
-// the temporary PARLEY_HOME goes (kept with PARLEY_KEEP_TEST_HOME).
-import type { ChildProcess } from 'node:child_process';
+// Tests that run the real supervisor (`node dist/scripts/supervisor.js`, what `npm start` runs):
+// start it on a fresh PARLEY_HOME and free ports and wait for its `ready` line; tear-down is
+// SIGTERM (it stops every agent and ejabberd), then SIGKILL and a hard ejabberd kill if it hangs,
+// then the temporary PARLEY_HOME goes (kept with PARLEY_KEEP_TEST_HOME).
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { ParleyConfig } from '../../shared/config/index.js';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import * as ejabberd from '../../shared/ejabberd/control.js';
+import { freePort } from '../../shared/ejabberd/ports.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
+
+export interface Supervised {
+  sup: ChildProcess;
+  cfg: ParleyConfig;
+  env: NodeJS.ProcessEnv;
+  /** Every line it printed so far (stdout and stderr), for failure messages. */
+  out: string[];
+  /** The `… ready in N s — …` line. */
+  readyLine: string;
+}
+
+/**
+ * A supervisor on a new home (`prefix`) with free ports and `settings` on top; `prepare(home)`
+ * writes files before it starts (roles, skills). Rejects with its output when it exits or is not
+ * ready within `timeoutMs`.
+ */
+export async function startSupervisor(
+  prefix: string, settings: Record<string, string>, { prepare, timeoutMs = 150000 }: { prepare?: (home: string) => void; timeoutMs?: number } = {},
+): Promise<Supervised> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(home, 0o755); // ejabberd runs as its own user and must traverse it
+  prepare?.(home);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PARLEY_HOME: home,
+    PARLEY_C2S_PORT: String(await freePort()),
+    PARLEY_COMPONENT_PORT: String(await freePort()),
+    PARLEY_HTTP_PORT: String(await freePort()),
+    PARLEY_DIST_PORT: String(await freePort()),
+    PARLEY_STOP_GRACE_MS: '3000',
+    ...settings,
+  };
+  const cfg = loadConfig(env);
+  const out: string[] = [];
+  const sup = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const readyLine = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms:\n${out.join('\n')}`)), timeoutMs);
+    sup.stdout?.on('data', (b: Buffer) => {
+      for (const line of String(b).split('\n').filter(Boolean)) {
+        out.push(line);
+        if (line.includes('ready in')) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+      }
+    });
+    sup.stderr?.on('data', (b: Buffer) => out.push(String(b)));
+    sup.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`supervisor exited ${code}:\n${out.join('\n')}`));
+    });
+  });
+  return { sup, cfg, env, out, readyLine };
+}
 
 export async function stopSupervisor(sup: ChildProcess | undefined, cfg: ParleyConfig | undefined, graceMs = 30000): Promise<void> {
   if (sup && sup.exitCode === null && sup.signalCode === null) {
