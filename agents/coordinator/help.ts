@@ -53,7 +53,7 @@ export const helpMachine = setup({
             actions: {
               type: 'reply',
               // The Coordinator's own entry (its sessions manifest) is not a specialist to ask.
-              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile).filter((p) => p.name !== 'Coordinator') }),
+              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile).filter((p) => !p.capabilities.includes('SESSIONS')) }),
             },
           },
           { guard: ({ context, event }) => answers(event, context.describe), target: 'done', actions: { type: 'reply', params: { profiles: undefined } } },

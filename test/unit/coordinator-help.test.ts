@@ -5,6 +5,7 @@ import { harness, T, userMsg } from './coordinator-harness.js';
 
 const math: AgentProfile = { jid: 'specialist-math@localhost', name: 'math', version: '1', capabilities: ['arithmetic'], description: 'arithmetic and unit conversion', examples: ['what is 17 * 23?', 'what is 2.5 km in miles?'] };
 const time: AgentProfile = { jid: 'specialist-time@localhost', name: 'time', version: '1', capabilities: ['time'], examples: ['what time is it in Tokyo?'] };
+const coordinator: AgentProfile = { jid: 'coordinator@localhost', name: 'Coordinator', version: '1', capabilities: ['SESSIONS'], description: 'Coordinator: OAP RFC 0001 Coordination Sessions' };
 const cal = (p: string): AgentProfile => ({ jid: `calendar-${p}@localhost`, name: `calendar-${p}`, version: '1', capabilities: ['CALENDAR'] });
 const room = (n: string, capacity: number): AgentProfile => ({ jid: `${n}@rooms.localhost`, name: `room-${n}`, version: '1', capabilities: ['ROOM'], room: { capacity } });
 const directory = (profiles: AgentProfile[]) => ({ type: 'DIRECTORY', agents: profiles.map((profile) => ({ profile, registered_at: '2026-12-09T09:00:00Z', last_seen: '2026-12-09T09:59:00Z' })) });
@@ -22,7 +23,8 @@ function ask(profiles: AgentProfile[] | 'silent') {
 
 describe('Coordinator [help] what the system can do now, from the live directory', () => {
   it('lists each online specialist with its examples, then the commands', () => {
-    const { text, rich } = ask([math, time]);
+    const { text, rich } = ask([math, time, coordinator]);
+    expect(text).to.not.contain('Coordinator');
     expect(text).to.contain('these specialists are online:\n• math — arithmetic and unit conversion\n  e.g. "what is 17 * 23?", "what is 2.5 km in miles?"\n• time\n  e.g. "what time is it in Tokyo?"');
     expect(text).to.not.contain('schedule 30 min');
     expect(text).to.contain('• my time zone is Europe/Berlin');
