@@ -1,6 +1,6 @@
 // RFC 8785 JSON Canonicalization Scheme (Agora v1.0 §2 "Canonicalization"): sorted keys by UTF-16
 // code units, no whitespace, ECMAScript number serialisation. `canonicalize` does the work;
-// conformance is tested against cyberphone's vectors (shared/vectors/jcs).
+// conformance is tested against cyberphone's vectors (test/vectors/jcs).
 import canonicalizeModule from 'canonicalize';
 
 // canonicalize is CommonJS (module.exports = fn) but its .d.ts declares `export default`; under

@@ -1,10 +1,10 @@
-// Calendar test fixtures: the vectors directory (../shared/vectors or PARLEY_VECTORS_DIR) and a
+// Calendar test fixtures: the vectors directory (test/vectors) and a
 // weekly series in America/New_York built on the vector VTIMEZONE.
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
-export const VECTORS = process.env.PARLEY_VECTORS_DIR ?? path.resolve(repoRoot(), '..', 'shared', 'vectors');
+export const VECTORS = path.resolve(repoRoot(), 'test', 'vectors');
 export const ICS = path.join(VECTORS, 'ics');
 
 /** Tuesdays 10:00–11:00 New York from 28 Oct 2025, 6 times; 11 Nov excluded; 18 Nov moved to Wed 19 Nov 14:00. */

@@ -1,5 +1,14 @@
-// Mocha root hooks (loaded through .mocharc.json "require"): stop every ejabberd a test started.
+// Mocha root hooks (loaded through .mocharc.json "require", before any test file): the suite is
+// hermetic against the caller's environment, and every ejabberd a test started is stopped.
 import { stopAll } from './ejabberd.js';
+
+// A shell exported for a running instance (PARLEY_HOME, PARLEY_*_PORT, …, as the README shows
+// for a second instance) must not leak into the tests: each test builds its own configuration.
+// Only the switches meant for the test run itself survive.
+const KEEP = new Set(['PARLEY_KEEP_TEST_HOME', 'PARLEY_LOG_LEVEL']);
+for (const name of Object.keys(process.env)) {
+  if (name.startsWith('PARLEY_') && !KEEP.has(name)) delete process.env[name];
+}
 
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {

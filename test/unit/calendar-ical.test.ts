@@ -1,4 +1,4 @@
-// Calendar [ical]: every real-world file in ../shared/vectors/ics imports, expands to the right
+// Calendar [ical]: every real-world file in test/vectors/ics imports, expands to the right
 // instances (RRULE, several RRULEs, RDATE incl. PERIOD, EXDATE, RECURRENCE-ID overrides, DURATION,
 // all-day, TRANSPARENT, VTIMEZONE incl. a made-up zone) and survives an export → re-parse round trip.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Conformance against public vectors, used as they are (/work/shared/vectors/README.md):
+// Conformance against public vectors, used as they are (test/vectors/README.md):
 // RFC 8785 JCS, RFC 8032 §7.1, Wycheproof Ed25519, W3C CCG did:key.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import {
   base58btcEncode, type Ed25519Impl,
 } from '../../shared/identity/index.js';
 
-const VECTORS = process.env.PARLEY_VECTORS_DIR ?? path.resolve(repoRoot(), '..', 'shared', 'vectors');
+const VECTORS = path.resolve(repoRoot(), 'test', 'vectors');
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const json = <T>(rel: string) => JSON.parse(fs.readFileSync(path.join(VECTORS, rel), 'utf8')) as T;
