@@ -52,7 +52,8 @@ export const componentJid = (cfg: ParleyConfig, name: string) =>
 
 export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
   const sup = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
-  const children = (sup?.body.agents ?? []) as ChildInfo[];
+  // The console is supervised like an agent but is none: it has no account and sends no envelope.
+  const children = ((sup?.body.agents ?? []) as ChildInfo[]).filter((c) => c.kind !== 'console');
   const records = directoryRecords(cfg);
   const sessions = (await api.connectedUsers(cfg).catch(() => [] as string[]))
     .map((full) => ({ full, id: identify(full, cfg.domain) }))
