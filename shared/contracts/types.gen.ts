@@ -445,6 +445,10 @@ export interface ConsoleAgent {
    */
   skills: string[];
   supervisor: {
+    /**
+     * the supervisor's name for it (logs/<name>.log), which POST /api/agents/{name}/stop takes
+     */
+    name: string | null;
     status: "starting" | "ready" | "backoff" | "stopping" | "stopped" | "unsupervised" | "no-supervisor";
     pid: number | null;
     restarts: number;
@@ -482,7 +486,7 @@ export interface ConsoleLogin {
   token: string;
 }
 /**
- * GET /api/messages query: every envelope every agent sent or received, oldest first, filtered; page on with cursor = the previous page's next_cursor.
+ * GET /api/messages query: every envelope every agent sent or received, oldest first (order=desc: newest first), filtered; page on with cursor = the previous page's next_cursor.
  */
 export interface ConsoleMessageQuery {
   conversation?: string;
@@ -491,6 +495,7 @@ export interface ConsoleMessageQuery {
   since?: number;
   limit?: number;
   cursor?: string;
+  order?: "asc" | "desc";
 }
 /**
  * POST /api/skills/{name}/toggle: enable or disable (absent: flip).

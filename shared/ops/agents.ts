@@ -23,7 +23,8 @@ export interface AgentRow {
   jid: string;
   did: string | null;
   skills: string[];
-  supervisor: { status: ChildInfo['status'] | 'unsupervised' | 'no-supervisor'; pid: number | null; restarts: number; uptime_s: number | null; kind: string | null; extra: boolean };
+  /** `name` is the supervisor's (and the log file's) name, which POST /api/agents/{name}/stop takes. */
+  supervisor: { name: string | null; status: ChildInfo['status'] | 'unsupervised' | 'no-supervisor'; pid: number | null; restarts: number; uptime_s: number | null; kind: string | null; extra: boolean };
   presence: Presence;
   /** Connected XMPP resources (full JIDs). */
   resources: string[];
@@ -74,8 +75,8 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
       did: r?.profile.did ?? null,
       skills: r?.profile.skills ?? c?.experts ?? [],
       supervisor: c
-        ? { status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, kind: c.kind, extra: c.extra === true }
-        : { status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
+        ? { name: c.name, status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, kind: c.kind, extra: c.extra === true }
+        : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
       presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
       resources: own.map((s) => s.full),
       df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null },

@@ -22,6 +22,8 @@ export interface MessageQuery {
   limit: number;
   /** Opaque: from the previous page's next_cursor. */
   cursor?: string;
+  /** asc (default): oldest first, paging forward; desc: newest first, paging back in time. */
+  order?: 'asc' | 'desc';
 }
 
 type Cursor = [at: number, agent: string, seq: number];
@@ -37,7 +39,7 @@ function decodeCursor(text: string): Cursor {
   throw new OpsError(400, 'INVALID_CURSOR', 'cursor is not one this API returned');
 }
 
-/** Oldest first from `since`/`cursor`: a client pages forward through time. */
+/** Oldest first from `since`/`cursor` (a client pages forward through time), or newest first. */
 export function queryMessages(cfg: ParleyConfig, q: MessageQuery): { messages: TraceRecord[]; next_cursor: string | null } {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -49,10 +51,12 @@ export function queryMessages(cfg: ParleyConfig, q: MessageQuery): { messages: T
   if (q.agent) add('agent = ?', q.agent);
   if (q.performative) add('performative = ?', q.performative.toUpperCase());
   if (q.since !== undefined) add('at >= ?', q.since);
-  if (q.cursor) add('(at, agent, seq) > (?, ?, ?)', ...decodeCursor(q.cursor));
-  const sql = `SELECT * FROM envelopes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, agent, seq LIMIT ?`;
+  const desc = q.order === 'desc';
+  if (q.cursor) add(`(at, agent, seq) ${desc ? '<' : '>'} (?, ?, ?)`, ...decodeCursor(q.cursor));
+  const dir = desc ? 'DESC' : 'ASC';
+  const sql = `SELECT * FROM envelopes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at ${dir}, agent ${dir}, seq ${dir} LIMIT ?`;
   const rows = telemetryFiles(paths(cfg).telemetry).flatMap((f) => readRows(f, sql, [...params, q.limit + 1]) as unknown as TraceRecord[]);
-  rows.sort((a, b) => a.at - b.at || a.agent.localeCompare(b.agent) || a.seq - b.seq);
+  rows.sort((a, b) => (desc ? -1 : 1) * (a.at - b.at || a.agent.localeCompare(b.agent) || a.seq - b.seq));
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return { messages: page, next_cursor: rows.length > q.limit && last ? encodeCursor([last.at, last.agent, last.seq]) : null };

@@ -20,11 +20,13 @@ export async function api(path, { method = 'GET', body } = {}) {
   return data;
 }
 
-/** h('div.card', {onclick}, children…): a tiny element builder. */
+/** h('div.card#id', {onclick}, children…): a tiny element builder (classes before the #id). */
 export function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split('.');
+  const [head, id] = tag.split('#');
+  const [name, ...classes] = head.split('.');
   const el = document.createElement(name);
   if (classes.length) el.className = classes.join(' ');
+  if (id) el.id = id;
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);

@@ -37,11 +37,11 @@ function graph(body) {
 }
 
 function table(body, refresh) {
-  const rows = body.agents.map((a) => h('tr', { dataset: { agent: a.name } },
+  const rows = body.agents.map((a) => h('tr', { dataset: { agent: a.name, supervised: a.supervisor.name ?? '' } },
     h('td', {}, h('span.dot.' + stateClass(a)), ' ', h('strong', {}, a.name), h('div.muted.small', {}, a.jid)),
     h('td', {}, a.role),
-    h('td', {}, h('span.badge.' + (a.supervisor.status === 'ready' ? 'ok' : a.supervisor.status === 'stopped' ? 'off' : 'warn'), a.supervisor.status), a.supervisor.restarts ? h('span.muted.small', {}, ` ↻${a.supervisor.restarts}`) : ''),
-    h('td', {}, h('span.badge.' + (a.presence === 'offline' ? 'off' : 'ok'), a.presence)),
+    h('td', {}, h('span.badge.' + (a.supervisor.status === 'ready' ? 'ok' : a.supervisor.status === 'stopped' ? 'off' : 'warn'), {}, a.supervisor.status), a.supervisor.restarts ? h('span.muted.small', {}, ` ↻${a.supervisor.restarts}`) : ''),
+    h('td', {}, h('span.badge.' + (a.presence === 'offline' ? 'off' : 'ok'), {}, a.presence)),
     h('td', {}, a.df.registered ? h('span.badge.ok', {}, `DF ${Math.round(a.df.last_seen_ms_ago / 1000)} s`) : h('span.muted', {}, '—')),
     h('td.skills', {}, a.skills.length ? a.skills.map((s) => h('span.chip', {}, s)) : h('span.muted', {}, '—')),
     h('td.num', {}, `${a.load.in_per_min} / ${a.load.out_per_min}`),
@@ -49,7 +49,7 @@ function table(body, refresh) {
       ? h('button.small.danger', { onclick: async (e) => {
         e.target.disabled = true;
         try {
-          await api(`/api/agents/${encodeURIComponent(a.name)}/stop`, { method: 'POST' });
+          await api(`/api/agents/${encodeURIComponent(a.supervisor.name)}/stop`, { method: 'POST' });
           toast(`${a.name} stopped`);
         } catch (err) {
           toast(err.message, 'error');

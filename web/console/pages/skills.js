@@ -90,7 +90,7 @@ export async function skillsPage(main) {
             refresh();
           } }), h('span.slider'))),
           h('td', {}, h('strong', {}, s.name), s.topics.length ? h('div.muted.small', {}, s.topics.slice(0, 6).join(', ')) : ''),
-          h('td', {}, h('span.badge.' + (s.source === 'user' ? 'warn' : 'off'), s.source), s.overrides ? h('span.small.muted', {}, ' overrides') : ''),
+          h('td', {}, h('span.badge.' + (s.source === 'user' ? 'warn' : 'off'), {}, s.source), s.overrides ? h('span.small.muted', {}, ' overrides') : ''),
           h('td.mono.small', {}, s.version),
           h('td.small', {}, s.description),
           h('td', {}, h('button.small', { onclick: () => ed.open(s.name) }, 'Edit'), s.source === 'user' ? h('button.small.danger', { onclick: async () => {

@@ -23,7 +23,7 @@ function flowRow(r, open) {
     h('td', {}, r.direction === 'note' ? h('span.muted', {}, 'note') : `${shortJid(r.sender)} → ${shortJid(r.receiver)}`),
     h('td', {}, h('span', { className: perfClass(r.performative) }, r.performative ?? r.decision.split(':')[0])),
     h('td.small', {}, r.content_type ?? ''),
-    h('td.mono.small', {}, (r.conversation_id ?? '').replace(/^sess-/, '').slice(0, 8)));
+    h('td.mono.small', {}, (r.conversation_id ?? '').replace(/^sess-/, '').slice(0, 14)));
 }
 
 async function detail(box, id) {
@@ -73,7 +73,7 @@ export async function snifferPage(main, [openId]) {
   const matches = (r) => (!fConv.value || (r.conversation_id ?? '').includes(fConv.value.trim())) && (!fAgent.value || r.agent.includes(fAgent.value.trim()) || (r.sender ?? '').includes(fAgent.value.trim()) || (r.receiver ?? '').includes(fAgent.value.trim())) && (!fPerf.value || (r.performative ?? '').toLowerCase() === fPerf.value.trim().toLowerCase());
   const known = new Map();
   const convItem = (c) => h('li', { dataset: { id: c.id }, className: c.id === openId ? 'active' : '', onclick: () => open(c.id) },
-    h('span.mono', {}, c.id.replace(/^sess-/, '').slice(0, 8)), ' ',
+    h('span.mono', {}, c.id.replace(/^sess-/, '').slice(0, 14)), ' ',
     h('span.muted.small', {}, c.person ? shortJid(c.person) : c.agents?.join(', ') ?? ''), ' ',
     c.outcome ? h('span', { className: perfClass(c.outcome) }, c.outcome) : '',
     h('span.muted.small.right', {}, c.hops !== undefined ? `${c.hops} hops · ${Math.round(c.duration_ms)} ms` : 'live…'));
@@ -93,7 +93,7 @@ export async function snifferPage(main, [openId]) {
       detailBox));
   for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
   // The flow starts with the last rows already recorded, then follows live.
-  const recent = await api(`/api/messages?since=${Date.now() - 5 * 60000}&limit=200`);
+  const recent = await api('/api/messages?order=desc&limit=200');
   const allRows = [];
   const push = (rows) => {
     for (const r of rows) {
@@ -104,7 +104,7 @@ export async function snifferPage(main, [openId]) {
     while (allRows.length > MAX_ROWS) allRows.shift();
     while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
   };
-  push(recent.messages);
+  push(recent.messages.reverse());
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
