@@ -5,7 +5,6 @@
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
 import { verifyEnvelope } from '../identity/sign.js';
-import { identify } from '../runtime/names.js';
 import { analyze, type Analysis } from '../trace/analyze.js';
 import { readConversation, telemetryFiles } from '../trace/collect.js';
 import { mermaid, table } from '../trace/render.js';
@@ -64,7 +63,7 @@ export function queryMessages(cfg: ParleyConfig, q: MessageQuery): { messages: T
 
 export interface ConversationSummary {
   id: string;
-  /** The person's bare JID when a person took part. */
+  /** The person who asked (the Presenter's USER_MSG content.user), when a person took part. */
   person: string | null;
   started_at: number;
   ended_at: number;
@@ -76,31 +75,42 @@ export interface ConversationSummary {
   outcome: string | null;
 }
 
-interface ConvAgg { conversation_id: string; t0: number; t1: number; hops: number; people: string | null; last: string | null }
+interface ConvAgg { conversation_id: string; t0: number; t1: number; hops: number; person: string | null }
+interface LastOut { conversation_id: string; performative: string | null; at: number }
 
 /** Newest first. `before`: only conversations that started before (epoch ms), for paging. */
 export function listConversations(cfg: ParleyConfig, { limit = 50, before }: { limit?: number; before?: number } = {}): ConversationSummary[] {
-  const byId = new Map<string, ConversationSummary>();
+  const byId = new Map<string, ConversationSummary & { lastAt: number }>();
+  // The person is named in the USER_MSG the Presenter sends (content.user).
   const sql = `SELECT conversation_id, MIN(at) AS t0, MAX(at) AS t1, SUM(direction = 'out') AS hops,
-      GROUP_CONCAT(DISTINCT sender) AS people,
-      (SELECT performative FROM envelopes e2 WHERE e2.conversation_id = e.conversation_id AND e2.direction = 'out' ORDER BY at DESC LIMIT 1) AS last
-    FROM envelopes e WHERE conversation_id IS NOT NULL GROUP BY conversation_id ORDER BY t0 DESC LIMIT ?`;
-  for (const file of telemetryFiles(paths(cfg).telemetry)) {
+      MAX(CASE WHEN content_type = 'USER_MSG' THEN json_extract(body, '$.content.user') END) AS person
+    FROM envelopes WHERE conversation_id IS NOT NULL ${before !== undefined ? 'AND at < ?' : ''} GROUP BY conversation_id ORDER BY t0 DESC LIMIT ?`;
+  // One aggregate: SQLite takes the bare column (performative) from the row with the latest time.
+  const lastSql = `SELECT conversation_id, performative, MAX(at) AS at FROM envelopes
+    WHERE direction = 'out' AND conversation_id IN (SELECT value FROM json_each(?)) GROUP BY conversation_id`;
+  const files = telemetryFiles(paths(cfg).telemetry);
+  for (const file of files) {
     const agent = file.replace(/^.*\//, '').replace(/\.sqlite$/, '');
-    for (const r of readRows(file, sql, [limit * 4]) as unknown as ConvAgg[]) {
-      const c = byId.get(r.conversation_id) ?? { id: r.conversation_id, person: null, started_at: r.t0, ended_at: r.t1, duration_ms: 0, hops: 0, agents: [], outcome: null };
-      const lastAt = c.ended_at;
+    for (const r of readRows(file, sql, [...(before !== undefined ? [before] : []), limit * 4]) as unknown as ConvAgg[]) {
+      const c = byId.get(r.conversation_id) ?? { id: r.conversation_id, person: null, started_at: r.t0, ended_at: r.t1, duration_ms: 0, hops: 0, agents: [], outcome: null, lastAt: -1 };
       c.started_at = Math.min(c.started_at, r.t0);
       c.ended_at = Math.max(c.ended_at, r.t1);
       c.hops += r.hops;
       c.agents.push(agent);
-      if (r.last && (c.outcome === null || r.t1 >= lastAt)) c.outcome = r.last;
-      for (const jid of (r.people ?? '').split(',')) if (jid && identify(jid, cfg.domain).role === 'person') c.person = jid.split('/')[0]!;
+      c.person ??= r.person;
       c.duration_ms = c.ended_at - c.started_at;
       byId.set(c.id, c);
     }
   }
-  return [...byId.values()].filter((c) => before === undefined || c.started_at < before).sort((a, b) => b.started_at - a.started_at).slice(0, limit);
+  const page = [...byId.values()].sort((a, b) => b.started_at - a.started_at).slice(0, limit);
+  const ids = JSON.stringify(page.map((c) => c.id));
+  for (const file of files) {
+    for (const r of readRows(file, lastSql, [ids]) as unknown as LastOut[]) {
+      const c = byId.get(r.conversation_id);
+      if (c && r.at > c.lastAt) Object.assign(c, { lastAt: r.at, outcome: r.performative });
+    }
+  }
+  return page.map(({ lastAt: _lastAt, ...c }) => c);
 }
 
 export interface Hop {
