@@ -3,7 +3,7 @@
 // schema before anything is saved; the editor checks that the text is JSON before it asks.
 import { api, h, toast } from '../app.js';
 
-const HANDLER_EXAMPLE = `export default async function handle(input) {\n  return { answer: 'echo: ' + input.question };\n}\n`;
+const HANDLER_EXAMPLE = `export async function run(input) {\n  return { answer: 'echo: ' + input.question };\n}\n`;
 
 function editor(onSaved) {
   const title = h('h3', {}, 'skill.json editor');
