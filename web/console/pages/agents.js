@@ -13,17 +13,19 @@ const stateClass = (a) => (a.supervisor.status === 'ready' || a.presence !== 'of
 
 function graph(body) {
   const agents = body.agents;
-  const W = 760, H = 380, cx = W / 2, cy = H / 2, r = Math.min(W, H) / 2 - 50;
+  const W = 1000, H = 380, cx = W / 2, cy = H / 2, rx = W / 2 - 110, ry = H / 2 - 50;
   const pos = new Map();
-  // The person side in the middle-left, agents on a circle.
-  agents.forEach((a, i) => pos.set(a.name, [cx + r * 1.35 * Math.cos((2 * Math.PI * i) / agents.length - Math.PI / 2), cy + r * Math.sin((2 * Math.PI * i) / agents.length - Math.PI / 2)]));
+  // Agents on an ellipse; node size grows with load, edge width with traffic.
+  agents.forEach((a, i) => pos.set(a.name, [cx + rx * Math.cos((2 * Math.PI * i) / agents.length - Math.PI / 2), cy + ry * Math.sin((2 * Math.PI * i) / agents.length - Math.PI / 2)]));
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img', 'aria-label': 'agents and their traffic' });
-  g.append(svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 22, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#7c8aa0' }))));
+  g.append(svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#7c8aa0' }))));
   const max = Math.max(1, ...body.edges.map((e) => e.count));
   for (const e of body.edges) {
     const from = pos.get(shortJid(e.from)), to = pos.get(shortJid(e.to));
     if (!from || !to) continue;
-    g.append(svg('line', { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: 'edge', 'stroke-width': 1 + (5 * e.count) / max, 'marker-end': 'url(#arrow)' }, svg('title', {}, `${shortJid(e.from)} → ${shortJid(e.to)}: ${e.count} in the last minute`)));
+    const len = Math.hypot(to[0] - from[0], to[1] - from[1]) || 1;
+    const trim = 24 / len; // stop at the target's rim so the arrowhead shows
+    g.append(svg('line', { x1: from[0], y1: from[1], x2: to[0] - (to[0] - from[0]) * trim, y2: to[1] - (to[1] - from[1]) * trim, class: 'edge', 'stroke-width': 1 + (5 * e.count) / max, 'marker-end': 'url(#arrow)' }, svg('title', {}, `${shortJid(e.from)} → ${shortJid(e.to)}: ${e.count} in the last minute`)));
   }
   for (const a of agents) {
     const [x, y] = pos.get(a.name);
