@@ -52,7 +52,9 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
     }
     try {
       const last = atEnd ? ((db.prepare('SELECT MAX(seq) AS m FROM envelopes').get() as { m: number | null }).m ?? 0) : 0;
-      return { db, next: db.prepare('SELECT * FROM envelopes WHERE seq > ? ORDER BY seq LIMIT 2000'), lastSeq: last };
+      // Without the body: live subscribers get the headers; a conversation's page reads bodies on demand.
+      return { db, next: db.prepare(`SELECT seq, agent, direction, at, conversation_id, performative, sender, receiver, reply_with,
+        in_reply_to, content_type, decision, NULL AS body FROM envelopes WHERE seq > ? ORDER BY seq LIMIT 5000`), lastSeq: last };
     } catch {
       db.close(); // no table yet: try again next poll
       return undefined;

@@ -95,19 +95,34 @@ export async function snifferPage(main, [openId]) {
   // The flow starts with the last rows already recorded, then follows live.
   const recent = await api('/api/messages?order=desc&limit=200');
   const allRows = [];
-  const push = (rows) => {
-    for (const r of rows) {
-      allRows.push(r);
-      if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
-      if (matches(r)) flow.prepend(flowRow(r, open));
+  // Rows are rendered in batches (a busy system sends thousands a second): at most the newest
+  // MAX_ROWS, a few times a second, so watching never costs the machine much.
+  let pending = [];
+  let timer;
+  const render = () => {
+    timer = undefined;
+    const rows = pending;
+    pending = [];
+    for (const r of rows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
+    while (convList.children.length > 200) {
+      known.delete(convList.lastChild.dataset.id);
+      convList.lastChild.remove();
     }
-    while (allRows.length > MAX_ROWS) allRows.shift();
+    const shown = rows.filter(matches).slice(-MAX_ROWS).reverse().map((r) => flowRow(r, open));
+    flow.prepend(...shown);
     while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
+  };
+  const push = (rows) => {
+    allRows.push(...rows);
+    if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
+    pending.push(...rows);
+    if (pending.length > 5 * MAX_ROWS) pending.splice(0, pending.length - 5 * MAX_ROWS);
+    timer ??= setTimeout(render, 200);
   };
   push(recent.messages.reverse());
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
   if (openId) await detail(detailBox, openId);
-  return { leave: off };
+  return { leave: () => (off(), clearTimeout(timer)) };
 }
