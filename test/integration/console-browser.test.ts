@@ -86,6 +86,7 @@ describe('Console dashboard [browser]', function () {
     await page.click('table.hops tbody tr:first-child');
     expect(await page.textContent('pre.envelope')).to.contain(thread);
     await shot('sniffer');
+    await page.screenshot({ path: path.join(artifactsDir(), 'sniffer-view.png') }); // the README's picture (docs/console.png)
   });
 
   it('shows a conversation that starts while the sniffer is open', async () => {
