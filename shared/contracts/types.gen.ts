@@ -465,6 +465,8 @@ export interface ConsoleAgent {
     registered: boolean;
     registered_at: number | null;
     last_seen_ms_ago: number | null;
+    lease_ms: number;
+    lease_left_ms: number | null;
   };
   load: {
     in_per_min: number;

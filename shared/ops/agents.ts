@@ -6,6 +6,7 @@
 // plus, on request, an XEP-0199 ping to each online agent (ping.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadTunables } from '../config/agents.js';
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
 import { api } from '../ejabberd/api.js';
@@ -28,7 +29,8 @@ export interface AgentRow {
   presence: Presence;
   /** Connected XMPP resources (full JIDs). */
   resources: string[];
-  df: { registered: boolean; registered_at: number | null; last_seen_ms_ago: number | null };
+  /** The DF's entry; the lease runs lease_ms from the last REGISTER/HEARTBEAT (PARLEY_LEASE_MS). */
+  df: { registered: boolean; registered_at: number | null; last_seen_ms_ago: number | null; lease_ms: number; lease_left_ms: number | null };
 }
 
 export interface AgentSnapshot {
@@ -62,6 +64,7 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
   const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
   const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...sessions.map((s) => s.id.name)]);
   const now = Date.now();
+  const { leaseMs } = loadTunables(process.env, cfg.domain);
   const agents = [...names].sort().map((name): AgentRow => {
     const c = children.find((x) => nameOfChild(x) === name);
     const r = records.find((x) => x.profile.name === name);
@@ -79,7 +82,7 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
         : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
       presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
       resources: own.map((s) => s.full),
-      df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null },
+      df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null, lease_ms: leaseMs, lease_left_ms: r ? Math.max(0, r.last_seen + leaseMs - now) : null },
     };
   });
   return { agents, supervisor: sup !== undefined };
