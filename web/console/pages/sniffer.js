@@ -4,6 +4,9 @@
 import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
 
 const MAX_ROWS = 400;
+/** Per render: a person reads a few rows a second; the rest stay filterable (allRows). */
+const RENDER_ROWS = 100;
+const RENDER_EVERY_MS = 500;
 let mermaidReady = false;
 let renderSeq = 0;
 
@@ -108,7 +111,7 @@ export async function snifferPage(main, [openId]) {
       known.delete(convList.lastChild.dataset.id);
       convList.lastChild.remove();
     }
-    const shown = rows.filter(matches).slice(-MAX_ROWS).reverse().map((r) => flowRow(r, open));
+    const shown = rows.filter(matches).slice(-RENDER_ROWS).reverse().map((r) => flowRow(r, open));
     flow.prepend(...shown);
     while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
   };
@@ -117,7 +120,7 @@ export async function snifferPage(main, [openId]) {
     if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
     pending.push(...rows);
     if (pending.length > 5 * MAX_ROWS) pending.splice(0, pending.length - 5 * MAX_ROWS);
-    timer ??= setTimeout(render, 200);
+    timer ??= setTimeout(render, RENDER_EVERY_MS);
   };
   push(recent.messages.reverse());
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
