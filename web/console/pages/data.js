@@ -21,13 +21,13 @@ async function sessionDetail(box, id) {
 
 export async function dataPage(main) {
   const [sessions, meetings, tasks, bookings, dir] = await Promise.all(['sessions', 'meetings', 'tasks', 'bookings', 'directory'].map((p) => api(`/api/${p}`)));
-  const detail = h('div.card#session-detail', {}, h('p.muted', {}, 'Pick a session to verify its hash chain.'));
+  const detail = h('div#session-detail');
   main.append(h('div.page-head', {}, h('h2', {}, 'Sessions, meetings & tasks'), h('span.muted', {}, 'read-only')),
-    h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet')),
-    detail,
-    h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings, ['title', 'start', 'end', 'organizer', 'status', 'room'])),
-    h('div.card', {}, h('h3', {}, 'Tasks'), rowsTable(tasks.tasks, ['title', 'assignee', 'deadline', 'status', 'progress'])),
-    h('div.card', {}, h('h3', {}, 'Calendar bookings'), rowsTable(bookings.bookings, ['person', 'thread_id', 'status', 'requester', 'slot', 'updated'])),
+    h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet'), detail),
+    h('div.two', {},
+      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings, ['title', 'start', 'end', 'organizer', 'status', 'room'])),
+      h('div.card', {}, h('h3', {}, 'Tasks'), rowsTable(tasks.tasks, ['title', 'assignee', 'deadline', 'status', 'progress']))),
+    h('div.card.spaced', {}, h('h3', {}, 'Calendar bookings'), rowsTable(bookings.bookings, ['person', 'thread_id', 'status', 'requester', 'slot', 'updated'])),
     h('div.card', {}, h('h3', {}, 'Directory (DF)'), rowsTable(dir.registrations.map((r) => ({ name: r.profile?.name, role: r.profile?.role, jid: r.jid, skills: (r.profile?.skills ?? []).join(', '), last_seen: new Date(r.last_seen).toLocaleTimeString() })))));
   return {};
 }
