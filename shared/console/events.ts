@@ -9,23 +9,33 @@ interface AgentsBody { agents: { name: string; supervisor: { status: string }; p
 
 export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents: () => Promise<unknown>): { close(): void } {
   const clients = new Set<(event: string, data: unknown) => boolean>();
+  /** Clients that asked for agent state changes: only they make the console ask ejabberd each second. */
+  const agentClients = new Set<(event: string, data: unknown) => boolean>();
+  const envelopeClients = new Set<(event: string, data: unknown) => boolean>();
   feed.on('rows', (rows: TraceRecord[]) => {
-    for (const send of clients) send('envelopes', rows);
+    for (const send of envelopeClients) send('envelopes', rows);
   });
   let last = new Map<string, string>();
   const watch = setInterval(() => {
-    if (clients.size === 0) return;
+    if (agentClients.size === 0) return;
     void (agents() as Promise<AgentsBody>).then((body) => {
       const now = new Map(body.agents.map((a) => [a.name, `${a.supervisor.status}/${a.presence}/${a.df.registered}`]));
       const changed = body.agents.filter((a) => last.get(a.name) !== now.get(a.name));
       const gone = [...last.keys()].filter((n) => !now.has(n));
       last = now;
-      if (changed.length || gone.length) for (const send of clients) send('agents', { changed, gone });
+      if (changed.length || gone.length) for (const send of agentClients) send('agents', { changed, gone });
     }, () => undefined);
   }, 1000);
   watch.unref();
 
-  app.get('/api/events', { schema: { summary: 'Server-Sent Events: `envelopes` (new telemetry rows) and `agents` (state changes)', tags: ['messages'] } }, (req, reply) => {
+  app.get<{ Querystring: { topics?: string } }>('/api/events', {
+    schema: {
+      summary: 'Server-Sent Events: `envelopes` (new telemetry rows, headers only) and `agents` (state changes); `topics` picks them (default both)',
+      tags: ['messages'],
+      querystring: { type: 'object', additionalProperties: false, properties: { topics: { type: 'string', pattern: '^(envelopes|agents)(,(envelopes|agents))?$' } } },
+    },
+  }, (req, reply) => {
+    const topics = new Set((req.query.topics ?? 'envelopes,agents').split(','));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
@@ -38,17 +48,23 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
       return res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     clients.add(send);
-    last = new Map(); // a new client gets every agent's state once
+    if (topics.has('envelopes')) envelopeClients.add(send);
+    if (topics.has('agents')) {
+      agentClients.add(send);
+      last = new Map(); // a new client gets every agent's state once
+    }
     const ping = setInterval(() => res.write(': ping\n\n'), 15000);
     req.raw.on('close', () => {
       clearInterval(ping);
       clients.delete(send);
+      envelopeClients.delete(send);
+      agentClients.delete(send);
     });
   });
   return {
     close() {
       clearInterval(watch);
-      clients.clear();
+      for (const set of [clients, envelopeClients, agentClients]) set.clear();
     },
   };
 }

@@ -50,13 +50,15 @@ export const shortJid = (jid) => (jid ?? '?').split('/')[0].split('@')[0];
 export const fmtTime = (ms) => new Date(ms).toLocaleTimeString([], { hour12: false }) + '.' + String(Math.floor(ms % 1000)).padStart(3, '0');
 
 // One EventSource for the whole page: pages subscribe while they are shown.
-const listeners = { envelopes: new Set(), agents: new Set() };
+// Envelopes only: the agents page polls /api/agents itself, so the console need not ask ejabberd
+// for presence every second on behalf of a browser that is watching the sniffer.
+const listeners = { envelopes: new Set() };
 export function onEvent(kind, fn) {
   listeners[kind].add(fn);
   return () => listeners[kind].delete(fn);
 }
 function connectEvents() {
-  const es = new EventSource('/api/events');
+  const es = new EventSource('/api/events?topics=envelopes');
   const live = document.getElementById('live');
   es.onopen = () => (live.className = 'live on');
   es.onerror = () => (live.className = 'live off');

@@ -1,6 +1,6 @@
 // Agents: a live graph of who talks to whom (edges weighted by the last minute's traffic), each
 // agent's state, skills and load, and spawn/stop. Refreshes on agent events and every 2 s.
-import { api, h, onEvent, shortJid, toast } from '../app.js';
+import { api, h, shortJid, toast } from '../app.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const svg = (tag, attrs = {}, ...kids) => {
@@ -105,7 +105,6 @@ export async function agentsPage(main) {
     }
   }
   await refresh();
-  const off = onEvent('agents', () => refresh());
   const timer = setInterval(refresh, 2000);
-  return { leave: () => (off(), clearInterval(timer)) };
+  return { leave: () => clearInterval(timer) };
 }
