@@ -242,6 +242,8 @@ describe('Console API [integration]', function () {
       }
       await until(() => text.includes(thread), 'the envelopes of the new conversation on the stream', 10000);
       expect(text).to.match(/event: envelopes\ndata: \[/);
+      await until(() => text.includes('event: agents'), 'the agents\' states once for a new client', 10000);
+      expect((await call(c, 'GET', '/api/events?topics=bogus')).status).to.equal(400);
       ac.abort();
       await reading;
     });

@@ -123,6 +123,8 @@ export async function snifferPage(main, [openId]) {
     timer ??= setTimeout(render, RENDER_EVERY_MS);
   };
   push(recent.messages.reverse());
+  clearTimeout(timer);
+  render(); // the history at once; live rows in batches
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
