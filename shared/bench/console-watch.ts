@@ -23,7 +23,7 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
   const withBrowser = fs.existsSync(CHROMIUM);
   let closeBrowser: (() => Promise<void>) | undefined;
   return {
-    what: withBrowser ? 'console running, Chromium watching the sniffer' : 'console running (no Chromium at /usr/bin/chromium: no browser)',
+    what: withBrowser ? 'console running, Chromium watching the sniffer (both at nice 10)' : 'console running (no Chromium at /usr/bin/chromium: no browser)',
     watcher: {
       async start(instance, sup, ctx) {
         // The full flow's Supervisor passes process.env on: prepareConsoleBench set the port there.
@@ -33,10 +33,15 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
         const token = ensureConsoleToken(consoleSettings(instance.cfg, { ...process.env, ...instance.env }).tokenFile);
         const { chromium } = await import('playwright-core');
         const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-chromium-'));
-        const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+        // The browser at the console's priority (nice 10): a person's browser is their machine's
+        // business, not the agents'; the bench must not measure two cores shared with a renderer.
+        const wrapper = path.join(profile, '..', `${path.basename(profile)}-chromium.sh`);
+        fs.writeFileSync(wrapper, `#!/bin/sh\nexec nice -n 10 ${CHROMIUM} "$@"\n`, { mode: 0o700 });
+        const context = await chromium.launchPersistentContext(profile, { executablePath: wrapper, headless: true, args: CHROMIUM_FLAGS });
         closeBrowser = async () => {
           await context.close().catch(() => undefined);
           fs.rmSync(profile, { recursive: true, force: true });
+          fs.rmSync(wrapper, { force: true });
         };
         const page = context.pages()[0] ?? (await context.newPage());
         const base = `http://127.0.0.1:${process.env.PARLEY_CONSOLE_PORT}`;
