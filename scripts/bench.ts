@@ -1,4 +1,4 @@
-// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR]
+// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR] [--console]
 // Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
 // same way, prints a table, the runtime/raw ratio against the goal (≤ 1.5×) and the full flow
 // against its own goal (never asserted).
@@ -7,8 +7,9 @@ import { Command } from 'commander';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
 import { rawEcho } from '../shared/bench/raw-echo.js';
-import { fullFlow } from '../shared/bench/full-flow.js';
 import { asBenchReport, compareRuns, renderComparison } from '../shared/bench/compare-runs.js';
+import { consoleWatcher, prepareConsoleBench } from '../shared/bench/console-watch.js';
+import { fullFlow, fullFlowWatched } from '../shared/bench/full-flow.js';
 import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
@@ -36,12 +37,13 @@ const program = new Command('bench')
   .option('--cpu-prof <dir>', 'full-flow: run the agent processes with node --cpu-prof, profiles written to DIR')
   .option('--compare <file>', 'print each scenario as a ratio against an earlier --json run')
   .option('--from <file>', 'with --compare: take the new figures from this --json file instead of measuring')
-  .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection');
+  .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection')
+  .option('--console', 'also run the full flow with the console running and a headless Chromium watching its sniffer, and compare (goal: within 5 %)');
 
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{
-    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean; maxFailures: number; cpuProf?: string;
+    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean;
   }>();
   const readReport = (file: string) => asBenchReport(JSON.parse(fs.readFileSync(file, 'utf8')), file);
   const old = o.compare ? readReport(o.compare) : undefined;
@@ -49,6 +51,11 @@ async function main(): Promise<void> {
     if (!old) throw new Error('--from needs --compare OLD.json');
     console.log(renderComparison(compareRuns(old, readReport(o.from)), old.at));
     return;
+  }
+  if (o.console) {
+    await prepareConsoleBench();
+    const w = consoleWatcher();
+    registerScenario(fullFlowWatched(w.watcher, w.what));
   }
   const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total, maxFailures: o.maxFailures };
   if (o.cpuProf) {
@@ -87,6 +94,13 @@ async function main(): Promise<void> {
   const report: BenchReport = buildReport(opts, results);
   console.log(renderReport(report));
   if (old) console.log(renderComparison(compareRuns(old, report), old.at));
+  const plain = results.find((r) => r.name === 'full-flow');
+  const watched = results.find((r) => r.name === 'full-flow+console');
+  if (plain && watched) {
+    const slower = (watched.sequential.p50 / plain.sequential.p50 - 1) * 100;
+    const fewer = (1 - watched.concurrent.perSecond / plain.concurrent.perSecond) * 100;
+    console.log(`console overhead: p50 ${slower >= 0 ? '+' : ''}${slower.toFixed(1)} %, throughput ${fewer >= 0 ? '-' : '+'}${Math.abs(fewer).toFixed(1)} % — goal within 5 %: ${slower <= 5 && fewer <= 5 ? 'MET' : 'NOT MET'}`);
+  }
   if (o.json) {
     fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
     console.log(`figures written to ${o.json}`);

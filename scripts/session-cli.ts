@@ -1,71 +1,45 @@
 // npm run session -- list | show ID | verify ID | delete ID
 // The operator's view of the Coordinator's Coordination Sessions (OAP RFC 0001; docs/sessions.md),
-// read from $PARLEY_HOME/data/sessions.sqlite. verify re-computes the §3.5 hash chain and names
-// the first turn that does not fit (exit 1); delete is the operator's §6 data_delete.
-import fs from 'node:fs';
+// read from $PARLEY_HOME/data/sessions.sqlite through the service layer (shared/ops/sessions.ts,
+// shared with the console). verify re-computes the §3.5 hash chain and names the first turn that
+// does not fit (exit 1); delete is the operator's §6 data_delete.
 import { Command } from 'commander';
-import { verifyChain } from '../agents/coordinator/sessions/chain.js';
-import { sessionsDbFile, SessionStore } from '../agents/coordinator/sessions/store.js';
 import { loadConfig } from '../shared/config/index.js';
-import { canonical } from '../shared/identity/jcs.js';
+import { deleteSession, listSessions, showSession, verifySession } from '../shared/ops/index.js';
 
 const cfg = loadConfig();
-const file = sessionsDbFile(cfg);
 const program = new Command('session').description('List, show, verify and delete Coordination Sessions');
 
-function withStore<T>(fn: (s: SessionStore) => T, readonly = true): T {
-  if (!fs.existsSync(file)) throw new Error(`no session store at ${file} (has the Coordinator run with this PARLEY_HOME?)`);
-  const store = new SessionStore(file, { readonly });
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
-
 program.command('list').description('one line per session: id, person JID (or -), status, version, convener')
-  .action(() => withStore((s) => {
-    for (const r of s.list()) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
-  }));
+  .action(() => {
+    for (const r of listSessions(cfg)) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
+  });
 
 program.command('show <id>').description('state, participants and the turn log of a session')
-  .action((id: string) => withStore((s) => {
-    const r = s.get(id);
-    if (!r) throw new Error(`no session ${id}`);
+  .action((id: string) => {
+    const { session: r, participants, turns } = showSession(cfg, id);
     console.log(`session ${r.id}  ${r.status}  state_version ${r.state_version}  schema ${r.state_schema}`);
     console.log(`convener ${r.convener}${r.on_behalf_of ? ` on behalf of ${r.on_behalf_of}` : ''}  created ${r.created_at}  expires ${r.expires_at}`);
     console.log('participants:');
-    for (const p of s.participants(id)) console.log(`  ${p.did}${p.name ? ` (${p.name})` : ''}  since ${p.admitted_at}`);
+    for (const p of participants) console.log(`  ${p.did}${p.name ? ` (${p.name})` : ''}  since ${p.admitted_at}`);
     console.log(`state: ${JSON.stringify(r.state, null, 2)}`);
     console.log('log:');
-    for (const t of s.turns(id)) console.log(`  ${t.seq}\t${t.turn_id}\t${t.op}\t${t.at}\t${t.actor}\t${t.hash.slice(0, 16)}…`);
-  }));
+    for (const t of turns) console.log(`  ${t.seq}\t${t.turn_id}\t${t.op}\t${t.at}\t${t.actor}\t${t.hash.slice(0, 16)}…`);
+  });
 
 program.command('verify <id>').description('check the hash chain; names the first tampered turn (exit 1)')
-  .action((id: string) => withStore((s) => {
-    const r = s.get(id);
-    if (!r) throw new Error(`no session ${id}`);
-    const check = verifyChain(id, s.turns(id));
-    if (!check.ok) {
-      console.log(`TAMPERED ${id}: turn ${check.seq} (${check.turn_id}): ${check.problem}`);
+  .action((id: string) => {
+    const v = verifySession(cfg, id);
+    if (!v.ok) {
+      console.log(`TAMPERED ${id}: turn ${v.seq} (${v.turn_id}): ${v.problem}`);
       process.exitCode = 1;
       return;
     }
-    // The stored state must be the one the last state-bearing turn recorded.
-    const last = s.turns(id).filter((t) => 'state_version' in t.body).at(-1);
-    if (last && (last.body.state_version !== r.state_version || canonical(last.body.state) !== canonical(r.state))) {
-      console.log(`TAMPERED ${id}: the stored state (v${r.state_version}) is not the one turn ${last.seq} (${last.turn_id}) recorded`);
-      process.exitCode = 1;
-      return;
-    }
-    console.log(`OK ${id}: ${check.turns} turns, head ${check.head?.turn_id ?? '-'} ${check.head?.hash ?? ''}`);
-  }));
+    console.log(`OK ${id}: ${v.turns} turns, head ${v.head?.turn_id ?? '-'} ${v.head?.hash ?? ''}`);
+  });
 
 program.command('delete <id>').description('delete a session\'s state, admission ledger and log (RFC 0001 §6)')
-  .action((id: string) => withStore((s) => {
-    if (!s.get(id)) throw new Error(`no session ${id}`);
-    console.log(`deleted ${id} (${s.delete(id)} turns)`);
-  }, false));
+  .action((id: string) => console.log(`deleted ${id} (${deleteSession(cfg, id)} turns)`));
 
 program.parseAsync().catch((err: Error) => {
   console.error(`session: ${err.message}`);

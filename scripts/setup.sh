@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every set-up step the quick start needs, idempotent and fast when nothing is missing:
-# ejabberd from Debian (as root), node modules (npm ci), and a fresh build.
+# ejabberd and chromium from Debian (as root), node modules (npm ci), and a fresh build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quiet=0; [ "${1:-}" = "--quiet" ] && quiet=1
@@ -18,6 +18,14 @@ if [ ! -x /usr/sbin/ejabberdctl ]; then
     echo "setup: ejabberd is missing; run as root, or: sudo apt-get install -y ejabberd" >&2
     exit 1
   fi
+fi
+
+# The console's browser tests drive Debian's Chromium (playwright-core never downloads a browser).
+if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ]; then
+  say "installing chromium from Debian (apt-get) for the console's browser tests…"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -q chromium >&2 || { apt-get update -q >&2 && apt-get install -y -q chromium >&2; }) \
+    || echo "setup: could not install chromium; the console's browser tests will fail" >&2
 fi
 
 stamp=node_modules/.parley-lock

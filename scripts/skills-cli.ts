@@ -1,44 +1,33 @@
 // npm run skills -- list | show NAME | add DIR | remove NAME | enable NAME | disable NAME
 // The skills directory (docs/skills.md): built-ins in skills/, the operator's in
 // $PARLEY_HOME/skills/ with _registry.json. Running specialists follow every change within
-// seconds (hot reload); nothing here talks to an agent.
-import fs from 'node:fs';
+// seconds (hot reload); nothing here talks to an agent. The work is the service layer's
+// (shared/ops/skills.ts), shared with the console's /api/skills.
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { defaultSkillDirs, loadCatalogue, readRegistry, readSkill, type SkillDef, writeRegistry } from '../shared/skills/catalogue.js';
-import { SkillPool } from '../shared/skills/pool.js';
+import { installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
 
 const cfg = loadConfig();
-const dirs = defaultSkillDirs(cfg.home);
 const program = new Command('skills').description('Manage the skills specialists serve');
 
-const find = (name: string): SkillDef => {
-  const s = loadCatalogue(dirs).skills.find((x) => x.name === name);
-  if (!s) throw new Error(`no skill named ${JSON.stringify(name)} (npm run skills -- list)`);
-  return s;
-};
-
 function setEnabled(name: string, enabled: boolean): void {
-  const s = find(name);
-  const { registry } = readRegistry(dirs.user);
-  registry.skills[name] = { enabled };
-  writeRegistry(dirs.user, registry);
+  const s = setSkillEnabled(cfg, name, enabled);
   console.log(`${name} ${enabled ? 'enabled' : 'disabled'} (${s.source}); running specialists follow within seconds`);
 }
 
 program.command('list').description('every skill, enabled or not, and every skill that was skipped and why').action(() => {
-  const c = loadCatalogue(dirs);
-  const rows = c.skills.map((s) => [s.name, s.manifest.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', s.manifest.description.slice(0, 70)]);
+  const c = listSkills(cfg);
+  const rows = c.skills.map((s) => [s.name, s.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', s.description.slice(0, 70)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   for (const r of rows) console.log(r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  '));
   for (const p of c.problems) console.log(`skipped ${p.name ?? path.basename(p.dir)}: ${p.detail} (${p.dir})`);
-  console.log(`${c.skills.length} skills (${c.skills.filter((s) => s.enabled).length} enabled), ${c.problems.length} skipped; user directory ${dirs.user}`);
+  console.log(`${c.skills.length} skills (${c.skills.filter((s) => s.enabled).length} enabled), ${c.problems.length} skipped; user directory ${c.userDir}`);
 });
 
 program.command('show <name>').description('a skill\'s manifest and where it lives').action((name: string) => {
-  const s = find(name);
-  console.log(JSON.stringify({ source: s.source, enabled: s.enabled, dir: s.dir, handler: s.handlerPath, fingerprint: s.fingerprint, manifest: s.manifest }, null, 2));
+  const s = showSkill(cfg, name);
+  console.log(JSON.stringify({ source: s.source, enabled: s.enabled, dir: s.dir, handler: s.handler, fingerprint: s.fingerprint, manifest: s.manifest }, null, 2));
 });
 
 program
@@ -46,37 +35,14 @@ program
   .description('validate a skill folder, load its handler once in a worker, and copy it into the user directory')
   .option('--force', 'replace a user skill of the same name')
   .action(async (dir: string, o: { force?: boolean }) => {
-    const src = path.resolve(dir);
-    const s = readSkill(src, 'user');
-    if ('detail' in s) throw new Error(`not added: ${s.detail}`);
-    const pool = new SkillPool({ name: s.name, handlerPath: s.handlerPath, fingerprint: s.fingerprint, recognise: s.manifest.recognise ?? {}, timeoutMs: 1000, memoryMb: s.manifest.limits?.memoryMb ?? 128, maxWorkers: 1 });
-    try {
-      await pool.warm();
-    } catch (err) {
-      throw new Error(`not added: the handler does not load: ${(err as Error).message}`);
-    } finally {
-      await pool.close();
-    }
-    const dest = path.join(dirs.user, s.name);
-    if (fs.existsSync(dest) && !o.force) throw new Error(`${s.name} exists in ${dirs.user}; use --force to replace it`);
-    // Copy into a temporary folder and rename: a watcher never sees half a skill.
-    const tmp = path.join(dirs.user, `.${s.name}.tmp`);
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fs.cpSync(src, tmp, { recursive: true });
-    fs.rmSync(dest, { recursive: true, force: true });
-    fs.renameSync(tmp, dest);
-    console.log(`added ${s.name} ${s.manifest.version} to ${dest}${loadCatalogue(dirs).skills.find((x) => x.name === s.name)?.enabled === false ? ' (disabled in _registry.json)' : ''}`);
+    const s = await installSkillDir(cfg, dir, { force: o.force === true }).catch((err: Error) => {
+      throw new Error(err.message.replace('replace it with force', 'use --force to replace it'));
+    });
+    console.log(`added ${s.name} ${s.version} to ${path.join(listSkills(cfg).userDir, s.name)}${s.enabled ? '' : ' (disabled in _registry.json)'}`);
   });
 
 program.command('remove <name>').description('delete a user skill (built-ins can only be disabled)').action((name: string) => {
-  const s = find(name);
-  if (s.source !== 'user') throw new Error(`${name} is built in; disable it instead: npm run skills -- disable ${name}`);
-  fs.rmSync(s.dir, { recursive: true, force: true });
-  const { registry } = readRegistry(dirs.user);
-  if (registry.skills[name]) {
-    delete registry.skills[name];
-    writeRegistry(dirs.user, registry);
-  }
+  removeSkill(cfg, name);
   console.log(`removed ${name}`);
 });
 

@@ -1,6 +1,6 @@
 // npm run spawn -- specialist [--role R] [--skills a,b] [--name NAME]
 // One more specialist. With a supervisor running for this PARLEY_HOME it is added there
-// (POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
+// (the service layer's spawnSpecialist → POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
 // foreground until Ctrl-C. Either way we wait for its `registered` line and print it.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { loadRoles } from '../shared/skills/roles.js';
-import { controlRequest } from '../shared/supervisor/control.js';
+import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
 import { specialistSpec } from '../shared/supervisor/spec.js';
 
 const cfg = loadConfig();
@@ -30,11 +30,14 @@ program
     const experts = (o.skills || o.experts).split(',').map((s) => s.trim()).filter(Boolean);
     const role = o.role ? { role: o.role } : {};
     const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role }); // validates
-    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name, skills: experts, ...role });
+    // The service layer (shared/ops/agents.ts, shared with the console's POST /api/agents/spawn).
+    const res = await spawnSpecialist(cfg, { name, skills: experts, ...role }).catch((err: Error) => {
+      if (err instanceof OpsError && err.code === 'NO_SUPERVISOR') return undefined;
+      throw new Error(`supervisor: ${err instanceof OpsError ? `${err.code}: ` : ''}${err.message}`);
+    });
     if (res) {
-      if (res.status !== 201) throw new Error(`supervisor: ${String(res.body.error)}: ${String(res.body.detail)}`);
-      const a = res.body.agent as { name: string; pid: number; role?: string };
-      console.log(`${a.name} registered in ${String(res.body.ready_ms)} ms (pid ${a.pid}, supervised by npm start, role ${a.role ?? 'general'}; log: logs/${a.name}.log)`);
+      const a = res.agent;
+      console.log(`${a.name} registered in ${res.ready_ms} ms (pid ${a.pid}, supervised by npm start, role ${a.role ?? 'general'}; log: logs/${a.name}.log)`);
       return;
     }
     await foreground(spec.command, spec.args, spec.name);

@@ -1,20 +1,13 @@
 // npm run status [-- --json]: every agent with its role, skills, presence and health.
-//   supervisor  GET /agents on the local control socket (status, pid, restarts), when one runs
-//   directory   the DF's registrations ($PARLEY_HOME/data/registry.sqlite, read-only): role, skills, lease
-//   presence    ejabberd's connected sessions (mod_http_api connected_users): online resources
-//   health      XEP-0199 ping from the admin account to each online agent's full JID, with RTT
-// Operator-side and local, like the other CLIs; it sends no FIPA envelope.
-import fs from 'node:fs';
-import path from 'node:path';
+// The rows come from the service layer (shared/ops/agents.ts: supervisor, DF, presence, shared
+// with the console's GET /api/agents); this CLI adds an XEP-0199 ping from the admin account to
+// each online agent's full JID, with RTT. Operator-side and local; it sends no FIPA envelope.
 import { client, xml } from '@xmpp/client';
 import { Command } from 'commander';
-import { loadConfig, paths } from '../shared/config/index.js';
-import { api, closeApiAgent } from '../shared/ejabberd/api.js';
+import { loadConfig } from '../shared/config/index.js';
+import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor } from '../shared/ejabberd/accounts.js';
-import { identify, jidOfName, roomsDomain } from '../shared/runtime/names.js';
-import { SqliteDirectoryStore } from '../shared/store/directory.js';
-import type { ChildInfo } from '../shared/supervisor/child.js';
-import { controlRequest } from '../shared/supervisor/control.js';
+import { agentSnapshot, componentJid } from '../shared/ops/index.js';
 
 const opts = new Command('status').option('--json', 'print JSON').option('--ping-timeout <ms>', 'XEP-0199 ping timeout', '2000').parse().opts<{ json?: boolean; pingTimeout: string }>();
 const cfg = loadConfig();
@@ -53,45 +46,21 @@ async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, 
 }
 
 async function main(): Promise<void> {
-  const sup = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
-  const children = (sup?.body.agents ?? []) as ChildInfo[];
-  const dbFile = path.join(paths(cfg).data, 'registry.sqlite');
-  const records = fs.existsSync(dbFile) ? (() => {
-    const store = new SqliteDirectoryStore(dbFile);
-    try {
-      return store.all();
-    } finally {
-      store.close();
-    }
-  })() : [];
-  const sessions = (await api.connectedUsers(cfg).catch(() => [] as string[]))
-    .map((full) => ({ full, id: identify(full, cfg.domain) }))
-    .filter((s) => !['person', 'foreign'].includes(s.id.role) || s.id.name.startsWith('admin'));
-  const agentSessions = sessions.filter((s) => s.id.role !== 'admin');
-  const pings = await ping(agentSessions.map((s) => s.full), Number(opts.pingTimeout)).catch((err: Error) => new Map(agentSessions.map((s) => [s.full, `not pinged: ${err.message}`])));
-
-  const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
-  const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...agentSessions.map((s) => s.id.name)]);
-  // Rooms live in the XEP-0114 component, which has no c2s session: ping each room's JID, and
-  // the component's domain for the process that hosts them.
-  const componentJid = (name: string) => (name === 'rooms' ? roomsDomain(cfg.domain) : name.startsWith('room-') ? jidOfName(name, cfg.domain) : undefined);
-  const componentTargets = [...names].map(componentJid).filter((j): j is string => j !== undefined);
-  const componentPings = await ping(componentTargets, Number(opts.pingTimeout)).catch((err: Error) => new Map(componentTargets.map((j) => [j, `not pinged: ${err.message}`])));
-  const rows: Row[] = [...names].sort().map((name) => {
-    const c = children.find((x) => nameOfChild(x) === name);
-    const r = records.find((x) => x.profile.name === name);
-    const own = agentSessions.filter((s) => s.id.name === name);
-    const viaComponent = componentJid(name);
-    const componentPing = viaComponent ? componentPings.get(viaComponent) : undefined;
-    const age = r ? Math.round((Date.now() - r.last_seen) / 100) / 10 : undefined;
+  const snap = await agentSnapshot(cfg);
+  const targets = snap.agents.flatMap((a) => (a.resources.length ? a.resources : [componentJid(cfg, a.name)].filter((j): j is string => j !== undefined)));
+  const pings = await ping(targets, Number(opts.pingTimeout)).catch((err: Error) => new Map(targets.map((j) => [j, `not pinged: ${err.message}`])));
+  const rows: Row[] = snap.agents.map((a) => {
+    const s = a.supervisor;
+    const viaComponent = componentJid(cfg, a.name);
+    const componentPing = viaComponent ? pings.get(viaComponent) : undefined;
     return {
-      name,
-      role: r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : name === 'rooms' ? 'room host' : identify(jidOfName(name, cfg.domain), cfg.domain).role),
-      skills: r?.profile.skills ?? c?.experts ?? [],
-      supervisor: c ? `${c.status}${c.pid ? ` pid ${c.pid}` : ''}${c.restarts ? ` restarts ${c.restarts}` : ''}${c.extra ? ' extra' : ''}` : sup ? 'not supervised' : 'no supervisor',
-      registered: r ? `yes (heard ${age} s ago)` : '-',
-      presence: own.length ? `online (${own.length})` : componentPing?.startsWith('ok') ? 'online (component)' : 'offline',
-      ping: own.length ? own.map((s) => pings.get(s.full) ?? '?').join(', ') : (componentPing ?? '-'),
+      name: a.name,
+      role: a.role,
+      skills: a.skills,
+      supervisor: s.pid !== null || s.kind !== null ? `${s.status}${s.pid ? ` pid ${s.pid}` : ''}${s.restarts ? ` restarts ${s.restarts}` : ''}${s.extra ? ' extra' : ''}` : s.status === 'unsupervised' ? 'not supervised' : 'no supervisor',
+      registered: a.df.registered ? `yes (heard ${Math.round((a.df.last_seen_ms_ago ?? 0) / 100) / 10} s ago)` : '-',
+      presence: a.resources.length ? `online (${a.resources.length})` : componentPing?.startsWith('ok') ? 'online (component)' : 'offline',
+      ping: a.resources.length ? a.resources.map((j) => pings.get(j) ?? '?').join(', ') : (componentPing ?? '-'),
     };
   });
   if (opts.json) {

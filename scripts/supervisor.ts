@@ -11,7 +11,8 @@ import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
 import { startControl } from '../shared/supervisor/control.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
-import { calendarSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
+import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
+import { calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
 
 const opts = new Command('start')
@@ -70,13 +71,15 @@ async function main(): Promise<void> {
   await provisionCore(cfg);
   // One calendar agent per person with a calendar (npm run user -- add creates it).
   const people = listCalendarPeople(cfg);
-  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents (logs in ${paths(cfg).logsDir})`);
+  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
     idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000),
   });
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...people.map((p) => calendarSpec(ctx, p))];
+  // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.
+  const withConsole = consoleEnabled();
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...people.map((p) => calendarSpec(ctx, p)), ...(withConsole ? [consoleSpec(ctx)] : [])];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {
@@ -92,7 +95,8 @@ async function main(): Promise<void> {
   const admin = `http://127.0.0.1:${cfg.httpPort}/admin/`;
   say(
     `parley ready in ${since(t0)} — chat with presenter@${cfg.domain}; add a person: npm run user -- add alice; ` +
-      `connect a client to 127.0.0.1:${cfg.c2sPort} (plain TCP, no TLS) — web admin ${admin}`,
+      `connect a client to 127.0.0.1:${cfg.c2sPort} (plain TCP, no TLS) — web admin ${admin}` +
+      (withConsole ? ` — console http://${consoleSettings(cfg).bind}:${consoleSettings(cfg).port}/ (npm run console prints the token)` : ''),
   );
 }
 

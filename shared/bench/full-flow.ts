@@ -46,7 +46,13 @@ export function question(seq: number): { text: string; expect: RegExp } {
   return { text: `what is ${a} * ${b}?`, expect: new RegExp(`(^|\\D)${a * b}(\\D|$)`) };
 }
 
-async function setup(instance: TempInstance): Promise<Runner> {
+/** What runs beside the agents (npm run bench -- --console): the console and a browser on its sniffer. */
+export interface Watcher {
+  start(instance: TempInstance, sup: Supervisor, ctx: SpecContext): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner> {
   const cfg = instance.cfg;
   const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents') };
   // `npm run bench -- --cpu-prof DIR` profiles the agents, not this process (Node refuses
@@ -64,9 +70,11 @@ async function setup(instance: TempInstance): Promise<Runner> {
   try {
     for (const s of specs) sup.add(s);
     await sup.whenReady(specs.map((s) => s.name), 60000);
+    await watcher?.start(instance, sup, ctx);
     people.push(...(await Promise.all(Array.from({ length: PEOPLE }, (_, i) => Person.connect(cfg, `flow-person-${i}`)))));
   } catch (err) {
     await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+    await watcher?.close();
     await sup.stopAll();
     throw err;
   }
@@ -81,6 +89,7 @@ async function setup(instance: TempInstance): Promise<Runner> {
     childCpuUs: () => sup.list().reduce((sum, c) => sum + (c.pid ? procCpuUs(c.pid) : 0), 0),
     async close() {
       await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+      await watcher?.close();
       await sup.stopAll();
     },
   };
@@ -90,5 +99,10 @@ export const fullFlow: Scenario = {
   name: 'full-flow',
   description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS}, PARLEY_WINNER_MEMORY=${process.env.PARLEY_WINNER_MEMORY ?? '1'})`,
   goal: { p50Ms: 5, perSecond: 300, maxFailures: 0 },
-  setup,
+  setup: (instance) => setup(instance),
 };
+
+/** The same flow with the console running and `watcher` watching it (shared/bench/console-watch.ts). */
+export function fullFlowWatched(watcher: Watcher, what: string): Scenario {
+  return { ...fullFlow, name: 'full-flow+console', description: `${fullFlow.description}; ${what}`, setup: (instance) => setup(instance, watcher) };
+}

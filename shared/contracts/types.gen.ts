@@ -223,6 +223,14 @@ export interface ContractTypes {
   "broadcast-event": BroadcastEventContent;
   cancel: CancelContent;
   candidates: CandidatesContent;
+  "console-agent": ConsoleAgent;
+  "console-error": ConsoleError;
+  "console-login": ConsoleLogin;
+  "console-message-query": ConsoleMessageQuery;
+  "console-skill-toggle": ConsoleSkillToggle;
+  "console-skill-update": ConsoleSkillUpdate;
+  "console-skill-upload": ConsoleSkillUpload;
+  "console-spawn": ConsoleSpawn;
   "delegate-task": DelegateTaskContent;
   deregister: DeregisterContent;
   deregistered: DeregisteredContent;
@@ -423,6 +431,107 @@ export interface CandidatesContent {
   dids?: {
     [k: string]: Did | undefined;
   };
+}
+/**
+ * One agent in GET /api/agents: numbers and enums, not display text.
+ */
+export interface ConsoleAgent {
+  name: string;
+  role: string;
+  jid: string;
+  did: string | null;
+  /**
+   * @maxItems 100
+   */
+  skills: string[];
+  supervisor: {
+    /**
+     * the supervisor's name for it (logs/<name>.log), which POST /api/agents/{name}/stop takes
+     */
+    name: string | null;
+    status: "starting" | "ready" | "backoff" | "stopping" | "stopped" | "unsupervised" | "no-supervisor";
+    pid: number | null;
+    restarts: number;
+    uptime_s: number | null;
+    kind: string | null;
+    extra: boolean;
+  };
+  presence: "online" | "component" | "offline" | "unknown";
+  /**
+   * @maxItems 100
+   */
+  resources: string[];
+  df: {
+    registered: boolean;
+    registered_at: number | null;
+    last_seen_ms_ago: number | null;
+    lease_ms: number;
+    lease_left_ms: number | null;
+  };
+  load: {
+    in_per_min: number;
+    out_per_min: number;
+    active_conversations: number;
+  };
+}
+/**
+ * Every console API error: a machine-readable code and a sentence for people.
+ */
+export interface ConsoleError {
+  error: string;
+  detail: string;
+}
+/**
+ * POST /api/login: trade the admin token (npm run console) for a browser session cookie.
+ */
+export interface ConsoleLogin {
+  token: string;
+}
+/**
+ * GET /api/messages query: every envelope every agent sent or received, oldest first (order=desc: newest first), filtered; page on with cursor = the previous page's next_cursor.
+ */
+export interface ConsoleMessageQuery {
+  conversation?: string;
+  agent?: string;
+  performative?: string;
+  since?: number;
+  limit?: number;
+  cursor?: string;
+  order?: "asc" | "desc";
+}
+/**
+ * POST /api/skills/{name}/toggle: enable or disable (absent: flip).
+ */
+export interface ConsoleSkillToggle {
+  enabled?: boolean;
+}
+/**
+ * PUT /api/skills/{name}: a user skill's new skill.json (the dashboard's inline editor), validated against the skill manifest schema before it is saved.
+ */
+export interface ConsoleSkillUpdate {
+  skill_json: string;
+}
+/**
+ * POST /api/skills: a skill folder as text. skill.json is sent as a string so that one that is not JSON gets its own error; paths are checked (no ..), sizes limited, the handler loaded once in a worker, all before anything is written.
+ */
+export interface ConsoleSkillUpload {
+  name: string;
+  skill_json: string;
+  files: {
+    [k: string]: string | undefined;
+  };
+  force?: boolean;
+}
+/**
+ * POST /api/agents/spawn: one more specialist under the supervisor (account specialist-<name>).
+ */
+export interface ConsoleSpawn {
+  name: string;
+  role?: string;
+  /**
+   * @maxItems 50
+   */
+  skills?: string[];
 }
 /**
  * REQUEST.DELEGATE_TASK, Specialist → Coordinator (issue "Skills, roles and spawning"; plan part 2 delegate_task). A sub-request in the caller's session: the Coordinator finds another specialist (of `role` when given, never the caller) and answers INFORM RESULT or FAILURE.

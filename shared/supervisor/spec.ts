@@ -8,7 +8,7 @@ import { assertLocalpart } from '../ejabberd/accounts.js';
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
   name: string;
-  kind: 'core' | 'specialist' | 'calendar' | 'rooms';
+  kind: 'core' | 'specialist' | 'calendar' | 'rooms' | 'console';
   command: string;
   args: string[];
   /** The pino `msg` that marks the child ready. */
@@ -98,4 +98,10 @@ export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
 export function roomsSpec(ctx: SpecContext): AgentSpec {
   const args = ctx.agentScript ? ['--role', 'rooms'] : [];
   return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyMsg: 'rooms registered' };
+}
+
+/** The console (issue 13): HTTP API and dashboard, no XMPP account; ready once it listens. */
+export function consoleSpec(ctx: SpecContext): AgentSpec {
+  const args = ctx.agentScript ? ['--role', 'console'] : [];
+  return { name: 'console', kind: 'console', command: process.execPath, args: [script(ctx, 'console'), ...args], readyMsg: 'online' };
 }

@@ -38,6 +38,7 @@ export async function startSupervisor(
     PARLEY_COMPONENT_PORT: String(await freePort()),
     PARLEY_HTTP_PORT: String(await freePort()),
     PARLEY_DIST_PORT: String(await freePort()),
+    PARLEY_CONSOLE_PORT: String(await freePort()),
     PARLEY_STOP_GRACE_MS: '3000',
     ...settings,
   };

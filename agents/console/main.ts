@@ -1,0 +1,33 @@
+// The console process (issue 13), supervised and started by `npm start` like every agent.
+// Wiring only: configuration, the console (shared/console/) and an orderly stop. It has no XMPP
+// account: it reads the agents' telemetry and databases and asks the supervisor to spawn/stop.
+import os from 'node:os';
+import { loadConfig } from '../../shared/config/index.js';
+import { consoleSettings, startConsole } from '../../shared/console/index.js';
+import { createLogger } from '../../shared/log/index.js';
+
+const logger = createLogger('console');
+// The console only watches: it runs at a lower CPU priority (PARLEY_CONSOLE_NICE, default 10), so
+// on a saturated machine the agents' hot path gets the CPU first (npm run bench -- --console).
+try {
+  os.setPriority(Number(process.env.PARLEY_CONSOLE_NICE ?? 10));
+} catch (err) {
+  logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
+}
+const cfg = loadConfig();
+const settings = consoleSettings(cfg);
+const running = await startConsole(cfg, settings, logger).catch((err: Error) => {
+  logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');
+  process.exit(1);
+});
+logger.info({ url: running.url, otlp: settings.otlpUrl !== undefined, retentionDays: settings.retentionDays }, 'online');
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('stopping');
+  void running.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

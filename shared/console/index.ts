@@ -1,0 +1,53 @@
+// The Parley Console (issue 13): HTTP API, dashboard, live sniffer and web chat of one instance.
+// startConsole wires the telemetry feed, the optional OpenTelemetry export, retention and the
+// HTTP server; agents/console/main.ts runs it as a supervised process.
+import type { FastifyInstance } from 'fastify';
+import { type ParleyConfig, paths } from '../config/index.js';
+import type { Logger } from '../log/index.js';
+import { ConsoleAuth, ensureConsoleToken } from './auth.js';
+import { pruneTelemetry, TelemetryFeed } from './feed.js';
+import { buildConsole } from './server.js';
+import type { ConsoleSettings } from './settings.js';
+
+export { ConsoleAuth, ensureConsoleToken, SESSION_COOKIE } from './auth.js';
+export { consoleEnabled, consoleSettings, DEFAULT_CONSOLE_PORT, type ConsoleSettings } from './settings.js';
+export { TelemetryFeed, pruneTelemetry } from './feed.js';
+
+export interface RunningConsole {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startConsole(cfg: ParleyConfig, s: ConsoleSettings, logger: Logger): Promise<RunningConsole> {
+  const auth = new ConsoleAuth(ensureConsoleToken(s.tokenFile), s.sessionTtlMs);
+  const feed = new TelemetryFeed(paths(cfg).telemetry);
+  feed.start();
+  // Loaded only when asked for: with PARLEY_OTLP_URL unset no OpenTelemetry code runs at all.
+  const tracer = s.otlpUrl ? new (await import('./otel.js')).ConversationTracer({ url: s.otlpUrl, domain: cfg.domain }) : undefined;
+  if (tracer) feed.on('rows', (rows) => tracer.add(rows));
+  const prune = () => {
+    try {
+      const n = pruneTelemetry(paths(cfg).telemetry, s.retentionDays);
+      if (n) logger.info({ deleted: n, retentionDays: s.retentionDays }, 'telemetry pruned');
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'telemetry pruning failed');
+    }
+  };
+  const pruneTimer = setInterval(prune, 3600000);
+  pruneTimer.unref();
+  setTimeout(prune, 30000).unref(); // not during start-up, when the agents are busiest
+  const app = await buildConsole({ cfg, auth, feed });
+  await app.listen({ host: s.bind, port: s.port });
+  const url = `http://${s.bind.includes(':') ? `[${s.bind}]` : s.bind}:${s.port}/`;
+  return {
+    app,
+    url,
+    async close() {
+      clearInterval(pruneTimer);
+      await app.close();
+      feed.stop();
+      await tracer?.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// Every agent as the operator sees it, merged from three sources (used by `npm run status`,
+// `npm run spawn` and the console's /api/agents):
+//   supervisor  GET /agents on the local control socket (status, pid, restarts), when one runs
+//   directory   the DF's registrations ($PARLEY_HOME/data/registry.sqlite, read-only): role, skills, DID, lease
+//   presence    ejabberd's connected sessions (mod_http_api connected_users)
+// plus, on request, an XEP-0199 ping to each online agent (ping.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadTunables } from '../config/agents.js';
+import type { ParleyConfig } from '../config/index.js';
+import { paths } from '../config/index.js';
+import { api } from '../ejabberd/api.js';
+import { identify, jidOfName, roomsDomain } from '../runtime/names.js';
+import { SqliteDirectoryStore, type DirectoryRecord } from '../store/directory.js';
+import type { ChildInfo } from '../supervisor/child.js';
+import { controlRequest } from '../supervisor/control.js';
+import { OpsError } from './errors.js';
+
+export type Presence = 'online' | 'component' | 'offline' | 'unknown';
+
+export interface AgentRow {
+  name: string;
+  role: string;
+  jid: string;
+  did: string | null;
+  skills: string[];
+  /** `name` is the supervisor's (and the log file's) name, which POST /api/agents/{name}/stop takes. */
+  supervisor: { name: string | null; status: ChildInfo['status'] | 'unsupervised' | 'no-supervisor'; pid: number | null; restarts: number; uptime_s: number | null; kind: string | null; extra: boolean };
+  presence: Presence;
+  /** Connected XMPP resources (full JIDs). */
+  resources: string[];
+  /** The DF's entry; the lease runs lease_ms from the last REGISTER/HEARTBEAT (PARLEY_LEASE_MS). */
+  df: { registered: boolean; registered_at: number | null; last_seen_ms_ago: number | null; lease_ms: number; lease_left_ms: number | null };
+}
+
+export interface AgentSnapshot {
+  agents: AgentRow[];
+  supervisor: boolean;
+}
+
+function directoryRecords(cfg: ParleyConfig): DirectoryRecord[] {
+  const dbFile = path.join(paths(cfg).data, 'registry.sqlite');
+  if (!fs.existsSync(dbFile)) return [];
+  const store = new SqliteDirectoryStore(dbFile);
+  try {
+    return store.all();
+  } finally {
+    store.close();
+  }
+}
+
+/** Rooms live in the XEP-0114 component, which has no c2s session: their JID is the component's. */
+export const componentJid = (cfg: ParleyConfig, name: string) =>
+  (name === 'rooms' ? roomsDomain(cfg.domain) : name.startsWith('room-') ? jidOfName(name, cfg.domain) : undefined);
+
+export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
+  const sup = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
+  // The console is supervised like an agent but is none: it has no account and sends no envelope.
+  const children = ((sup?.body.agents ?? []) as ChildInfo[]).filter((c) => c.kind !== 'console');
+  const records = directoryRecords(cfg);
+  const sessions = (await api.connectedUsers(cfg).catch(() => [] as string[]))
+    .map((full) => ({ full, id: identify(full, cfg.domain) }))
+    .filter((s) => !['person', 'foreign', 'admin'].includes(s.id.role));
+  const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
+  const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...sessions.map((s) => s.id.name)]);
+  const now = Date.now();
+  const { leaseMs } = loadTunables(process.env, cfg.domain);
+  const agents = [...names].sort().map((name): AgentRow => {
+    const c = children.find((x) => nameOfChild(x) === name);
+    const r = records.find((x) => x.profile.name === name);
+    const own = sessions.filter((s) => s.id.name === name);
+    const viaComponent = componentJid(cfg, name);
+    const viaComponentUp = viaComponent !== undefined && children.some((x) => x.name === 'rooms' && x.status === 'ready');
+    return {
+      name,
+      role: r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : name === 'rooms' ? 'room host' : identify(jidOfName(name, cfg.domain), cfg.domain).role),
+      jid: r?.profile.jid ?? viaComponent ?? jidOfName(name, cfg.domain),
+      did: r?.profile.did ?? null,
+      skills: r?.profile.skills ?? c?.experts ?? [],
+      supervisor: c
+        ? { name: c.name, status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, kind: c.kind, extra: c.extra === true }
+        : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
+      presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
+      resources: own.map((s) => s.full),
+      df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null, lease_ms: leaseMs, lease_left_ms: r ? Math.max(0, r.last_seen + leaseMs - now) : null },
+    };
+  });
+  return { agents, supervisor: sup !== undefined };
+}
+
+export interface SpawnRequest {
+  name: string;
+  role?: string;
+  skills: string[];
+}
+
+/** One more specialist under the running supervisor; resolves once the Registry accepted it. */
+export async function spawnSpecialist(cfg: ParleyConfig, req: SpawnRequest): Promise<{ agent: ChildInfo; ready_ms: number }> {
+  const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: req.name, skills: req.skills, ...(req.role ? { role: req.role } : {}) });
+  if (!res) throw new OpsError(503, 'NO_SUPERVISOR', 'no supervisor runs for this PARLEY_HOME (npm start)');
+  if (res.status !== 201) throw new OpsError(res.status, String(res.body.error), String(res.body.detail));
+  return res.body as unknown as { agent: ChildInfo; ready_ms: number };
+}
+
+/** Stops a supervised agent and keeps it down (the supervisor's POST /stop). */
+export async function stopAgent(cfg: ParleyConfig, name: string): Promise<ChildInfo> {
+  const res = await controlRequest(cfg, 'POST', '/stop', { name });
+  if (!res) throw new OpsError(503, 'NO_SUPERVISOR', 'no supervisor runs for this PARLEY_HOME (npm start)');
+  if (res.status !== 200) throw new OpsError(res.status, String(res.body.error), String(res.body.detail));
+  return res.body.agent as ChildInfo;
+}

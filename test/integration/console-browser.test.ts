@@ -1,0 +1,143 @@
+// The dashboard in a real browser (Debian's Chromium, driven by playwright-core) against a real
+// Parley: log in, ask a question from the chat page over ejabberd's WebSocket, see it in the
+// sniffer with its sequence diagram, toggle a skill, spawn and stop a specialist. Screenshots of
+// every page go to test-artifacts/console/ (git-ignored).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { newConversationId } from '../../shared/acl/envelope.js';
+import { ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { Person } from '../../shared/trace/ask.js';
+import { artifactsDir, browser, call, CHROMIUM, consoleOf, type ConsoleHandle } from '../support/console.js';
+import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
+import { until } from '../support/wait.js';
+
+const haveChromium = fs.existsSync(CHROMIUM);
+
+describe('Console dashboard [browser]', function () {
+  this.timeout(180000);
+  let s: Supervised | undefined;
+  let c: ConsoleHandle;
+  let b: Awaited<ReturnType<typeof browser>> | undefined;
+  let page: Page;
+  let thread = '';
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: path.join(artifactsDir(), `${name}.png`), fullPage: true });
+
+  before(async function () {
+    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: run npm run setup as root (it installs Debian's chromium)`);
+    s = await startSupervisor('parley-console-web-', { PARLEY_SPECIALISTS: 'math:arithmetic,time:time' });
+    c = consoleOf(s);
+    b = await browser();
+    page = b.context.pages()[0] ?? (await b.context.newPage());
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+  after(async () => {
+    await b?.close();
+    await stopSupervisor(s?.sup, s?.cfg);
+  });
+
+  it('logs in with the token and shows the agents with their state', async () => {
+    await page.goto(`${c.base}/`);
+    expect(page.url()).to.equal(`${c.base}/login`);
+    await page.fill('#token', 'wrong');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#error:not(:empty)');
+    await shot('login');
+    await page.fill('#token', c.token);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${c.base}/`);
+    await page.waitForSelector('svg.graph .node');
+    await page.waitForSelector('tr[data-supervised="presenter"] .badge.ok');
+    const names = await page.$$eval('tr[data-agent]', (rows) => rows.map((r) => (r as HTMLElement).dataset.agent));
+    expect(names).to.include.members(['specialist-math', 'specialist-time']);
+    await page.waitForSelector('#live.on');
+    await shot('agents');
+  });
+
+  it('asks the Presenter from the chat page over XMPP WebSocket and gets the answer', async () => {
+    const { password } = await ensureAccount(s!.cfg, 'webuser');
+    await page.goto(`${c.base}/#/chat`);
+    await page.fill('#chat-user', 'webuser');
+    await page.fill('#chat-pass', password);
+    await page.click('#chat-login button');
+    await page.waitForSelector('#chat-state:text("online")', { timeout: 20000 });
+    await page.fill('#chat-input', 'what is 17 * 23?');
+    await page.press('#chat-input', 'Enter');
+    await page.waitForSelector('.msg.them .bubble:has-text("391")', { timeout: 30000 });
+    const href = (await page.getAttribute('.msg.me a', 'href')) ?? '';
+    thread = decodeURIComponent(href.replace('#/sniffer/', ''));
+    expect(thread).to.match(/^sess-/);
+    await shot('chat');
+  });
+
+  it('shows that conversation in the sniffer with its sequence diagram, hops and signature checks', async () => {
+    await page.goto(`${c.base}/#/sniffer`);
+    await page.waitForSelector(`#conversations li[data-id="${thread}"]`);
+    await page.waitForSelector(`#flow tr[data-conversation="${thread}"]`);
+    await page.click(`#conversations li[data-id="${thread}"]`);
+    await page.waitForSelector('#diagram[data-rendered] svg', { timeout: 20000 });
+    const labels = await page.$$eval('#diagram svg text', (ts) => ts.map((t) => t.textContent ?? ''));
+    expect(labels.join(' ')).to.contain('Presenter').and.contain('Coordinator').and.contain('specialist-math');
+    const sigs = await page.$$eval('table.hops tbody tr td:last-child', (tds) => tds.map((t) => t.textContent ?? ''));
+    expect(sigs.length).to.be.greaterThan(2);
+    expect(sigs.every((t) => t.includes('valid'))).to.equal(true);
+    await page.click('table.hops tbody tr:first-child');
+    expect(await page.textContent('pre.envelope')).to.contain(thread);
+    await shot('sniffer');
+    await page.screenshot({ path: path.join(artifactsDir(), 'sniffer-view.png') }); // the README's picture (docs/console.png)
+  });
+
+  it('shows a conversation that starts while the sniffer is open', async () => {
+    await page.goto(`${c.base}/#/sniffer`);
+    await page.waitForSelector('#live.on');
+    await page.waitForSelector('#conversations li');
+    const person = await Person.connect(s!.cfg, 'tracer');
+    try {
+      const thread = newConversationId();
+      const asked = Date.now();
+      const answered = person.ask('what is 2 + 2?', { thread });
+      await page.waitForSelector(`#conversations li[data-id="${thread}"]`, { timeout: 10000 });
+      console.log(`      (new conversation in the sniffer ${Date.now() - asked} ms after the question was sent)`);
+      await answered;
+    } finally {
+      await person.close();
+    }
+  });
+
+  it('toggles a skill from the skills page', async () => {
+    await page.goto(`${c.base}/#/skills`);
+    const box = 'tr[data-skill="time"] input[type=checkbox]';
+    await page.waitForSelector(box, { state: 'attached' }); // the styled switch hides the box itself
+    expect(await page.isChecked(box)).to.equal(true);
+    await page.click('tr[data-skill="time"] .slider');
+    const enabled = async () => ((await call(c, 'GET', '/api/skills')).body.skills as Array<{ name: string; enabled: boolean }>).find((x) => x.name === 'time')!.enabled;
+    await until(async () => !(await enabled()), 'time disabled');
+    await page.waitForSelector(`${box}:not(:checked)`, { state: 'attached' });
+    await page.click('tr[data-skill="arithmetic"] button:has-text("Edit")');
+    await page.waitForFunction(() => (document.getElementById('skill-json') as HTMLTextAreaElement).value.includes('arithmetic'));
+    await shot('skills');
+    await page.click('tr[data-skill="time"] .slider');
+    await until(enabled, 'time enabled again');
+  });
+
+  it('spawns and stops a specialist from the agents page', async () => {
+    await page.goto(`${c.base}/#/agents`);
+    await page.fill('#spawn input[name=name]', 'web1');
+    await page.fill('#spawn input[name=skills]', 'arithmetic');
+    await page.click('#spawn button[type=submit]');
+    await page.waitForSelector('tr[data-supervised="specialist-web1"] .badge.ok:text("ready")', { timeout: 60000 });
+    await shot('agents-spawned');
+    await page.click('tr[data-supervised="specialist-web1"] button:has-text("Stop")');
+    await page.waitForSelector('tr[data-supervised="specialist-web1"] .badge:text("stopped")', { timeout: 30000 });
+  });
+
+  it('shows sessions, meetings, tasks, bookings and the DF read-only', async () => {
+    await page.goto(`${c.base}/#/data`);
+    await page.waitForSelector('h3:text("Directory (DF)")');
+    expect(await page.textContent('main')).to.contain('specialist-math');
+    await shot('data');
+    expect(errors).to.deep.equal([]);
+  });
+});

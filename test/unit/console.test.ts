@@ -1,0 +1,127 @@
+// The console's pure parts and its telemetry tail, without processes: upload checks, the
+// OpenAPI rewrite, token and sessions, the feed over a real telemetry file, retention.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConsoleAuth, ensureConsoleToken } from '../../shared/console/auth.js';
+import { pruneTelemetry, TelemetryFeed } from '../../shared/console/feed.js';
+import { openApiDocument } from '../../shared/console/openapi.js';
+import { traceIdOf } from '../../shared/console/otel.js';
+import { consoleSettings } from '../../shared/console/settings.js';
+import { loadConfig } from '../../shared/config/index.js';
+import { checkUpload, OpsError } from '../../shared/ops/index.js';
+import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
+import type { Envelope } from '../../shared/acl/envelope.js';
+
+const manifest = (name: string, extra: object = {}) => JSON.stringify({ name, description: `skill ${name}`, version: '1.0.0', handler: './handler.js', ...extra });
+const codeOf = (fn: () => void): string => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof OpsError ? `${err.status} ${err.code}` : `not OpsError: ${(err as Error).message}`;
+  }
+  return 'ok';
+};
+
+describe('Console [uploads]', () => {
+  it('accepts a well-formed upload and refuses every bad one with its own code', () => {
+    const handler = { 'handler.js': 'export function run() {}' };
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo'), files: handler }))).to.equal('ok');
+    expect(codeOf(() => checkUpload({ name: '../echo', skill_json: manifest('echo'), files: handler }))).to.equal('400 INVALID_SKILL_NAME');
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: '{', files: handler }))).to.equal('400 SKILL_JSON_NOT_JSON');
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo', { version: 1 }), files: handler }))).to.equal('400 INVALID_SKILL_JSON');
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('other'), files: handler }))).to.equal('400 INVALID_SKILL_JSON');
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo'), files: {} }))).to.equal('400 HANDLER_MISSING');
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo'), files: { ...handler, 'big.txt': 'x'.repeat(300 * 1024) } }))).to.equal('400 SKILL_TOO_LARGE');
+    for (const p of ['../x.js', 'a/../../x.js', '/etc/passwd', '.hidden', 'lib/.git/config', 'skill.json', 'a\\b.js', '']) {
+      expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo'), files: { ...handler, [p]: 'x' } })), p).to.equal('400 INVALID_FILE_PATH');
+    }
+    expect(codeOf(() => checkUpload({ name: 'echo', skill_json: manifest('echo'), files: { ...handler, 'lib/util.js': 'x' } }))).to.equal('ok');
+  });
+});
+
+describe('Console [access]', () => {
+  it('creates one 0600 token, keeps it, and checks it and sessions', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-console-unit-'));
+    try {
+      const s = consoleSettings(loadConfig({ PARLEY_HOME: home }), {});
+      expect([s.port, s.bind, s.retentionDays, s.otlpUrl]).to.deep.equal([15290, '127.0.0.1', 7, undefined]);
+      const token = ensureConsoleToken(s.tokenFile);
+      expect(token).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(fs.statSync(s.tokenFile).mode & 0o777).to.equal(0o600);
+      expect(ensureConsoleToken(s.tokenFile)).to.equal(token);
+      const auth = new ConsoleAuth(token, 60000);
+      expect([auth.checkToken(token), auth.checkToken(token + 'x'), auth.checkToken(undefined), auth.checkToken('')]).to.deep.equal([true, false, false, false]);
+      const a = auth.login();
+      const b = auth.login();
+      expect(a.id).to.not.equal(b.id);
+      expect(a.expires).to.be.greaterThan(Date.now());
+      expect(() => consoleSettings(loadConfig({ PARLEY_HOME: home }), { PARLEY_CONSOLE_PORT: '70000' })).to.throw(/PARLEY_CONSOLE_PORT/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('derives the trace id from the conversation id', () => {
+    expect(traceIdOf('sess-1')).to.match(/^[0-9a-f]{32}$/).and.equal(traceIdOf('sess-1'));
+    expect(traceIdOf('sess-2')).to.not.equal(traceIdOf('sess-1'));
+  });
+});
+
+describe('Console [openapi]', () => {
+  it('turns contract $refs into component refs and routes into paths', () => {
+    const schema = { $id: 'https://parley.local/contracts/console-spawn.json', $schema: 'http://json-schema.org/draft-07/schema#', title: 'ConsoleSpawn', type: 'object' };
+    const doc = openApiDocument([
+      { method: 'POST', url: '/api/agents/spawn', schema: { body: { $ref: schema.$id }, summary: 'spawn' }, handler: () => undefined },
+      { method: ['GET', 'HEAD'], url: '/api/agents/:name/stop', schema: {}, handler: () => undefined },
+      { method: 'GET', url: '/', handler: () => undefined },
+    ], [schema], { version: '1' }) as { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown; parameters?: unknown[] }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+    expect(doc.openapi).to.equal('3.1.0');
+    expect(Object.keys(doc.paths)).to.deep.equal(['/api/agents/spawn', '/api/agents/{name}/stop']);
+    expect(doc.paths['/api/agents/spawn']!.post!.requestBody).to.deep.equal({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ConsoleSpawn' } } } });
+    expect(Object.keys(doc.paths['/api/agents/{name}/stop']!)).to.deep.equal(['get']);
+    expect(doc.paths['/api/agents/{name}/stop']!.get!.parameters).to.deep.equal([{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(doc.components.schemas.ConsoleSpawn).to.deep.equal({ title: 'ConsoleSpawn', type: 'object' });
+  });
+});
+
+describe('Console [feed]', () => {
+  const env = (n: number, sender = 'Presenter', receiver = 'Coordinator'): Envelope => ({
+    performative: 'REQUEST', sender, receiver, conversation_id: `sess-${n}`, reply_with: `msg-${n}`, ontology: 'MAS.Core', protocol: 'fipa-request',
+    language: 'application/json', timestamp: new Date().toISOString(), content: { type: 'USER_MSG', text: 'hi', attachments: [], user: 'alice@localhost' },
+  } as unknown as Envelope);
+
+  it('follows new rows of every telemetry file, counts rates and edges, and prunes by age', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-feed-'));
+    try {
+      const presenter = new SqliteTelemetry(path.join(dir, 'Presenter.sqlite'), 'Presenter');
+      presenter.envelope('out', env(0), 'sent');
+      presenter.flush();
+      const feed = new TelemetryFeed(dir);
+      const seen: string[] = [];
+      feed.on('rows', (rows) => seen.push(...rows.map((r) => `${r.agent}:${r.direction}:${r.conversation_id}:${r.body === null}`)));
+      feed.poll(true); // history is not live
+      expect(seen).to.deep.equal([]);
+      presenter.envelope('out', env(1), 'sent');
+      presenter.flush();
+      const coordinator = new SqliteTelemetry(path.join(dir, 'Coordinator.sqlite'), 'Coordinator');
+      coordinator.envelope('in', env(1), 'accepted');
+      coordinator.flush();
+      feed.poll();
+      expect(seen.sort()).to.deep.equal(['Coordinator:in:sess-1:true', 'Presenter:out:sess-1:true']);
+      feed.poll();
+      expect(seen).to.have.length(2);
+      expect(feed.rates().get('Presenter')).to.deep.equal({ in_per_min: 0, out_per_min: 1, active_conversations: 1 });
+      expect(feed.edges()).to.deep.equal([{ from: 'Presenter', to: 'Coordinator', count: 1 }]);
+      feed.stop();
+      presenter.close();
+      coordinator.close();
+      expect(pruneTelemetry(dir, 0)).to.equal(0);
+      expect(pruneTelemetry(dir, 1)).to.equal(0);
+      expect(pruneTelemetry(dir, 1e-9)).to.equal(3);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,33 @@
+// Sessions, meetings, tasks, bookings and the DF, read-only. A session opens with its turn log
+// and the server's verdict on its hash chain (OAP RFC 0001 §3.5).
+import { api, h } from '../app.js';
+
+const cell = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+function rowsTable(rows, columns) {
+  if (!rows.length) return h('p.muted', {}, 'none yet');
+  const cols = columns ?? Object.keys(rows[0]);
+  return h('div.scroll', {}, h('table.grid', {}, h('thead', {}, h('tr', {}, cols.map((c) => h('th', {}, c)))), h('tbody', {}, rows.map((r) => h('tr', {}, cols.map((c) => h('td.small', {}, cell(r[c]))))))));
+}
+
+async function sessionDetail(box, id) {
+  const s = await api(`/api/sessions/${encodeURIComponent(id)}`);
+  const v = s.verdict;
+  box.replaceChildren(h('h3', {}, 'Session ', h('code', {}, id)),
+    h('p#chain-verdict', {}, v.ok ? h('span.badge.ok', {}, `✔ hash chain verified: ${v.turns} turns, head ${v.head?.hash?.slice(0, 16) ?? '—'}…`) : h('span.badge.error', {}, `✘ TAMPERED at turn ${v.seq} (${v.turn_id}): ${v.problem}`)),
+    h('pre.envelope', {}, JSON.stringify(s.session.state, null, 2)),
+    rowsTable(s.participants),
+    rowsTable(s.turns.map((t) => ({ seq: t.seq, op: t.op, at: t.at, actor: t.actor, hash: `${t.hash.slice(0, 16)}…` }))));
+}
+
+export async function dataPage(main) {
+  const [sessions, meetings, tasks, bookings, dir] = await Promise.all(['sessions', 'meetings', 'tasks', 'bookings', 'directory'].map((p) => api(`/api/${p}`)));
+  const detail = h('div#session-detail');
+  main.append(h('div.page-head', {}, h('h2', {}, 'Sessions, meetings & tasks'), h('span.muted', {}, 'read-only')),
+    h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet'), detail),
+    h('div.two', {},
+      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings, ['title', 'start', 'end', 'organizer', 'status', 'room'])),
+      h('div.card', {}, h('h3', {}, 'Tasks'), rowsTable(tasks.tasks, ['title', 'assignee', 'deadline', 'status', 'progress']))),
+    h('div.card.spaced', {}, h('h3', {}, 'Calendar bookings'), rowsTable(bookings.bookings, ['person', 'thread_id', 'status', 'requester', 'slot', 'updated'])),
+    h('div.card', {}, h('h3', {}, 'Directory (DF)'), rowsTable(dir.registrations.map((r) => ({ name: r.profile?.name, role: r.profile?.role, jid: r.jid, skills: (r.profile?.skills ?? []).join(', '), last_seen: new Date(r.last_seen).toLocaleTimeString() })))));
+  return {};
+}

@@ -1,0 +1,133 @@
+// Sniffer: the live message flow (SSE), filterable by conversation, agent and performative; a
+// conversation opens with its sequence diagram (Mermaid, rendered locally), every envelope's
+// fields, its signature check and the time of every hop.
+import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
+
+const MAX_ROWS = 400;
+/** Per render: a person reads a few rows a second; the rest stay filterable (allRows). */
+const RENDER_ROWS = 100;
+const RENDER_EVERY_MS = 500;
+let mermaidReady = false;
+let renderSeq = 0;
+
+function ensureMermaid() {
+  if (mermaidReady || !window.mermaid) return;
+  window.mermaid.initialize({ startOnLoad: false, theme: 'neutral', securityLevel: 'strict', sequence: { showSequenceNumbers: true, mirrorActors: false } });
+  mermaidReady = true;
+}
+
+const perfClass = (p) => `perf perf-${(p ?? 'note').toLowerCase().replace(/[^a-z-]/g, '')}`;
+
+function flowRow(r, open) {
+  return h('tr', { dataset: { conversation: r.conversation_id ?? '' }, onclick: () => r.conversation_id && open(r.conversation_id) },
+    h('td.mono.small', {}, fmtTime(r.at)),
+    h('td', {}, r.agent),
+    h('td', {}, r.direction === 'in' ? '⇐' : r.direction === 'out' ? '⇒' : '•'),
+    h('td', {}, r.direction === 'note' ? h('span.muted', {}, 'note') : `${shortJid(r.sender)} → ${shortJid(r.receiver)}`),
+    h('td', {}, h('span', { className: perfClass(r.performative) }, r.performative ?? r.decision.split(':')[0])),
+    h('td.small', {}, r.content_type ?? ''),
+    h('td.mono.small', {}, (r.conversation_id ?? '').replace(/^sess-/, '').slice(0, 14)));
+}
+
+async function detail(box, id) {
+  box.replaceChildren(h('p.muted', {}, `Loading ${id}…`));
+  let c;
+  try {
+    c = await api(`/api/conversations/${encodeURIComponent(id)}`);
+  } catch (err) {
+    box.replaceChildren(h('p.error', {}, err.message));
+    return;
+  }
+  ensureMermaid();
+  const diagram = h('div.diagram#diagram');
+  const ok = c.analysis.violations.length === 0;
+  const envelopeBox = h('pre.envelope', {}, 'Click a hop to see its envelope.');
+  const hops = h('table.grid.hops', {}, h('thead', {}, h('tr', {}, ['#', 'sent', 'from → to', 'performative', 'content', 'transit', 'signature'].map((t) => h('th', {}, t)))),
+    h('tbody', {}, c.hops.map((m, i) => h('tr', { onclick: () => (envelopeBox.textContent = JSON.stringify(m.envelope, null, 2)) },
+      h('td.num', {}, i + 1),
+      h('td.mono.small', {}, m.sent_at ? `+${(m.sent_at - c.analysis.t0).toFixed(1)} ms` : '—'),
+      h('td', {}, `${shortJid(m.from)} → ${shortJid(m.to)}`),
+      h('td', {}, h('span', { className: perfClass(m.performative) }, m.performative)),
+      h('td.small', {}, m.content_type ?? ''),
+      h('td.num', {}, m.transit_ms === null ? '—' : `${m.transit_ms.toFixed(2)} ms`),
+      h('td', {}, m.signature.ok ? h('span.badge.ok', { title: m.signature.did }, '✔ valid') : h('span.badge.error', { title: m.signature.detail ?? '' }, `✘ ${m.signature.code}`))))));
+  box.replaceChildren(
+    h('div.page-head', {}, h('h3', {}, 'Conversation ', h('code', {}, id)), h('span.muted', {}, `${c.hops.length} hops, ${c.analysis.durationMs.toFixed(1)} ms`)),
+    h('p', {}, ok ? h('span.badge.ok', {}, '✔ all trace invariants hold') : c.analysis.violations.map((v) => h('div.badge.error', {}, `${v.invariant}: ${v.detail}`))),
+    diagram, hops, h('h4', {}, 'Envelope'), envelopeBox,
+    h('details', {}, h('summary', {}, 'Mermaid source'), h('pre.mono.small', {}, c.mermaid)));
+  try {
+    const { svg } = await window.mermaid.render(`seq${++renderSeq}`, c.mermaid);
+    diagram.innerHTML = svg; // mermaid's own output (securityLevel strict sanitises labels)
+    diagram.dataset.rendered = 'true';
+  } catch (err) {
+    diagram.replaceChildren(h('p.error', {}, `diagram: ${err.message}`));
+  }
+}
+
+export async function snifferPage(main, [openId]) {
+  const fConv = h('input', { placeholder: 'conversation', id: 'f-conversation' });
+  const fAgent = h('input', { placeholder: 'agent', id: 'f-agent' });
+  const fPerf = h('input', { placeholder: 'performative', id: 'f-performative' });
+  const flow = h('tbody#flow');
+  const convList = h('ul.convs#conversations');
+  const detailBox = h('div.card.detail#detail', {}, h('p.muted', {}, 'Pick a conversation to see its sequence diagram.'));
+  const open = (id) => (location.hash = `#/sniffer/${encodeURIComponent(id)}`);
+  const matches = (r) => (!fConv.value || (r.conversation_id ?? '').includes(fConv.value.trim())) && (!fAgent.value || r.agent.includes(fAgent.value.trim()) || (r.sender ?? '').includes(fAgent.value.trim()) || (r.receiver ?? '').includes(fAgent.value.trim())) && (!fPerf.value || (r.performative ?? '').toLowerCase() === fPerf.value.trim().toLowerCase());
+  const known = new Map();
+  const convItem = (c) => h('li', { dataset: { id: c.id }, className: c.id === openId ? 'active' : '', onclick: () => open(c.id) },
+    h('span.mono', {}, c.id.replace(/^sess-/, '').slice(0, 14)), ' ',
+    h('span.muted.small', {}, c.person ? shortJid(c.person) : c.agents?.join(', ') ?? ''), ' ',
+    c.outcome ? h('span', { className: perfClass(c.outcome) }, c.outcome) : '',
+    h('span.muted.small.right', {}, c.hops !== undefined ? `${c.hops} hops · ${Math.round(c.duration_ms)} ms` : 'live…'));
+  const addConversation = (c, front) => {
+    if (known.has(c.id)) return;
+    const li = convItem(c);
+    known.set(c.id, li);
+    if (front) convList.prepend(li);
+    else convList.append(li);
+  };
+  main.append(h('div.page-head', {}, h('h2', {}, 'Sniffer'), h('span.muted', {}, 'every envelope every agent sends or receives, live')),
+    h('div.sniffer', {},
+      h('div.col', {},
+        h('div.card', {}, h('h3', {}, 'Conversations'), convList),
+        h('div.card', {}, h('h3', {}, 'Live flow'), h('div.filters', {}, fConv, fAgent, fPerf),
+          h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content', 'conv'].map((t) => h('th', {}, t)))), flow)))),
+      detailBox));
+  for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
+  // The flow starts with the last rows already recorded, then follows live.
+  const recent = await api('/api/messages?order=desc&limit=200');
+  const allRows = [];
+  // Rows are rendered in batches (a busy system sends thousands a second): at most the newest
+  // MAX_ROWS, a few times a second, so watching never costs the machine much.
+  let pending = [];
+  let timer;
+  const render = () => {
+    timer = undefined;
+    const rows = pending;
+    pending = [];
+    for (const r of rows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
+    while (convList.children.length > 200) {
+      known.delete(convList.lastChild.dataset.id);
+      convList.lastChild.remove();
+    }
+    const shown = rows.filter(matches).slice(-RENDER_ROWS).reverse().map((r) => flowRow(r, open));
+    flow.prepend(...shown);
+    while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
+  };
+  const push = (rows) => {
+    allRows.push(...rows);
+    if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
+    pending.push(...rows);
+    if (pending.length > 5 * MAX_ROWS) pending.splice(0, pending.length - 5 * MAX_ROWS);
+    timer ??= setTimeout(render, RENDER_EVERY_MS);
+  };
+  push(recent.messages.reverse());
+  clearTimeout(timer);
+  render(); // the history at once; live rows in batches
+  const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
+  for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
+  const off = onEvent('envelopes', push);
+  if (openId) await detail(detailBox, openId);
+  return { leave: () => (off(), clearTimeout(timer)) };
+}
