@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { checkSkillManifest, type SkillManifest } from './manifest.js';
+import { type Capabilities, checkSkillManifest, type SkillManifest } from './manifest.js';
 
 export type SkillSource = 'builtin' | 'user';
 
@@ -24,6 +24,8 @@ export interface SkillDef {
   validateInput: ValidateFunction;
   /** A user skill that replaces a built-in of the same name. */
   overrides?: boolean;
+  /** What the sandbox gives it: declared in skill.json and granted (built-ins: as declared). */
+  granted: Capabilities;
 }
 
 export interface SkillProblem {
@@ -52,7 +54,7 @@ export function defaultSkillDirs(home: string): SkillDirs {
 }
 
 export interface RegistryFile {
-  skills: Record<string, { enabled: boolean }>;
+  skills: Record<string, { enabled: boolean; grants?: Capabilities }>;
 }
 
 export function readRegistry(userDir: string): { registry: RegistryFile; problem?: string } {
@@ -62,7 +64,9 @@ export function readRegistry(userDir: string): { registry: RegistryFile; problem
     const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<RegistryFile>;
     const skills: RegistryFile['skills'] = {};
     for (const [name, v] of Object.entries(raw.skills ?? {})) {
-      if (v && typeof v === 'object' && typeof v.enabled === 'boolean') skills[name] = { enabled: v.enabled };
+      if (v && typeof v === 'object' && typeof v.enabled === 'boolean') {
+        skills[name] = { enabled: v.enabled, ...(v.grants && typeof v.grants === 'object' ? { grants: v.grants } : {}) };
+      }
     }
     return { registry: { skills } };
   } catch (err) {
@@ -88,7 +92,17 @@ function fileStamp(file: string): string {
 }
 
 /** Reads one skill folder; `codeDir` is where its handler lives when not beside skill.json. */
-export function readSkill(dir: string, source: SkillSource, codeDir = dir): Omit<SkillDef, 'enabled'> | SkillProblem {
+/** Declared ∩ granted: a grant for something skill.json no longer declares gives nothing. */
+export function grantedCapabilities(declared: Capabilities | undefined, grants: Capabilities | undefined): Capabilities {
+  const d = declared ?? {};
+  const g = grants ?? {};
+  const both = (a?: string[], b?: string[]) => (a ?? []).filter((x) => (b ?? []).includes(x));
+  return { env: both(d.env, g.env), read: both(d.read, g.read), network: Boolean(d.network && g.network) };
+}
+
+type Read = Omit<SkillDef, 'enabled' | 'granted'>;
+
+export function readSkill(dir: string, source: SkillSource, codeDir = dir): Read | SkillProblem {
   const folder = path.basename(dir);
   let text: string;
   try {
@@ -112,7 +126,7 @@ export function readSkill(dir: string, source: SkillSource, codeDir = dir): Omit
   return { manifest: m, name: m.name, source, dir, handlerPath, fingerprint, validateInput: checked.validateInput };
 }
 
-const isProblem = (x: Omit<SkillDef, 'enabled'> | SkillProblem): x is SkillProblem => 'detail' in x;
+const isProblem = (x: Read | SkillProblem): x is SkillProblem => 'detail' in x;
 
 function folders(dir: string): string[] {
   try {
@@ -128,7 +142,7 @@ function folders(dir: string): string[] {
 /** Every skill of both directories; user skills replace built-ins of the same name. */
 export function loadCatalogue(dirs: SkillDirs): Catalogue {
   const problems: SkillProblem[] = [];
-  const byName = new Map<string, Omit<SkillDef, 'enabled'>>();
+  const byName = new Map<string, Read>();
   for (const f of folders(dirs.builtin)) {
     const s = readSkill(path.join(dirs.builtin, f), 'builtin', path.join(dirs.builtinCode, f));
     if (isProblem(s)) problems.push(s);
@@ -142,7 +156,11 @@ export function loadCatalogue(dirs: SkillDirs): Catalogue {
   const { registry, problem } = readRegistry(dirs.user);
   if (problem) problems.push({ dir: dirs.user, detail: problem });
   const skills = [...byName.values()]
-    .map((s) => ({ ...s, enabled: registry.skills[s.name]?.enabled ?? true }))
+    .map((s) => ({
+      ...s,
+      enabled: registry.skills[s.name]?.enabled ?? true,
+      granted: grantedCapabilities(s.manifest.capabilities, s.source === 'builtin' ? s.manifest.capabilities : registry.skills[s.name]?.grants),
+    }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   return { skills, problems };
 }

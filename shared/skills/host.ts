@@ -7,7 +7,25 @@ import { ParleyError } from '../acl/errors.js';
 import type { A2aKind, SkillResult } from './handler-api.js';
 import type { Catalogue, SkillDef, SkillProblem } from './catalogue.js';
 import { formatErrors } from './manifest.js';
+import path from 'node:path';
 import { type CallRequest, SkillPool } from './pool.js';
+import type { SandboxSpec } from './sandbox.js';
+
+/**
+ * Granted capabilities made concrete for the sandbox: variables with their values from this
+ * process, `${VAR}` read paths expanded. Nothing inside the state directory is ever readable,
+ * whatever was granted: that is where the secrets are.
+ */
+export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = process.env): NonNullable<SandboxSpec['grants']> {
+  const home = env.PARLEY_HOME ? path.resolve(env.PARLEY_HOME) : undefined;
+  const vars = Object.fromEntries((g.env ?? []).filter((v) => env[v] !== undefined).map((v) => [v, env[v] as string]));
+  const read = (g.read ?? [])
+    .map((p) => p.replace(/^\$\{([A-Z][A-Z0-9_]*)\}$/, (_, v: string) => vars[v] ?? ''))
+    .filter((p) => p.startsWith('/'))
+    .map((p) => path.resolve(p))
+    .filter((p) => !home || (p !== home && !p.startsWith(home + path.sep) && !home.startsWith(p + path.sep)));
+  return { env: vars, fsRead: read, network: Boolean(g.network) };
+}
 
 export const A2A_SKILLS: ReadonlySet<string> = new Set<A2aKind>(['delegate_task', 'query_agents', 'broadcast_event']);
 
@@ -95,6 +113,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
       timeoutMs: limits.timeoutMs ?? this.o.defaults?.timeoutMs ?? 10000,
       memoryMb: limits.memoryMb ?? this.o.defaults?.memoryMb ?? 128,
       maxWorkers: this.o.maxWorkers,
+      grants: resolveGrants(def.granted),
       onCall: (c) => this.serveCall(def, c),
       onLog: (line) => this.o.onLog?.(def.name, line),
     });
@@ -149,7 +168,9 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
  * The skill answers its own published examples once in its first worker, so JIT and lazily built
  * tables (mathjs typed functions, chrono, luxon) do not land on the first person's question.
  * Not for skills that call others (`uses`) or the Coordinator: a warm-up must have no effects.
- * Failures are ignored: an example a skill cannot answer is its own bug, not a reason to skip it.
+ * An example the skill merely cannot answer is its own bug, not a reason to skip it; an example
+ * that kills its sandbox (crash, exit, out of memory) or overruns its time limit would do the same
+ * to every person who asks: the skill is not served, with the reason (throws; host.ts reports it).
  */
 export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
   if ((def.manifest.uses ?? []).length > 0 || A2A_SKILLS.has(def.name)) return 0;
@@ -157,7 +178,11 @@ export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<numb
   for (const q of def.manifest.examples ?? []) {
     const args = { question: q };
     if (!def.validateInput(args) || (await pool.recognise(q, 2000).catch(() => 0)) <= 0) continue;
-    await pool.run(args, 'sess-warm-up').then(() => (answered += 1), () => undefined);
+    const deaths = pool.deaths;
+    const failure = await pool.run(args, 'sess-warm-up').then(() => { answered += 1; }, (err: ParleyError) => err);
+    if (failure && (pool.deaths > deaths || failure.code === 'TIMEOUT')) {
+      throw new Error(`disabled at warm-up: its example ${JSON.stringify(q)} failed (${failure.detail})`);
+    }
   }
   return answered;
 }

@@ -27,6 +27,20 @@ export interface SkillManifest {
   limits?: { timeoutMs?: number; memoryMb?: number };
   /** Other skills this one calls through ctx.use(name, input) (delegation, see docs/skills.md). */
   uses?: string[];
+  /** What the sandbox lets it have beyond its own code, once the operator granted it (docs/skills.md). */
+  capabilities?: Capabilities;
+}
+
+/**
+ * A skill's capabilities (docs/skills.md "Sandbox"): environment variables it may read, paths it
+ * may read (absolute, or `${VAR}` naming a granted variable's value), and network access. A skill
+ * gets none of them unless skill.json declares it and the operator granted it (built-ins are the
+ * operator's own code: what they declare is granted).
+ */
+export interface Capabilities {
+  env?: string[];
+  read?: string[];
+  network?: boolean;
 }
 
 export const SKILL_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
@@ -69,6 +83,15 @@ export const MANIFEST_SCHEMA = {
       },
     },
     uses: { type: 'array', maxItems: 20, items: { type: 'string', pattern: SKILL_NAME.source } },
+    capabilities: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        env: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } },
+        read: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^(/|\\$\\{[A-Z][A-Z0-9_]{0,63}\\}$)', maxLength: 500 } },
+        network: { type: 'boolean' },
+      },
+    },
   },
 } as const;
 

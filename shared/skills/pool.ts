@@ -1,13 +1,15 @@
-// Worker threads for one skill (issue "Skills, roles and spawning": isolation). Each worker runs
-// one call at a time under V8 resourceLimits (the memory limit) and a timer (the time limit): a
-// call that runs too long has its worker terminated (FAILURE TIMEOUT), a worker that throws
-// outside a call, runs out of memory or exits takes only its own call with it (FAILURE
-// INTERNAL_ERROR). New workers replace dead ones on demand; the specialist keeps serving.
+// Sandboxed worker processes for one skill (sandbox.ts; docs/skills.md "Sandbox"). Each worker
+// runs one call at a time under the sandbox's memory limit and a timer (the time limit): a call
+// that runs too long has its worker killed (FAILURE TIMEOUT), a worker that throws outside a
+// call, runs out of memory or exits takes only its own call with it (FAILURE INTERNAL_ERROR).
+// New workers replace dead ones on demand; the specialist keeps serving.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { ParleyError } from '../acl/errors.js';
 import type { SkillResult } from './handler-api.js';
 import type { Recognition } from './manifest.js';
+import { sandboxCommand, type SandboxSpec, stageSkillDir } from './sandbox.js';
 import type { FromWorker, ToWorker } from './wire.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -36,6 +38,8 @@ export interface PoolOptions {
    */
   idleMs?: number;
   startTimeoutMs?: number;
+  /** Capabilities the skill declared and the operator granted (sandbox.ts). */
+  grants?: SandboxSpec['grants'];
   onCall?: (call: CallRequest) => Promise<unknown>;
   onLog?: (line: string) => void;
 }
@@ -50,21 +54,32 @@ class PoolWorker {
   busy = false;
   dead = false;
   isReady = false;
+  /** The last lines the worker printed (the reason it died, if it did). */
+  lastOutput = '';
   current: Current | undefined;
   /** Stops this idle extra worker unless a call takes it first (SkillPool.release). */
   idleTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
-  readonly worker: Worker;
+  readonly worker: ChildProcess;
 
   constructor(private readonly o: PoolOptions, onGone: (w: PoolWorker) => void) {
-    const url = `${pathToFileURL(o.handlerPath).href}?v=${o.fingerprint}`;
-    this.worker = new Worker(WORKER_SCRIPT, {
-      workerData: { name: o.name, handlerUrl: url, recognise: o.recognise },
-      resourceLimits: { maxOldGenerationSizeMb: o.memoryMb, maxYoungGenerationSizeMb: Math.max(2, Math.min(16, Math.floor(o.memoryMb / 4))), stackSizeMb: 4 },
-      stdout: true,
-      stderr: true,
+    const skillDir = stageSkillDir(path.dirname(o.handlerPath), o.name, o.fingerprint);
+    const handler = path.join(skillDir, path.relative(path.dirname(o.handlerPath), o.handlerPath));
+    const url = `${pathToFileURL(handler).href}?v=${o.fingerprint}`;
+    const cmd = sandboxCommand({
+      script: WORKER_SCRIPT,
+      args: [JSON.stringify({ name: o.name, handlerUrl: url, recognise: o.recognise })],
+      skillDir, memoryMb: o.memoryMb, ...(o.grants ? { grants: o.grants } : {}),
     });
-    for (const s of [this.worker.stdout, this.worker.stderr]) s.on('data', (b: Buffer) => o.onLog?.(String(b).trimEnd()));
+    // Only granted variables: no secret, path or setting of the specialist reaches the skill.
+    this.worker = spawn(cmd.command, cmd.args, { env: { ...o.grants?.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+    for (const s of [this.worker.stdout, this.worker.stderr]) {
+      s?.on('data', (b: Buffer) => {
+        const text = String(b).trimEnd();
+        this.lastOutput = (this.lastOutput + '\n' + text).slice(-4000);
+        o.onLog?.(text);
+      });
+    }
     this.ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`did not start within ${o.startTimeoutMs ?? 15000} ms`)), o.startTimeoutMs ?? 15000);
       this.worker.on('message', (m: FromWorker) => {
@@ -74,17 +89,21 @@ class PoolWorker {
         else if (m.type === 'call') void this.serve(m.callId, m);
         if (m.type === 'ready' || m.type === 'init-error') clearTimeout(timer);
       });
-      this.worker.on('error', (err: Error & { code?: string }) => {
-        const detail = err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `the ${o.name} skill ran out of memory (limit ${o.memoryMb} MB)`
-          : `the ${o.name} skill crashed: ${err.message}`;
+      this.worker.on('error', (err: Error) => {
+        const detail = `the ${o.name} skill's sandbox could not run: ${err.message}`;
         reject(new Error(detail));
         this.gone(new ParleyError('INTERNAL_ERROR', detail), onGone);
       });
-      this.worker.on('exit', (code) => {
+      this.worker.on('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`exited with code ${code} while starting`));
-        this.gone(new ParleyError('INTERNAL_ERROR', `the ${o.name} skill's worker exited (code ${code})`), onGone);
+        const out = this.lastOutput;
+        const oom = /out of memory|allocation failed|Reached heap limit/i.test(out) || signal === 'SIGABRT' || code === 134;
+        const error = /^\w*Error: (.*)$/m.exec(out)?.[1];
+        const how = oom ? `ran out of memory (limit ${o.memoryMb} MB)`
+          : error ? `crashed: ${error.slice(0, 300)}`
+          : signal ? `was killed (${signal})` : `exited (code ${code})`;
+        reject(new Error(`${how} while starting`));
+        this.gone(new ParleyError('INTERNAL_ERROR', `the ${o.name} skill's sandbox ${how}`), onGone);
       });
     });
     this.ready.catch(() => undefined);
@@ -115,13 +134,13 @@ class PoolWorker {
       const code = e.code === 'INVALID_ARGS' || e.code === 'TIMEOUT' ? e.code : 'INTERNAL_ERROR';
       reply = { type: 'reply', callId, ok: false, error: { code, detail: e.detail } };
     }
-    if (!this.dead) this.worker.postMessage(reply);
+    if (!this.dead && this.worker.connected) this.worker.send(reply);
   }
 
   terminate(): void {
     clearTimeout(this.idleTimer);
     this.dead = true;
-    void this.worker.terminate();
+    this.worker.kill('SIGKILL');
   }
 }
 
@@ -131,6 +150,8 @@ export class SkillPool {
   private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void; urgent: boolean }> = [];
   private nextId = 0;
   private closed = false;
+  /** Workers that died on their own (crash, exit, out of memory): the warm-up judges by it. */
+  deaths = 0;
 
   constructor(readonly o: PoolOptions) {}
 
@@ -166,7 +187,10 @@ export class SkillPool {
   }
 
   private spawn(): PoolWorker {
-    const w = new PoolWorker(this.o, (gone) => this.workers.delete(gone));
+    const w = new PoolWorker(this.o, (gone) => {
+      this.deaths += 1;
+      this.workers.delete(gone);
+    });
     this.workers.add(w);
     // A worker that finished starting serves the longest-waiting call.
     w.ready.then(() => {
@@ -263,7 +287,8 @@ export class SkillPool {
           signal?.removeEventListener('abort', onAbort);
         };
         w.current = { id, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) };
-        w.worker.postMessage({ type: 'op', id, ...op } satisfies ToWorker);
+        if (!w.worker.connected) return stop(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill's sandbox is gone`));
+        w.worker.send({ type: 'op', id, ...op } satisfies ToWorker);
       });
     } finally {
       this.release(w);

@@ -1,9 +1,8 @@
-// A skill's worker thread (issue "Skills, roles and spawning": isolation): imports exactly one
-// handler module, answers `recognise` and `run` requests one at a time, and reaches the host only
-// through messages (ctx.use, ctx.a2a). The host (pool.ts) owns the time and memory limits: it
-// terminates this thread when a call runs too long, and V8's resourceLimits end it when it
-// allocates too much. Nothing here can block or crash the specialist's event loop.
-import { parentPort, workerData } from 'node:worker_threads';
+// A skill's worker process inside the sandbox (sandbox.ts; docs/skills.md "Sandbox"): imports
+// exactly one handler module, answers `recognise` and `run` requests one at a time, and reaches
+// the host only through the IPC channel (ctx.use, ctx.a2a). The host (pool.ts) owns the time
+// limit (it kills this process when a call runs too long); the sandbox's RLIMIT_DATA ends any
+// allocation past the memory limit. Nothing here can block or crash the specialist.
 import type { HandlerModule, SkillContext, SkillResult } from './handler-api.js';
 import type { Recognition } from './manifest.js';
 import type { FromWorker, ToWorker, WireError } from './wire.js';
@@ -14,10 +13,11 @@ interface Data {
   recognise: Recognition;
 }
 
-const data = workerData as Data;
-const port = parentPort;
-if (!port) throw new Error('worker.ts runs as a worker thread');
-const post = (m: FromWorker) => port.postMessage(m);
+const data = JSON.parse(process.argv[2] ?? '{}') as Data;
+if (!process.send) throw new Error('worker.ts runs as a child process with an IPC channel');
+const post = (m: FromWorker) => process.send?.(m);
+// The specialist went away (killed, stopped): nothing is left to answer to.
+process.on('disconnect', () => process.exit(0));
 
 let mod: HandlerModule | undefined;
 const patterns = (data.recognise.patterns ?? []).map((p) => new RegExp(p, 'i'));
@@ -91,7 +91,7 @@ try {
   if (typeof mod.run !== 'function') throw new Error('the handler exports no run(input, ctx) function');
   if (data.recognise.module && typeof mod.recognise !== 'function') throw new Error('skill.json says recognise.module but the handler exports no recognise(question)');
   if (typeof mod.init === 'function') await mod.init();
-  port.on('message', (m: ToWorker) => void handle(m));
+  process.on('message', (m: ToWorker) => void handle(m));
   post({ type: 'ready' });
 } catch (err) {
   post({ type: 'init-error', detail: wireError(err).detail });

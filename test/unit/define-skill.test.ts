@@ -27,11 +27,13 @@ function writeDict(dir: string, synsets: Array<{ words: string[]; gloss: string 
   synsets.forEach((s, i) => s.words.forEach((w) => byLemma.set(w.toLowerCase(), [...(byLemma.get(w.toLowerCase()) ?? []), offsets[i]!])));
   const index = [...byLemma].sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([lemma, offs]) => `${lemma} n ${offs.length} 1 @ ${offs.length} 0 ${offs.map((o) => String(o).padStart(8, '0')).join(' ')}  `).join('\n');
-  fs.writeFileSync(path.join(dir, 'data.noun'), data);
-  fs.writeFileSync(path.join(dir, 'index.noun'), `${LICENSE}${index}\n`);
+  fs.writeFileSync(path.join(dir, 'data.noun'), data, { mode: 0o644 });
+  fs.writeFileSync(path.join(dir, 'index.noun'), `${LICENSE}${index}\n`, { mode: 0o644 });
+  for (const f of ['data.noun', 'index.noun']) fs.chmodSync(path.join(dir, f), 0o644); // whatever the umask
 }
 
 const dict = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-wn-'));
+fs.chmodSync(dict, 0o755); // the skill's sandbox user (nobody) reads it, as it would a system dictionary
 writeDict(dict, [
   { words: ['cat', 'true_cat'], gloss: 'feline mammal usually having thick soft fur and no ability to roar' },
   { words: ['ice_cream', 'icecream'], gloss: 'frozen dessert containing cream and sugar and flavoring' },
@@ -59,7 +61,7 @@ describe('Skills [define] WordNet definitions', function () {
   });
 
   it('answers through its worker, and INVALID_ARGS for a word WordNet lacks', async () => {
-    process.env.PARLEY_WORDNET_DICT = dict; // the worker thread copies process.env at start
+    process.env.PARLEY_WORDNET_DICT = dict; // granted to the skill (skill.json capabilities) at its start
     const host = new SkillHost({ select: (d) => d.name === 'define', maxWorkers: 1 });
     try {
       await host.apply(loadCatalogue(tempSkillDirs()));

@@ -1,0 +1,137 @@
+// Skills [sandbox] (issue "Close the perimeter": skills are a sandbox; docs/skills.md "Sandbox"):
+// five hostile skills attack from inside their sandbox — read secrets, open a socket, spin,
+// allocate Buffers, kill the process — and each gets a clear FAILURE while the host keeps
+// answering; a skill whose example kills its sandbox at warm-up is not served, with the reason.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { ParleyError } from '../../shared/acl/errors.js';
+import { loadCatalogue } from '../../shared/skills/catalogue.js';
+import { SkillHost } from '../../shared/skills/host.js';
+import { isolation } from '../../shared/skills/sandbox.js';
+import { tempSkillDirs, writeSkill } from '../support/skills.js';
+
+const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: ParleyError) => e);
+
+/** A state directory as Parley keeps it: a 0700 folder with 0600 secrets. */
+function fakeHome(): { home: string; secret: string } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sbx-home-'));
+  const secret = `secret-${Math.random().toString(36).slice(2)}`;
+  fs.mkdirSync(path.join(home, 'secrets'), { mode: 0o700 });
+  fs.writeFileSync(path.join(home, 'secrets', 'accounts.json'), JSON.stringify({ coordinator: secret }), { mode: 0o600 });
+  return { home, secret };
+}
+
+const HOSTILE = {
+  // Tries every way to the secrets it knows of, and reports what it got.
+  readsecrets: `import fs from 'node:fs';
+export async function run(input) {
+  const got = {};
+  const tryRead = (k, f) => { try { got[k] = String(f()); } catch (e) { got[k] = 'DENIED ' + (e.code ?? e.message); } };
+  tryRead('file', () => fs.readFileSync(input.question.split(' ')[1] + '/secrets/accounts.json', 'utf8'));
+  tryRead('dotdot', () => fs.readFileSync(new URL('../../../../../../../../' + input.question.split(' ')[1] + '/secrets/accounts.json', import.meta.url)));
+  tryRead('environ', () => fs.readFileSync('/proc/self/environ', 'utf8'));
+  tryRead('init', () => fs.readFileSync('/proc/1/environ', 'utf8'));
+  tryRead('write', () => { fs.writeFileSync('/tmp/parley-sandbox-was-here', 'x'); return 'WROTE'; });
+  got.env = JSON.stringify(process.env);
+  return JSON.stringify(got);
+}\n`,
+  opensocket: `import net from 'node:net';
+export function run(input) {
+  return new Promise((resolve) => {
+    const s = net.connect(Number(input.question.split(' ')[1]), '127.0.0.1');
+    s.on('connect', () => { s.destroy(); resolve('CONNECTED'); });
+    s.on('error', (e) => resolve('refused: ' + e.code));
+  });
+}\n`,
+  spin: `export function run() { for (;;) {} }\n`,
+  buffers: `export function run() { const kept = []; for (let i = 0; i < 64; i++) kept.push(Buffer.alloc(32 * 1024 * 1024, 7)); return 'allocated ' + kept.length * 32 + ' MB'; }\n`,
+  killer: `export function run(input) {
+  const how = input.question.split(' ')[1];
+  if (how === 'parent') { process.kill(process.ppid, 'SIGKILL'); process.kill(1, 'SIGKILL'); }
+  if (how === 'exit') process.exit(3);
+  if (how === 'abort') process.abort();
+  return new Promise(() => {});
+}\n`,
+  // Kills its sandbox on its own published example: it must not be served at all.
+  warmupkiller: `export function run() { process.exit(1); }\n`,
+  fine: `export function run(input) { return 'fine: ' + input.question; }\n`,
+};
+
+describe('Skills [sandbox] hostile skills fail clearly and the host keeps serving', function () {
+  this.timeout(60000);
+  const dirs = tempSkillDirs();
+  const { home, secret } = fakeHome();
+  for (const [name, src] of Object.entries(HOSTILE)) {
+    writeSkill(dirs.user, name, src, { limits: { timeoutMs: name === 'buffers' ? 20000 : 1500, memoryMb: 64 }, examples: name === 'warmupkiller' ? ['warmupkiller now'] : [] });
+  }
+  const host = new SkillHost({ select: (d) => d.source === 'user', maxWorkers: 2 });
+  let report: Awaited<ReturnType<SkillHost['apply']>>;
+  const before = process.env.PARLEY_HOME;
+  this.beforeAll(async () => {
+    process.env.PARLEY_HOME = home; // as in a specialist: the skill must still not reach it
+    report = await host.apply(loadCatalogue(dirs));
+  });
+  this.afterAll(async () => {
+    await host.close();
+    if (before === undefined) delete process.env.PARLEY_HOME;
+    else process.env.PARLEY_HOME = before;
+  });
+
+  it('runs with full isolation on this machine (root, util-linux): namespaces, user nobody, rlimits', () => {
+    expect(isolation()).to.equal(process.getuid?.() === 0 ? 'full' : 'partial');
+  });
+
+  it('reads no secret, no environment and writes nothing', async () => {
+    const r = await host.run('readsecrets', { question: `readsecrets ${home}` }, 's');
+    const got = JSON.parse(r.answer) as Record<string, string>;
+    expect(r.answer).to.not.include(secret);
+    for (const k of ['file', 'dotdot', 'environ', 'init', 'write']) expect(got[k], k).to.match(/^DENIED /);
+    expect(got.env).to.equal('{}');
+    expect(fs.existsSync('/tmp/parley-sandbox-was-here')).to.equal(false);
+  });
+
+  it('opens no socket, not even to loopback', async () => {
+    let connections = 0;
+    const server = net.createServer((s) => { connections += 1; s.destroy(); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const r = await host.run('opensocket', { question: `opensocket ${port}` }, 's');
+      expect(r.answer).to.match(/^refused: /);
+      expect(connections).to.equal(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a spinning skill is stopped at its time limit (TIMEOUT) and the next call is served', async () => {
+    const e = await failure(host.run('spin', { question: 'spin' }, 's'));
+    expect(e).to.include({ code: 'TIMEOUT' });
+    expect((await host.run('fine', { question: 'fine after spin' }, 's')).answer).to.equal('fine: fine after spin');
+  });
+
+  it('Buffers count against the memory limit: 2 GiB of them fail (INTERNAL_ERROR) and nothing grows here', async () => {
+    const rss0 = process.memoryUsage().rss;
+    const e = await failure(host.run('buffers', { question: 'buffers' }, 's'));
+    expect(e.code).to.equal('INTERNAL_ERROR');
+    expect(e.detail).to.match(/allocation failed|out of memory/i);
+    expect(process.memoryUsage().rss - rss0).to.be.lessThan(256 * 1024 * 1024);
+    expect((await host.run('fine', { question: 'fine after buffers' }, 's')).answer).to.equal('fine: fine after buffers');
+  });
+
+  for (const how of ['parent', 'exit', 'abort']) {
+    it(`a skill that kills (${how}) ends only its own sandbox: INTERNAL_ERROR, the host lives on`, async () => {
+      const e = await failure(host.run('killer', { question: `killer ${how}` }, 's'));
+      expect(e.code).to.be.oneOf(['INTERNAL_ERROR', 'TIMEOUT']);
+      expect((await host.run('fine', { question: `fine after ${how}` }, 's')).answer).to.equal(`fine: fine after ${how}`);
+    });
+  }
+
+  it('a skill whose example kills its sandbox at warm-up is not served, with a clear reason', () => {
+    expect(report.added).to.include.members(['fine', 'readsecrets', 'killer']).and.not.include('warmupkiller');
+    expect(report.problems.find((p) => p.name === 'warmupkiller')?.detail).to.match(/disabled at warm-up: its example "warmupkiller now" failed \(.*exited \(code 1\)/);
+  });
+});
