@@ -1,7 +1,8 @@
 // The DF's exchanges (seed contract §2.2), one pure xstate machine each. The directory is
 // reached only through invoked promise actors that main.ts provides; `now` comes in the input.
-//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH
-//                         (JID → DID binding: bindings.ts, docs/architecture.md "Identities and trust")
+//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH |
+//                         REFUSE FORBIDDEN_SENDER (not enrolled; the key must be the operator's
+//                         binding: bindings.ts, docs/architecture.md "Identities and trust")
 //   INFORM HEARTBEAT    → (nothing) | FAILURE NOT_REGISTERED | REFUSE SENDER_MISMATCH
 //   REQUEST DEREGISTER  → INFORM DEREGISTERED | FAILURE NOT_REGISTERED (FIPA SC00023 DF: not-registered)
 //   QUERY-REF {need}    → INFORM {candidates, dids}
@@ -110,12 +111,18 @@ export const registerMachine = registry.createMachine({
           {
             guard: ({ event }) => event.output.ok,
             target: 'working',
-            actions: emit(({ event }) => ({ type: 'note' as const, decision: event.output.ok && event.output.rotated ? 'did-rotated' : 'did-bound', detail: event.output })),
+            actions: emit(({ event }) => ({ type: 'note' as const, decision: 'did-bound', detail: event.output })),
+          },
+          {
+            guard: ({ event }) => !event.output.ok && event.output.bound === undefined,
+            target: 'done',
+            actions: emit(({ context }) => answerError(context, 'FORBIDDEN_SENDER',
+              `${context.from.jid} is not an enrolled agent: the Registry accepts REGISTER only from identities the operator enrolled (\`npm run enrol -- issue ${context.from.name}\`)`)),
           },
           {
             target: 'done',
             actions: emit(({ context, event }) => refuseDid(context,
-              `${context.from.jid} is bound to ${event.output.ok ? '' : event.output.bound}; another key needs \`npm run keys -- rotate ${context.from.name}\` by the operator`)),
+              `${context.from.jid} is enrolled with ${event.output.ok ? '' : event.output.bound}; another key needs the operator (\`npm run enrol -- issue ${context.from.name}\` or \`npm run keys -- rotate ${context.from.name}\`)`)),
           },
         ],
         onError: onStoreError,
