@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
+import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
 import { pinnedDids } from '../../shared/identity/keystore.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { identify } from '../../shared/runtime/names.js';
@@ -13,11 +14,14 @@ import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { decideBinding } from './bindings.js';
 import { Directory } from './directory.js';
-import { deregisterMachine, describeMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
+import { deregisterMachine, describeMachine, enrolMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
 
 // No trust on first use: a REGISTER is verified against the DID the operator enrolled (or pinned)
 // for the sending JID, and an account nobody enrolled is a person, refused by the role policy.
-const { agent, config, logger, roster, onShutdown } = createAgent({ account: 'registry' });
+// ENROL is the one kind accepted from a JID with no binding: verified against its own sender_did,
+// it redeems the operator's single-use token (the token is the authority, not the account).
+const { agent, config, logger, roster, onShutdown } = createAgent({ account: 'registry', firstUse: ['ENROL'] });
+const authority = new EnrolmentAuthority(config.home);
 const { leaseMs } = loadTunables(process.env, config.domain);
 const dbFile = path.join(paths(config).data, 'registry.sqlite');
 const store = new SqliteDirectoryStore(dbFile);
@@ -47,6 +51,12 @@ const actors = {
     return { candidates, dids };
   }),
   describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
+  redeem: fromPromise(async ({ input }: { input: { token: string; jid: string; did: string } }) => {
+    const outcome = authority.redeem(input.token, input.jid, input.did);
+    if (outcome.ok) logger.info({ jid: input.jid, role: outcome.credential.role, did: input.did }, 'enrolled by token');
+    else logger.warn({ jid: input.jid, reason: outcome.reason }, 'enrolment refused');
+    return outcome;
+  }),
 };
 
 // provide() builds a new machine: once per kind, not once per request (hot path).
@@ -58,6 +68,7 @@ agent.router
   .on('REGISTER', exchange(registerMachine))
   .on('HEARTBEAT', exchange(heartbeatMachine))
   .on('DEREGISTER', exchange(deregisterMachine))
+  .on('ENROL', exchange(enrolMachine))
   .on('NEED', exchange(needMachine))
   .on('DESCRIBE', exchange(describeMachine));
 

@@ -9,3 +9,4 @@ export * from './trust.js';
 export * from './agent-identity.js';
 export * from './enrolment.js';
 export * from './roster.js';
+export * from './join-token.js';

@@ -124,7 +124,7 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
     return rejectEnv('UNEXPECTED_MESSAGE', `envelope receiver ${JSON.stringify(envelope.receiver)} is not ${ctx.self.name}`);
   }
   const kind = result.kind.kind;
-  if (!mayTalk(from.role, ctx.self.role)) {
+  if (!mayTalk(from.role, ctx.self.role, kind)) {
     const why = from.role === 'person' ? ` (${from.jid} is not an enrolled agent: never enrolled, revoked or expired; the operator enrols agents with \`npm run enrol\`)` : ' (seed contract §5)';
     return rejectEnv('FORBIDDEN_SENDER', `${from.role} ${from.jid} may not send to the ${ctx.self.role}${why}`);
   }

@@ -32,6 +32,8 @@ export interface KindPolicy {
    * conversation of an ASK_EXPERT or AGORA_ACCEPT they got): PipelineContext.assigned decides.
    */
   readonly assigned?: readonly Role[];
+  /** Receivers that accept it from an account with no agent role (person), past the MAY_SEND_TO edges. */
+  readonly unenrolled?: readonly Role[];
 }
 
 const answers = (reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate: [], reply });
@@ -49,6 +51,10 @@ export const KIND_POLICY: Readonly<Record<string, KindPolicy>> = {
   DEREGISTERED: answers(['registry']),
   DESCRIBE: opens(['coordinator']),
   DIRECTORY: answers(['registry']),
+  // Token redemption: the one kind an account with no role yet may send, and only to the Registry
+  // (unenrolled below); the token, not the account, is the authority.
+  ENROL: { initiate: ['person', 'specialist', 'calendar'], reply: [], unenrolled: ['registry'] },
+  ENROLLED: answers(['registry']),
   NEED: opens(['coordinator']),
   CANDIDATES: answers(['registry']),
   ASK_EXPERT: opens(['coordinator']),
@@ -101,8 +107,9 @@ export const KIND_POLICY: Readonly<Record<string, KindPolicy>> = {
   SESSION_ERROR: answers(),
 };
 
-export function mayTalk(from: Role, to: Role): boolean {
-  return MAY_SEND_TO[from].includes(to);
+export function mayTalk(from: Role, to: Role, kind?: string): boolean {
+  if (MAY_SEND_TO[from].includes(to)) return true;
+  return from === 'person' && kind !== undefined && (kindPolicy(kind)?.unenrolled?.includes(to) ?? false);
 }
 
 export function kindPolicy(kind: string): KindPolicy | undefined {
