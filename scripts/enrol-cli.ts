@@ -12,6 +12,7 @@ import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { assertLocalpart, ensureAccount } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
+import { pinnedDids } from '../shared/identity/keystore.js';
 import {
   DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES, type EnrolledRole, isEnrolledRole,
 } from '../shared/identity/enrolment.js';
@@ -51,6 +52,8 @@ program
     // The agent logs in with its own account: made (or kept) here when ejabberd runs.
     const running = (await ejabberd.status(cfg)).running;
     const password = running ? (await ensureAccount(cfg, account)).password : undefined;
+    // The agent brings its own key: no key of this host is pinned for it (its enrolment binds it).
+    pinnedDids(cfg.home).unpin(jid);
     const { secret, expires_at } = authority.issueToken(jid, role, ttlMin * 60_000);
     const token = encodeJoinToken({
       v: 1, jid, role, secret, operator: authority.operatorDid() as string, domain: cfg.domain, expires_at, ...(password ? { password } : {}),

@@ -53,7 +53,11 @@ const actors = {
   describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
   redeem: fromPromise(async ({ input }: { input: { token: string; jid: string; did: string } }) => {
     const outcome = authority.redeem(input.token, input.jid, input.did);
-    if (outcome.ok) logger.info({ jid: input.jid, role: outcome.credential.role, did: input.did }, 'enrolled by token');
+    if (outcome.ok) {
+      // A key provisioning may have pinned for the account's name is not the agent's: its enrolment is.
+      if (pinnedDids(config.home).get(input.jid) !== input.did) pinnedDids(config.home).unpin(input.jid);
+      logger.info({ jid: input.jid, role: outcome.credential.role, did: input.did }, 'enrolled by token');
+    }
     else logger.warn({ jid: input.jid, reason: outcome.reason }, 'enrolment refused');
     return outcome;
   }),

@@ -1,8 +1,9 @@
 // Who is an enrolled agent, and of which role (docs/architecture.md "Identities and trust"), as
 // every agent sees it. Two sources:
 //  1. the installation's enrolment record ($PARLEY_HOME/secrets/enrolments.json), which the agents
-//     of the operator's host share; re-read when it changes (mtime checked at most every
-//     `reloadEveryMs`), so a revocation holds from the next message on;
+//     of the operator's host share; re-read when it changes (its mtime is checked at most every
+//     `reloadEveryMs`, 20 ms, for a known JID, and at every lookup of an unknown one), so a
+//     revocation holds from the next message on and a new enrolment counts at once;
 //  2. credentials verified with the operator's DID (learn): what an agent on another host, without
 //     the record, has (its own credential, and those the Registry sends). The record's revocation
 //     always wins over a learned credential.
@@ -29,13 +30,13 @@ export class Roster {
   private records: Record<string, { credential: Credential; revoked_at?: number }> = {};
   private readonly learned = new Map<string, Credential>();
   private lastCheck = -Infinity;
-  private mtimeMs = -1;
+  private stamp = '';
   private readonly reloadEveryMs: number;
   private readonly maxLearned: number;
   private readonly now: () => number;
 
   constructor(readonly file: string | undefined, private readonly opts: RosterOptions = {}) {
-    this.reloadEveryMs = opts.reloadEveryMs ?? 50;
+    this.reloadEveryMs = opts.reloadEveryMs ?? 20;
     this.maxLearned = opts.maxLearned ?? 100_000;
     this.now = opts.now ?? Date.now;
     this.reload();
@@ -43,8 +44,8 @@ export class Roster {
 
   /** The enrolment state of `jid` now. */
   stateOf(jid: string): EnrolmentState {
-    this.reload();
     const key = bareOf(jid);
+    this.reload(this.records[key] === undefined && !this.learned.has(key) ? 0 : this.reloadEveryMs);
     const now = this.now();
     const rec = this.records[key];
     if (rec?.revoked_at !== undefined) return { state: 'revoked' };
@@ -81,16 +82,17 @@ export class Roster {
     return this.records[key]?.credential ?? this.learned.get(key);
   }
 
-  private reload(): void {
+  private reload(minGapMs = 0): void {
     if (this.file === undefined) return;
     const now = this.now();
-    if (now - this.lastCheck < this.reloadEveryMs) return;
+    if (minGapMs > 0 && now - this.lastCheck < minGapMs) return;
     this.lastCheck = now;
-    const mtimeMs = fs.statSync(this.file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-    if (mtimeMs === this.mtimeMs) return;
+    const st = fs.statSync(this.file, { throwIfNoEntry: false });
+    const stamp = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : 'none'; // size and inode too: two writes within one mtime tick
+    if (stamp === this.stamp) return;
     try {
       this.records = readEnrolments(this.file).enrolments;
-      this.mtimeMs = mtimeMs;
+      this.stamp = stamp;
     } catch {
       // Written by atomic rename: a corrupt file is an operator's edit; keep the last good copy.
     }

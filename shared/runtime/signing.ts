@@ -50,6 +50,9 @@ const CODES: Record<VerifyCode, ErrorCode> = {
   MALFORMED: 'MALFORMED_SIGNATURE',
 };
 
+/** Accounts that are no agent: people (un-enrolled accounts included), the admin, other domains. */
+const NOT_AGENTS = new Set(['person', 'admin', 'foreign']);
+
 /** Roles whose bindings the Registry may vouch for; never the core agents (those are pinned). */
 const REGISTERING_ROLES = new Set(['specialist', 'calendar', 'room']);
 
@@ -84,14 +87,16 @@ export class Signing {
     const offlineMax = this.opts.offlineMaxAgeMs ?? DEFAULT_OFFLINE_MAX_AGE_MS;
     const at = storedAt !== undefined && storedAt <= now && now - storedAt <= offlineMax ? storedAt : undefined;
     const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
-    const expected = this.trust.didOf(from.jid, presented)?.did;
+    // ENROL (the Registry): the operator's token is the authority, and the credential binds the
+    // key that signed; any earlier binding of the JID is the operator's to replace by that token.
+    const firstUse = this.firstUse.has(kind);
+    if (!firstUse && NOT_AGENTS.has(from.role)) {
+      return { ok: false, code: 'UNKNOWN_DID', detail: `${from.jid} is not an enrolled agent: the operator enrols agents (\`npm run enrol\`); people do not sign, the Presenter does on their behalf` };
+    }
+    const expected = firstUse ? undefined : this.trust.didOf(from.jid, presented)?.did;
     if (expected === undefined) {
       if (!presented || !envelope.signature) return { ok: false, code: 'MISSING_SIGNATURE', detail: 'the envelope carries no sender_did and signature' };
-      if (!this.firstUse.has(kind)) {
-        const people = from.role === 'person' || from.role === 'admin' || from.role === 'foreign'
-          ? ' (it is not an enrolled agent: the operator enrols agents with `npm run enrol`; people do not sign, the Presenter does on their behalf)' : '';
-        return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}${people}` };
-      }
+      if (!firstUse) return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}` };
     }
     const r = this.verify(envelope, expected, at);
     if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined };
