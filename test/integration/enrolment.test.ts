@@ -154,7 +154,7 @@ describe('Enrolment [integration] the Registry accepts only enrolled identities;
       await until(async () => (await remote.ask('Registry', 'REQUEST', profile(remote, CAP, key.did))).performative === 'INFORM', 'REGISTERED with the enrolled key');
       expect((await candidates()).dids?.[remote.jid]).to.equal(key.did);
 
-      const replayed = await remote.ask('Registry', 'REQUEST', { type: 'ENROL', token: token.secret, did: createIdentity().did });
+      const replayed = await remote.ask('Registry', 'REQUEST', { type: 'ENROL', token: token.secret, did: key.did });
       expect(replayed.performative).to.equal('REFUSE');
       expect(detailOf(replayed)).to.contain('TOKEN_USED');
     } finally {
