@@ -11,13 +11,16 @@ import { Command } from 'commander';
 import { loadConfig, paths } from '../shared/config/index.js';
 import { api, closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor } from '../shared/ejabberd/accounts.js';
-import { identify, jidOfName, roomsDomain } from '../shared/runtime/names.js';
+import { identify, jidOfName, roomsDomain, useRoleBook } from '../shared/runtime/names.js';
 import { SqliteDirectoryStore } from '../shared/store/directory.js';
 import type { ChildInfo } from '../shared/supervisor/child.js';
 import { controlRequest } from '../shared/supervisor/control.js';
+import { installationRoster } from '../shared/identity/roster.js';
 
 const opts = new Command('status').option('--json', 'print JSON').option('--ping-timeout <ms>', 'XEP-0199 ping timeout', '2000').parse().opts<{ json?: boolean; pingTimeout: string }>();
 const cfg = loadConfig();
+// Roles as the installation's agents see them: from its enrolment record (shared/identity/roster.ts).
+useRoleBook(installationRoster(cfg.home));
 
 interface Row {
   name: string;

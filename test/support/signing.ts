@@ -82,9 +82,14 @@ export function signAs<E extends Envelope>(jid: string, envelope: E): E {
  * provisioning; an attacker's account is made with ensureAccount and a key of its own instead).
  */
 export function signWithAccount<E extends Envelope>(cfg: ParleyConfig, account: string, envelope: E): E {
+  return signEnvelope(envelope, enrolTestAgent(cfg, account));
+}
+
+/** The key of agent account `account` in an instance's home; specialist-* and calendar-* are enrolled as such (the test is the operator). */
+export function enrolTestAgent(cfg: ParleyConfig, account: string): Identity {
   const jid = `${account}@${cfg.domain}`;
   const identity = ensureAgentIdentity(cfg.home, account, jid);
   const role = testRoles.roleOf(jid);
   if (role === 'specialist' || role === 'calendar') new EnrolmentAuthority(cfg.home).ensureEnrolled(jid, identity.did, role);
-  return signEnvelope(envelope, identity);
+  return identity;
 }
