@@ -29,6 +29,11 @@ export interface RoleBook {
 
 let book: RoleBook | undefined;
 
+/** Whether a RoleBook is installed in this process. */
+export function hasRoleBook(): boolean {
+  return book !== undefined;
+}
+
 /** Installs the process's RoleBook (createAgent; tests install their own). Returns the previous one. */
 export function useRoleBook(next: RoleBook | undefined): RoleBook | undefined {
   const previous = book;
