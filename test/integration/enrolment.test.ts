@@ -233,4 +233,14 @@ describe('Enrolment [system] a rogue specialist-evil and an enrolled specialist 
       await insider.stop();
     }
   });
+
+  it('stops giving a revoked specialist work: after `npm run enrol -- revoke specialist-time` time questions find no candidate, arithmetic still answers', async () => {
+    expect((await alice.ask('what time is it in Tokyo?')).answer).to.match(/It is \d\d:\d\d in Tokyo/);
+    const { stdout } = await enrolCli(s.env, ['revoke', 'specialist-time']);
+    expect(stdout).to.contain(`revoked: specialist-time@${s.cfg.domain}`);
+    const after = await alice.ask('what time is it in Tokyo?');
+    expect(after.answer).not.to.match(/It is \d\d:\d\d in Tokyo/);
+    expect(after.answer).to.match(/^Sorry, none of the specialists can answer that right now/);
+    expect((await alice.ask('what is 2 + 3?')).answer).to.contain('5');
+  });
 });
