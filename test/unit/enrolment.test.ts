@@ -9,6 +9,8 @@ import { Roster } from '../../shared/identity/roster.js';
 import { classify } from '../../shared/runtime/pipeline.js';
 import { identify } from '../../shared/runtime/names.js';
 import { Assignments } from '../../agents/coordinator/assignments.js';
+import { Directory } from '../../agents/registry/directory.js';
+import { MemoryDirectoryStore } from '../../shared/store/directory.js';
 import { DOMAIN, inbound } from '../support/fake-transport.js';
 import { withRoleBook } from '../support/signing.js';
 
@@ -136,5 +138,20 @@ describe('pipeline [assigned] a specialist delegates only inside its own convers
     const r = withRoleBook(undefined, () => classify(inbound(`specialist-echo@${DOMAIN}`, delegate('c1')), ctx(() => true)));
     expect(r).to.deep.include({ action: 'reject', code: 'FORBIDDEN_SENDER' });
     if (r.action === 'reject') expect(r.detail).to.contain('not an enrolled agent');
+  });
+});
+
+describe('Registry [directory] lists only agents whose enrolment holds now', () => {
+  it('leaves a revoked agent out of candidates and DESCRIBE at once, and the sweep removes it', () => {
+    const admitted = new Set(['specialist-a@localhost', 'specialist-b@localhost']);
+    const dir = new Directory(new MemoryDirectoryStore(), 60_000, (jid) => admitted.has(jid));
+    for (const local of ['specialist-a', 'specialist-b']) {
+      dir.register({ jid: `${local}@localhost`, name: local, version: '1.0.0', capabilities: ['ASK_EXPERT'] }, 1000);
+    }
+    expect(dir.candidates('ASK_EXPERT', undefined, 2000).sort()).to.deep.equal(['specialist-a@localhost', 'specialist-b@localhost']);
+    admitted.delete('specialist-b@localhost'); // revoked
+    expect(dir.candidates('ASK_EXPERT', undefined, 2001)).to.deep.equal(['specialist-a@localhost']);
+    expect(dir.describe(undefined, 2001).map((e) => e.profile.jid)).to.deep.equal(['specialist-a@localhost']);
+    expect(dir.sweep(2002)).to.deep.equal({ expired: [], unenrolled: ['specialist-b@localhost'] });
   });
 });
