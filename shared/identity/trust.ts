@@ -1,9 +1,10 @@
 // Whom an agent trusts: the JID → DID bindings it verifies envelopes against (docs/architecture.md
-// "Identities and trust"). Two sources, in this order of authority:
-//  1. the pinned bindings file ($PARLEY_HOME/secrets/pinned-dids.json, 0600), written at
-//     provisioning and changed only by the operator (`npm run keys -- rotate NAME`);
-//  2. the operator's enrolments (roster.ts: the enrolment record, or credentials verified with the
-//     operator's DID), for agents enrolled by token on another host;
+// "Identities and trust"). Three sources, in this order of authority:
+//  1. the operator's enrolments (roster.ts: the enrolment record, or credentials verified with the
+//     operator's DID): specialists and calendars, on this host or enrolled by token on another;
+//  2. the pinned bindings file ($PARLEY_HOME/secrets/pinned-dids.json, 0600), written at
+//     provisioning and changed only by the operator (`npm run keys -- rotate NAME`): the core
+//     agents and rooms, which are never enrolled;
 //  3. bindings learned from the Registry at run time (the `dids` map of INFORM candidates on the
 //     Coordinator's side), only for JIDs neither of the above binds.
 // The file is re-read when a JID is unknown or presents another DID than the cached one, at most
@@ -74,10 +75,12 @@ export class TrustStore implements DidResolver {
   }
 
   private lookup(key: string): { did: string; source: BindingSource } | undefined {
-    const pinned = this.pinned[key];
-    if (pinned !== undefined) return { did: pinned, source: 'pinned' };
+    // The operator's enrolment is the explicit act for specialists and calendars (a pin of theirs
+    // is only provisioning's, by account name); core agents are never enrolled, so their pin rules.
     const enrolled = this.enrolled?.(key);
     if (enrolled !== undefined) return { did: enrolled, source: 'enrolled' };
+    const pinned = this.pinned[key];
+    if (pinned !== undefined) return { did: pinned, source: 'pinned' };
     const learned = this.learned.get(key);
     return learned === undefined ? undefined : { did: learned, source: 'learned' };
   }
