@@ -19,7 +19,7 @@ const arg = (name: string, dflt: number) => {
 async function measure(): Promise<object> {
   const inst = await startTempInstance('parley-signbench-');
   try {
-    const spec = await runtimeAgent(inst.cfg, 'specialist-echo', { telemetry: 'memory' });
+    const spec = await runtimeAgent(inst.cfg, 'specialist-echo', { telemetry: 'memory', enrolAs: 'specialist' });
     const coord = await runtimeAgent(inst.cfg, 'coordinator', { telemetry: 'memory' });
     const answer = fromPromise<string, { question: string }>(async ({ input }) => `echo: ${input.question}`);
     spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine: echoResponder.provide({ actors: { answer } }), input: { request, from, self: spec.agent.name, agree: false } }));

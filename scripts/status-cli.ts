@@ -8,9 +8,13 @@ import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor } from '../shared/ejabberd/accounts.js';
 import { agentSnapshot, componentJid } from '../shared/ops/index.js';
+import { installationRoster } from '../shared/identity/roster.js';
+import { useRoleBook } from '../shared/runtime/names.js';
 
 const opts = new Command('status').option('--json', 'print JSON').option('--ping-timeout <ms>', 'XEP-0199 ping timeout', '2000').parse().opts<{ json?: boolean; pingTimeout: string }>();
 const cfg = loadConfig();
+// Roles as the installation's agents see them: from its enrolment record (shared/identity/roster.ts).
+useRoleBook(installationRoster(cfg.home));
 
 interface Row {
   name: string;

@@ -14,6 +14,8 @@ import { readSettled } from '../shared/trace/collect.js';
 import { parseScenario, type Scenario } from '../shared/trace/expect.js';
 import { correlationTable, mermaid, summary, table } from '../shared/trace/render.js';
 import type { ChatEnds } from '../shared/trace/types.js';
+import { installationRoster } from '../shared/identity/roster.js';
+import { useRoleBook } from '../shared/runtime/names.js';
 
 const program = new Command('trace')
   .description('Ask a question through the live system and check the contract on its telemetry')
@@ -26,6 +28,8 @@ const program = new Command('trace')
   .parse();
 const opts = program.opts<{ scenario?: string; conversation?: string; person: string; out?: string; timeout: string }>();
 const cfg = loadConfig();
+// Roles as the installation's agents see them: from its enrolment record (shared/identity/roster.ts).
+useRoleBook(installationRoster(cfg.home));
 
 function scenario(): Scenario | undefined {
   if (opts.scenario) return parseScenario(fs.readFileSync(opts.scenario, 'utf8'), opts.scenario);

@@ -55,7 +55,7 @@ const ctx = new CalendarContext({
   now: Date.now,
 });
 
-const { agent, logger, onShutdown } = createAgent({ account, config });
+const { agent, logger, onShutdown } = createAgent({ account, config, enrolAs: 'calendar' });
 const machine = calendarExchangeMachine.provide({
   actors: { handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) => handleOacop(ctx, input.kind, input.request, input.from)) },
 });

@@ -4,7 +4,9 @@
 import os from 'node:os';
 import { loadConfig } from '../../shared/config/index.js';
 import { consoleSettings, startConsole } from '../../shared/console/index.js';
+import { installationRoster } from '../../shared/identity/roster.js';
 import { createLogger } from '../../shared/log/index.js';
+import { useRoleBook } from '../../shared/runtime/names.js';
 
 const logger = createLogger('console');
 // The console only watches: it runs at a lower CPU priority (PARLEY_CONSOLE_NICE, default 10), so
@@ -15,6 +17,8 @@ try {
   logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
 }
 const cfg = loadConfig();
+// Roles as the installation's agents see them: from its enrolment record, never from names.
+useRoleBook(installationRoster(cfg.home));
 const settings = consoleSettings(cfg);
 const running = await startConsole(cfg, settings, logger).catch((err: Error) => {
   logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');

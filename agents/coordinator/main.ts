@@ -10,7 +10,7 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
-import { broadcastMachine, queryAgentsMachine } from './agents-ops.js';
+import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
@@ -23,9 +23,10 @@ import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduli
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 import { zoneMachine } from './scheduling/zone-machine.js';
 import { wireSessions } from './sessions/wire.js';
+import { Assignments } from './assignments.js';
 
 // Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
-const { agent, config, logger, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
+const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
 const tunables = loadTunables(process.env, config.domain);
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = tunables;
 const scaleTimeoutMs = Number(process.env.PARLEY_SCALE_TIMEOUT_MS || 20000);
@@ -73,7 +74,7 @@ const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
 const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0', ...(busyRetry ? { busyRetry } : {}) };
 
 // OAP RFC 0001 Coordination Sessions (docs/sessions.md): SESSION_* requests and chat commands.
-const sessions = wireSessions({ agent, config, logger, onShutdown }, tunables.heartbeatMs);
+const sessions = wireSessions({ agent, config, logger, roster, onShutdown }, tunables.heartbeatMs);
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   sessions,
@@ -96,9 +97,14 @@ agent.router.on('USER_MSG', userMsgFactory({
     },
   },
 }));
+// A specialist delegates only inside conversations it was given work in (assignments.ts); the
+// pipeline refuses the rest. Broadcasts are the Coordinator's own: the role policy lets no other
+// agent open BROADCAST_EVENT, so no handler for it here.
+const assignments = new Assignments(Math.max(600_000, 4 * resultTimeoutMs));
+agent.onSent((envelope, to) => assignments.observe(envelope, to));
+agent.assigned = (jid, conversationId) => assignments.allows(jid, conversationId);
 agent.router.on('DELEGATE_TASK', delegateFactory(opts));
 agent.router.on('QUERY_AGENTS', directoryFactory(opts, queryAgentsMachine));
-agent.router.on('BROADCAST_EVENT', directoryFactory(opts, broadcastMachine));
 // A TaskUpdate a calendar opens on its own (oacop-rfc §4.2): the assigner is told.
 const taskUpdate = taskUpdateMachine.provide({ actors: saveTask });
 agent.router.on('TaskUpdate', (request, from) => {

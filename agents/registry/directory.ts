@@ -19,7 +19,8 @@ export class Directory {
   /** Monotonic "use" stamp, so queries within one millisecond still take turns. */
   private lastUse: number;
 
-  constructor(private readonly store: DirectoryStore, readonly leaseMs: number) {
+  /** `admits`: whether a JID may be listed now (its enrolment holds); default all. */
+  constructor(private readonly store: DirectoryStore, readonly leaseMs: number, private readonly admits: (jid: string) => boolean = () => true) {
     this.lastUse = Math.max(0, ...store.all().map((r) => r.last_used));
   }
 
@@ -67,15 +68,16 @@ export class Directory {
     return fitContent(entries, (agents) => ({ type: 'DIRECTORY', agents }));
   }
 
-  /** Removes expired registrations (periodic sweep; lookups also ignore them lazily). */
-  sweep(now: number): string[] {
-    const { expired } = partitionByLease(this.store.all(), now, this.leaseMs);
-    for (const r of expired) this.store.remove(r.profile.jid);
-    return expired.map((r) => r.profile.jid);
+  /** Removes expired registrations and those no longer admitted (periodic sweep; lookups also ignore them lazily). */
+  sweep(now: number): { expired: string[]; unenrolled: string[] } {
+    const { expired, live } = partitionByLease(this.store.all(), now, this.leaseMs);
+    const unadmitted = live.filter((r) => !this.admits(r.profile.jid));
+    for (const r of [...expired, ...unadmitted]) this.store.remove(r.profile.jid);
+    return { expired: expired.map((r) => r.profile.jid), unenrolled: unadmitted.map((r) => r.profile.jid) };
   }
 
   private live(now: number): DirectoryRecord[] {
-    return partitionByLease(this.store.all(), now, this.leaseMs).live;
+    return partitionByLease(this.store.all(), now, this.leaseMs).live.filter((r) => this.admits(r.profile.jid));
   }
 }
 

@@ -1,9 +1,12 @@
 // The DF's exchanges (seed contract §2.2), one pure xstate machine each. The directory is
 // reached only through invoked promise actors that main.ts provides; `now` comes in the input.
-//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH
-//                         (JID → DID binding: bindings.ts, docs/architecture.md "Identities and trust")
+//   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH |
+//                         REFUSE FORBIDDEN_SENDER (not enrolled; the key must be the operator's
+//                         binding: bindings.ts, docs/architecture.md "Identities and trust")
 //   INFORM HEARTBEAT    → (nothing) | FAILURE NOT_REGISTERED | REFUSE SENDER_MISMATCH
 //   REQUEST DEREGISTER  → INFORM DEREGISTERED | FAILURE NOT_REGISTERED (FIPA SC00023 DF: not-registered)
+//   REQUEST ENROL       → INFORM ENROLLED {credential} | REFUSE DID_MISMATCH | REFUSE FORBIDDEN_SENDER
+//                         (token unknown, used, expired or for another account)
 //   QUERY-REF {need}    → INFORM {candidates, dids}
 //   QUERY-REF DESCRIBE  → INFORM DIRECTORY
 // A store error answers FAILURE INTERNAL_ERROR; nothing here throws.
@@ -11,10 +14,11 @@ import { emit, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/errors.js';
 import type {
-  AgentProfile, DeregisterContent, DescribeContent, DirectoryEntry, HeartbeatContent, NeedContent, RegisterContent,
+  AgentProfile, DeregisterContent, DescribeContent, EnrolContent, DirectoryEntry, HeartbeatContent, NeedContent, RegisterContent,
 } from '../../shared/contracts/types.gen.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
 import { bare } from '../../shared/transport/stanza.js';
+import type { Credential, RedeemOutcome } from '../../shared/identity/enrolment.js';
 import type { BindOutcome } from './bindings.js';
 
 export interface RegistryInput extends ExchangeInput {
@@ -63,6 +67,7 @@ export const registry = setup({
     bind: fromPromise<BindOutcome, { jid: string; did: string; now: number }>(notProvided('bind')),
     candidates: fromPromise<CandidatesOutput, { need: string; hint?: string; role?: string; now: number }>(notProvided('candidates')),
     describe: fromPromise<DirectoryEntry[], { capability?: string; now: number }>(notProvided('describe')),
+    redeem: fromPromise<RedeemOutcome, { token: string; jid: string; did: string }>(notProvided('redeem')),
   },
   guards: {
     // The profile/jid must be the sender's own authenticated JID: nobody registers for another.
@@ -110,12 +115,18 @@ export const registerMachine = registry.createMachine({
           {
             guard: ({ event }) => event.output.ok,
             target: 'working',
-            actions: emit(({ event }) => ({ type: 'note' as const, decision: event.output.ok && event.output.rotated ? 'did-rotated' : 'did-bound', detail: event.output })),
+            actions: emit(({ event }) => ({ type: 'note' as const, decision: 'did-bound', detail: event.output })),
+          },
+          {
+            guard: ({ event }) => !event.output.ok && event.output.bound === undefined,
+            target: 'done',
+            actions: emit(({ context }) => answerError(context, 'FORBIDDEN_SENDER',
+              `${context.from.jid} is not an enrolled agent: the Registry accepts REGISTER only from identities the operator enrolled (\`npm run enrol -- issue ${context.from.name}\`)`)),
           },
           {
             target: 'done',
             actions: emit(({ context, event }) => refuseDid(context,
-              `${context.from.jid} is bound to ${event.output.ok ? '' : event.output.bound}; another key needs \`npm run keys -- rotate ${context.from.name}\` by the operator`)),
+              `${context.from.jid} is enrolled with ${event.output.ok ? '' : event.output.bound}; another key needs the operator (\`npm run enrol -- issue ${context.from.name}\` or \`npm run keys -- rotate ${context.from.name}\`)`)),
           },
         ],
         onError: onStoreError,
@@ -228,6 +239,50 @@ export const describeMachine = registry.createMachine({
           return { ...(c.capability !== undefined ? { capability: c.capability } : {}), now: context.now };
         },
         onDone: { target: 'done', actions: emit(({ context, event }) => answer(context, 'INFORM', { type: 'DIRECTORY', agents: event.output })) },
+        onError: onStoreError,
+      },
+    },
+    done: { type: 'final' },
+  },
+});
+
+export const enrolMachine = registry.createMachine({
+  id: 'registry-enrol',
+  context: ({ input }) => input,
+  initial: 'checking',
+  states: {
+    checking: {
+      always: [
+        {
+          // The credential binds the key that signed the request, nothing else (Agora §2).
+          guard: ({ context }) => context.request.sender_did !== undefined && content<EnrolContent>(context).did !== context.request.sender_did,
+          target: 'done',
+          actions: emit(({ context }) => refuseDid(context, 'did is not the sender_did that signed the envelope')),
+        },
+        { target: 'redeeming' },
+      ],
+    },
+    redeeming: {
+      invoke: {
+        src: 'redeem',
+        input: ({ context }) => ({ token: content<EnrolContent>(context).token, jid: context.from.jid, did: content<EnrolContent>(context).did }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.ok,
+            target: 'done',
+            actions: [
+              emit(({ context, event }) => answer(context, 'INFORM', { type: 'ENROLLED', credential: (event.output as { credential: Credential }).credential })),
+              emit(({ context }) => ({ type: 'note' as const, decision: 'enrolled', detail: { jid: context.from.jid } })),
+            ],
+          },
+          {
+            target: 'done',
+            actions: emit(({ context, event }) => {
+              const o = event.output as Extract<RedeemOutcome, { ok: false }>;
+              return answerError(context, 'FORBIDDEN_SENDER', `enrolment refused (${o.reason}): ${o.detail}`);
+            }),
+          },
+        ],
         onError: onStoreError,
       },
     },

@@ -5,25 +5,30 @@ import path from 'node:path';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
+import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
 import { pinnedDids } from '../../shared/identity/keystore.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { identify } from '../../shared/runtime/names.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
-import { DidBindings } from './bindings.js';
+import { decideBinding } from './bindings.js';
 import { Directory } from './directory.js';
-import { deregisterMachine, describeMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
+import { deregisterMachine, describeMachine, enrolMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
 
-// REGISTER is the one kind accepted from a JID no binding knows yet (trust on first use): the
-// envelope is verified against its own sender_did and that DID becomes the JID's binding.
-const { agent, config, logger, onShutdown } = createAgent({ account: 'registry', firstUse: ['REGISTER'] });
+// No trust on first use: a REGISTER is verified against the DID the operator enrolled (or pinned)
+// for the sending JID, and an account nobody enrolled is a person, refused by the role policy.
+// ENROL is the one kind accepted from a JID with no binding: verified against its own sender_did,
+// it redeems the operator's single-use token (the token is the authority, not the account).
+const { agent, config, logger, roster, onShutdown } = createAgent({ account: 'registry', firstUse: ['ENROL'] });
+const authority = new EnrolmentAuthority(config.home);
 const { leaseMs } = loadTunables(process.env, config.domain);
 const dbFile = path.join(paths(config).data, 'registry.sqlite');
 const store = new SqliteDirectoryStore(dbFile);
-const bindings = new DidBindings(dbFile);
-const directory = new Directory(store, leaseMs);
-// The DF's bindings survive restarts: HEARTBEAT/DEREGISTER from a bound JID verify at once.
-for (const b of bindings.all()) agent.signing?.trust.learn(b.jid, b.did);
+// Only agents whose enrolment (or pin) holds now are listed: a revoked agent drops out of every
+// lookup at once, and the sweep removes its entry.
+const admits = (jid: string) => !['person', 'admin', 'foreign'].includes(identify(jid, config.domain).role);
+const directory = new Directory(store, leaseMs, admits);
 
 const actors = {
   register: fromPromise(async ({ input }: { input: { profile: Parameters<Directory['register']>[0]; now: number } }) =>
@@ -31,17 +36,31 @@ const actors = {
   heartbeat: fromPromise(async ({ input }: { input: { jid: string; now: number } }) => directory.heartbeat(input.jid, input.now)),
   deregister: fromPromise(async ({ input }: { input: { jid: string } }) => directory.deregister(input.jid)),
   bind: fromPromise(async ({ input }: { input: { jid: string; did: string; now: number } }) => {
-    // The operator's pin (read fresh: `npm run keys -- rotate` may have just changed it) allows a new key.
-    const outcome = bindings.bind(input.jid, input.did, pinnedDids(config.home).get(input.jid), input.now);
-    if (outcome.ok) agent.signing?.trust.learn(outcome.jid, outcome.did);
-    if (!outcome.ok || outcome.rotated) logger.warn({ ...outcome, offered: input.did }, outcome.ok ? 'did rotated' : 'did mismatch');
+    // Read fresh: `npm run enrol` / `npm run keys -- rotate` may have just changed them.
+    const outcome = decideBinding(input.jid, input.did, roster.didOf(input.jid), pinnedDids(config.home).get(input.jid));
+    if (!outcome.ok) logger.warn({ ...outcome, offered: input.did }, outcome.bound === undefined ? 'not enrolled' : 'did mismatch');
     return outcome;
   }),
   candidates: fromPromise(async ({ input }: { input: { need: string; hint?: string; role?: string; now: number } }) => {
     const candidates = directory.candidates(input.need, input.hint, input.now, input.role);
-    return { candidates, dids: bindings.didsOf(candidates) };
+    const dids: Record<string, string> = {};
+    for (const jid of candidates) {
+      const did = roster.didOf(jid) ?? pinnedDids(config.home).get(jid);
+      if (did !== undefined) dids[jid] = did;
+    }
+    return { candidates, dids };
   }),
   describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
+  redeem: fromPromise(async ({ input }: { input: { token: string; jid: string; did: string } }) => {
+    const outcome = authority.redeem(input.token, input.jid, input.did);
+    if (outcome.ok) {
+      // A key provisioning may have pinned for the account's name is not the agent's: its enrolment is.
+      if (pinnedDids(config.home).get(input.jid) !== input.did) pinnedDids(config.home).unpin(input.jid);
+      logger.info({ jid: input.jid, role: outcome.credential.role, did: input.did }, 'enrolled by token');
+    }
+    else logger.warn({ jid: input.jid, reason: outcome.reason }, 'enrolment refused');
+    return outcome;
+  }),
 };
 
 // provide() builds a new machine: once per kind, not once per request (hot path).
@@ -53,14 +72,16 @@ agent.router
   .on('REGISTER', exchange(registerMachine))
   .on('HEARTBEAT', exchange(heartbeatMachine))
   .on('DEREGISTER', exchange(deregisterMachine))
+  .on('ENROL', exchange(enrolMachine))
   .on('NEED', exchange(needMachine))
   .on('DESCRIBE', exchange(describeMachine));
 
 const sweepEvery = Math.max(250, Math.min(Math.floor(leaseMs / 2), 30000));
 const sweeper = setInterval(() => {
   try {
-    const dropped = directory.sweep(Date.now());
-    if (dropped.length > 0) logger.info({ dropped, leaseMs }, 'lease expired');
+    const { expired, unenrolled } = directory.sweep(Date.now());
+    if (expired.length > 0) logger.info({ dropped: expired, leaseMs }, 'lease expired');
+    if (unenrolled.length > 0) logger.warn({ dropped: unenrolled }, 'enrolment revoked or expired');
   } catch (err) {
     logger.error({ err: (err as Error).message }, 'lease sweep failed');
   }
@@ -72,7 +93,6 @@ onShutdown(() => clearInterval(sweeper));
 // arriving meanwhile must still find the database open.
 process.once('exit', () => {
   store.close();
-  bindings.close();
 });
 
 // Compile the contracts before going online: the first request is not slowed by it, and a

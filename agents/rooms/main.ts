@@ -13,11 +13,12 @@ import { loadConfig, paths } from '../../shared/config/index.js';
 import { componentSecret } from '../../shared/ejabberd/control.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { pinnedDidsFile } from '../../shared/identity/keystore.js';
+import { installationRoster } from '../../shared/identity/roster.js';
 import { TrustStore } from '../../shared/identity/trust.js';
 import { createLogger } from '../../shared/log/index.js';
 import { telemetryFile } from '../../shared/runtime/boot.js';
 import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { roomsDomain } from '../../shared/runtime/names.js';
+import { roomsDomain, useRoleBook } from '../../shared/runtime/names.js';
 import { Signing, signingEnabled } from '../../shared/runtime/signing.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
@@ -29,6 +30,9 @@ import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
 
 const config = loadConfig();
+// Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
+const roster = installationRoster(config.home);
+useRoleBook(roster);
 const tunables = loadTunables(process.env, config.domain);
 const logger = createLogger('rooms');
 const rooms = loadRooms(config.home);
@@ -59,7 +63,7 @@ for (const room of rooms) {
   const name = `room-${room.name}`;
   // Each room signs with its own key (secrets/keys/room-<name>.json), its DID pinned for its JID.
   const identity = ensureAgentIdentity(config.home, name, jid);
-  const signing = signingEnabled() ? new Signing({ identity, trust: new TrustStore(pinnedDidsFile(config.home)), domain: config.domain }) : undefined;
+  const signing = signingEnabled() ? new Signing({ identity, trust: new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) }), domain: config.domain }) : undefined;
   const agent = host.host(jid, {
     telemetry: new SqliteTelemetry(telemetryFile(config, name), name), logger: logger.child({ room: room.name }), ...(signing ? { signing } : {}),
   });

@@ -82,7 +82,7 @@ const queue = (() => {
 // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-const { agent, logger, onShutdown } = createAgent({ account, config });
+const { agent, logger, onShutdown } = createAgent({ account, config, enrolAs: 'specialist' });
 for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
 const host = new SkillHost({
   select: selector(role, wanted),

@@ -6,7 +6,10 @@ import { ensureAccount } from '../ejabberd/accounts.js';
 import { type Logger, silentLogger } from '../log/index.js';
 import { Agent } from '../runtime/agent.js';
 import { telemetryFile } from '../runtime/boot.js';
-import { identify } from '../runtime/names.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
+import { EnrolmentAuthority, type EnrolledRole } from '../identity/enrolment.js';
+import { installationRoster } from '../identity/roster.js';
+import { hasRoleBook, identify, useRoleBook } from '../runtime/names.js';
 import { signingFor } from '../runtime/signing.js';
 import { MemoryTelemetry, SqliteTelemetry, type Telemetry } from '../runtime/telemetry.js';
 import { clientTransport } from '../transport/client.js';
@@ -16,6 +19,8 @@ export interface RuntimeAgentOptions {
   telemetry?: 'sqlite' | 'memory';
   logger?: Logger;
   resource?: string;
+  /** The role to enrol the account as (the bench plays the operator's provisioning). */
+  enrolAs?: EnrolledRole;
 }
 
 export interface RuntimeAgent {
@@ -28,12 +33,15 @@ export interface RuntimeAgent {
 /** Creates (does not start) an Agent for `account`, provisioning the account if needed. */
 export async function runtimeAgent(cfg: ParleyConfig, account: string, opts: RuntimeAgentOptions = {}): Promise<RuntimeAgent> {
   const { jid, password } = await ensureAccount(cfg, account);
+  if (opts.enrolAs) new EnrolmentAuthority(cfg.home).ensureEnrolled(jid, ensureAgentIdentity(cfg.home, account, jid).did, opts.enrolAs);
+  const roster = installationRoster(cfg.home);
+  if (!hasRoleBook()) useRoleBook(roster); // one installation per process, as in createAgent (tests install their own first)
   const logger = opts.logger ?? silentLogger();
   const name = identify(jid, cfg.domain).name;
   const transport = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger, resource: opts.resource ?? `agent-${process.pid}` });
   const telemetryPath = opts.telemetry === 'memory' ? undefined : telemetryFile(cfg, name);
   const telemetry = telemetryPath ? new SqliteTelemetry(telemetryPath, name) : new MemoryTelemetry();
   // Signed like every agent unless PARLEY_SIGNING=0 (the benchmark's on/off comparison).
-  const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry, signing: signingFor(cfg, account) });
+  const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry, signing: signingFor(cfg, account, { roster }) });
   return { agent, transport, telemetry, ...(telemetryPath ? { telemetryPath } : {}) };
 }

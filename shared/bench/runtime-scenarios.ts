@@ -11,7 +11,7 @@ import type { Runner, Scenario } from './scenario.js';
 const answer = fromPromise<string, { question: string }>(async ({ input }) => input.question);
 
 async function setupRuntime(instance: TempInstance, agree: boolean): Promise<Runner> {
-  const spec = await runtimeAgent(instance.cfg, 'specialist-echo', { resource: 'bench' });
+  const spec = await runtimeAgent(instance.cfg, 'specialist-echo', { resource: 'bench', enrolAs: 'specialist' });
   const coord = await runtimeAgent(instance.cfg, 'coordinator', { resource: 'bench' });
   const machine = echoResponder.provide({ actors: { answer } });
   spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine, input: { request, from, self: spec.agent.name, agree } }));

@@ -28,6 +28,9 @@ export const CONTENT_KINDS: readonly ContentKind[] = [
   { kind: 'DEREGISTERED', contract: 'deregistered', performatives: ['INFORM'] },
   { kind: 'DESCRIBE', contract: 'describe', performatives: ['QUERY-REF'] },
   { kind: 'DIRECTORY', contract: 'directory', performatives: ['INFORM'] },
+  // Operator enrolment by single-use token (docs/architecture.md "Identities and trust")
+  { kind: 'ENROL', contract: 'enrol', performatives: ['REQUEST'] },
+  { kind: 'ENROLLED', contract: 'enrolled', performatives: ['INFORM'] },
   { kind: 'NEED', contract: 'need', performatives: ['QUERY-REF'], untyped: { performative: 'QUERY-REF', key: 'need' } },
   { kind: 'CANDIDATES', contract: 'candidates', performatives: ['INFORM'], untyped: { performative: 'INFORM', key: 'candidates' } },
   // seed contract §2.3

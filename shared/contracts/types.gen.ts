@@ -236,6 +236,8 @@ export interface ContractTypes {
   deregistered: DeregisteredContent;
   describe: DescribeContent;
   directory: DirectoryContent;
+  enrol: EnrolContent;
+  enrolled: EnrolledContent;
   envelope: Envelope;
   "error-content": ErrorContent;
   event: EventContent;
@@ -641,6 +643,30 @@ export interface RoomProfile {
 export interface RoomConstraints {
   minDuration?: string;
   requiresCleaningGap?: string;
+}
+/**
+ * REQUEST.ENROL, agent → Registry: redeems the operator's single-use enrolment token (`npm run enrol -- issue`) for a credential binding the sender's JID to `did` (docs/architecture.md "Identities and trust"). The envelope must be signed by `did`; the one kind the Registry accepts from a JID with no DID binding yet.
+ */
+export interface EnrolContent {
+  type: "ENROL";
+  token: string;
+  did: Did;
+}
+/**
+ * INFORM ENROLLED, Registry → agent: the answer to REQUEST.ENROL, the enrolment credential signed by the operator key (JID, DID, role, iat/exp in epoch ms, issuer DID, Ed25519 signature over the RFC 8785 JCS of the other fields, base64url).
+ */
+export interface EnrolledContent {
+  type: "ENROLLED";
+  credential: {
+    v: 1;
+    jid: Jid;
+    did: Did;
+    role: "specialist" | "calendar";
+    iat: number;
+    exp: number;
+    iss: Did;
+    sig: string;
+  };
 }
 /**
  * FIPA-ACL envelope, seed contract §1. in_reply_to is absent on initiating messages; sender_did and signature are reserved for message signing.

@@ -130,7 +130,7 @@ export class PinnedDids {
 const LOCK_STALE_MS = 5_000;
 
 /** Runs `fn` holding `<file>.lock` (O_EXCL); a lock older than 5 s is a crashed holder's and is broken. */
-function withLock<T>(file: string, fn: () => T): T {
+export function withLock<T>(file: string, fn: () => T): T {
   ensurePrivateDir(path.dirname(file));
   const lock = `${file}.lock`;
   const deadline = Date.now() + 2 * LOCK_STALE_MS;

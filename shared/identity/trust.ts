@@ -1,9 +1,12 @@
 // Whom an agent trusts: the JID → DID bindings it verifies envelopes against (docs/architecture.md
-// "Identities and trust"). Two sources, in this order of authority:
-//  1. the pinned bindings file ($PARLEY_HOME/secrets/pinned-dids.json, 0600), written at
-//     provisioning and changed only by the operator (`npm run keys -- rotate NAME`);
-//  2. bindings learned from the Registry at run time (REGISTER on the DF's side, the `dids` map of
-//     INFORM candidates on the Coordinator's), only for JIDs the file does not pin.
+// "Identities and trust"). Three sources, in this order of authority:
+//  1. the operator's enrolments (roster.ts: the enrolment record, or credentials verified with the
+//     operator's DID): specialists and calendars, on this host or enrolled by token on another;
+//  2. the pinned bindings file ($PARLEY_HOME/secrets/pinned-dids.json, 0600), written at
+//     provisioning and changed only by the operator (`npm run keys -- rotate NAME`): the core
+//     agents and rooms, which are never enrolled;
+//  3. bindings learned from the Registry at run time (the `dids` map of INFORM candidates on the
+//     Coordinator's side), only for JIDs neither of the above binds.
 // The file is re-read when a JID is unknown or presents another DID than the cached one, at most
 // once per `reloadEveryMs` (a flood from unknown JIDs costs a bounded number of small reads).
 import fs from 'node:fs';
@@ -16,9 +19,11 @@ export interface TrustStoreOptions {
   /** Learned bindings kept at most (oldest forgotten first). */
   maxLearned?: number;
   now?: () => number;
+  /** The enrolled DID of a JID (Roster.didOf). */
+  enrolled?: (jid: string) => string | undefined;
 }
 
-export type BindingSource = 'pinned' | 'learned';
+export type BindingSource = 'pinned' | 'enrolled' | 'learned';
 
 /** What the signature stage needs from a trust store (tests provide their own). */
 export interface DidResolver {
@@ -34,9 +39,11 @@ export class TrustStore implements DidResolver {
   private readonly reloadEveryMs: number;
   private readonly maxLearned: number;
   private readonly now: () => number;
+  private readonly enrolled: ((jid: string) => string | undefined) | undefined;
   reloads = 0;
 
   constructor(readonly file: string | undefined, opts: TrustStoreOptions = {}) {
+    this.enrolled = opts.enrolled;
     this.reloadEveryMs = opts.reloadEveryMs ?? 250;
     this.maxLearned = opts.maxLearned ?? 10_000;
     this.now = opts.now ?? Date.now;
@@ -68,6 +75,10 @@ export class TrustStore implements DidResolver {
   }
 
   private lookup(key: string): { did: string; source: BindingSource } | undefined {
+    // The operator's enrolment is the explicit act for specialists and calendars (a pin of theirs
+    // is only provisioning's, by account name); core agents are never enrolled, so their pin rules.
+    const enrolled = this.enrolled?.(key);
+    if (enrolled !== undefined) return { did: enrolled, source: 'enrolled' };
     const pinned = this.pinned[key];
     if (pinned !== undefined) return { did: pinned, source: 'pinned' };
     const learned = this.learned.get(key);

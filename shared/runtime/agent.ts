@@ -34,6 +34,9 @@ export interface AgentOptions {
   maxHeld?: number;
 }
 
+/** Sees every envelope as it goes out (the Coordinator records which conversations it assigned to whom). */
+export type SentObserver = (envelope: Envelope, toJid: string) => void;
+
 export interface AgentCounters {
   received: number;
   sent: number;
@@ -55,6 +58,9 @@ export class Agent {
   /** Unsigned envelopes waiting for the transport (see send). */
   private heldQueue: Array<{ envelope: Envelope; toJid: string | undefined }> = [];
   private started = false;
+  private readonly sentObservers: SentObserver[] = [];
+  /** The pipeline's assigned-conversation check (policy.ts `assigned`); none = such kinds are refused. */
+  assigned: ((jid: string, conversationId: string) => boolean) | undefined;
 
   constructor(private readonly opts: AgentOptions) {
     this.self = identify(opts.jid, opts.domain);
@@ -136,13 +142,19 @@ export class Agent {
     for (const h of held) this.transmit(h.envelope, h.toJid);
   }
 
+  onSent(observer: SentObserver): void {
+    this.sentObservers.push(observer);
+  }
+
   private transmit(unsigned: Envelope, toJid?: string): void {
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
     const body = JSON.stringify(envelope);
     this.opts.telemetry.envelope('out', envelope, 'sent', body);
+    const to = toJid ?? jidOfName(envelope.receiver, this.opts.domain);
+    for (const observe of this.sentObservers) observe(envelope, to);
     this.opts.transport.send({
-      to: toJid ?? jidOfName(envelope.receiver, this.opts.domain),
+      to,
       type: 'normal',
       id: envelope.reply_with,
       thread: envelope.conversation_id,
@@ -190,6 +202,7 @@ export class Agent {
       // A message our server stored while we were away is judged by its age when stored (signing.ts).
       ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind, msg.delayed ? serverStoredAt(msg.stanza, this.opts.domain) : undefined) } : {}),
       ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
+      ...(this.assigned ? { assigned: this.assigned } : {}),
     });
     switch (c.action) {
       case 'ignore':

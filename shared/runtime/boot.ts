@@ -6,7 +6,10 @@ import { credentialsFor } from '../ejabberd/accounts.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { clientTransport } from '../transport/client.js';
 import { Agent, type AgentOptions } from './agent.js';
-import { identify } from './names.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
+import { EnrolmentAuthority, type EnrolledRole } from '../identity/enrolment.js';
+import { installationRoster, type Roster } from '../identity/roster.js';
+import { identify, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
@@ -21,14 +24,22 @@ export interface BootOptions {
   /** Durable role (Coordinator, Presenter): exchange snapshots and the inbound ledger in SQLite (docs/runtime.md "Durability"). */
   durable?: boolean;
   config?: ParleyConfig;
-  /** Content kinds accepted from a JID with no DID binding yet (the Registry: REGISTER). */
+  /** Content kinds accepted from a JID with no DID binding yet (the Registry: ENROL). */
   firstUse?: string[];
+  /**
+   * The role this process is an agent of, on the operator's host (specialist and calendar mains):
+   * enrolled here at provisioning unless the operator revoked it (docs/architecture.md
+   * "Identities and trust"). Without the operator key (another host) nothing is enrolled here.
+   */
+  enrolAs?: EnrolledRole;
 }
 
 export interface Booted {
   agent: Agent;
   config: ParleyConfig;
   logger: Logger;
+  /** Who is an enrolled agent of which role (also installed as the process's RoleBook). */
+  roster: Roster;
   /** The durable role's store ($PARLEY_HOME/data/<name>-exchanges.sqlite); restore from it before agent.start(). */
   store?: ExchangeStore;
   /** Registers work to do before the transport stops (deregister, flush). */
@@ -49,6 +60,9 @@ export function createAgent(opts: BootOptions): Booted {
   const name = identify(jid, config.domain).name;
   const rateLimit = rateLimitFromEnv(process.env);
   const logger = createLogger(name);
+  const roster = installationRoster(config.home);
+  useRoleBook(roster);
+  if (opts.enrolAs) enrolLocally(config, opts.account, jid, opts.enrolAs, logger);
   // One fixed resource per account (PARLEY_RESOURCE, default "parley"): a restarted process takes
   // over the session its predecessor left waiting for XEP-0198 resumption, and with it the
   // stanzas queued there (a new resource would leave them to bounce after resume_timeout).
@@ -66,7 +80,7 @@ export function createAgent(opts: BootOptions): Booted {
     onChat: opts.onChat,
     persist: opts.persist ?? store,
     // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
-    signing: signingFor(config, opts.account, opts.firstUse ? { firstUse: opts.firstUse } : {}),
+    signing: signingFor(config, opts.account, { roster, ...(opts.firstUse ? { firstUse: opts.firstUse } : {}) }),
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
     ...(rateLimit ? { rateLimit: new RateLimiter(rateLimit) } : {}),
   });
@@ -86,5 +100,14 @@ export function createAgent(opts: BootOptions): Booted {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
   process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
-  return { agent, config, logger, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn) };
+  return { agent, config, logger, roster, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn) };
+}
+
+/** Provisioning on the operator's host: the agent's key, and its enrolment as `role`. */
+function enrolLocally(config: ParleyConfig, account: string, jid: string, role: EnrolledRole, logger: Logger): void {
+  const authority = new EnrolmentAuthority(config.home);
+  if (authority.operatorDid() === undefined && process.env.PARLEY_OPERATOR_DID) return; // another host: its credential came from a token
+  const identity = ensureAgentIdentity(config.home, account, jid);
+  const r = authority.ensureEnrolled(jid, identity.did, role);
+  if (r.revoked) logger.error({ jid }, `${jid} is revoked: the Registry refuses it until the operator runs \`npm run enrol -- issue ${account} --role ${role}\``);
 }

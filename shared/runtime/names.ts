@@ -1,7 +1,11 @@
-// Logical names (the envelope's sender/receiver, seed contract §1) and roles, derived from the
-// authenticated XMPP address. Singletons keep the contract's names (Presenter, Coordinator,
-// Registry, KB); every other agent is named by its account (specialist-math, calendar-bob) and
-// each room by room-<name> (its JID is <name>@rooms.<domain>).
+// Logical names (the envelope's sender/receiver, seed contract §1) and roles of authenticated XMPP
+// addresses. Singletons keep the contract's names (Presenter, Coordinator, Registry, KB); every
+// other agent is named by its account (specialist-math, calendar-bob) and each room by
+// room-<name> (its JID is <name>@rooms.<domain>).
+// Roles: the core accounts are pinned at provisioning, rooms are the component's (its secret),
+// and a specialist or calendar is one only because the operator enrolled it (the RoleBook: the
+// enrolment roster, shared/identity/roster.ts). An account's name never makes it an agent: an
+// un-enrolled account, whatever it is called, is a person.
 import { bare } from '../transport/stanza.js';
 
 export type Role =
@@ -18,14 +22,33 @@ const BY_NAME = new Map(Object.entries(SINGLETONS).map(([local, v]) => [v.name, 
 
 export const roomsDomain = (domain: string) => `rooms.${domain}`;
 
+/** Enrolled roles by bare JID; one per process (the installation's roster), installed at boot. */
+export interface RoleBook {
+  roleOf(bareJid: string): Role | undefined;
+}
+
+let book: RoleBook | undefined;
+
+/** Whether a RoleBook is installed in this process. */
+export function hasRoleBook(): boolean {
+  return book !== undefined;
+}
+
+/** Installs the process's RoleBook (createAgent; tests install their own). Returns the previous one. */
+export function useRoleBook(next: RoleBook | undefined): RoleBook | undefined {
+  const previous = book;
+  book = next;
+  return previous;
+}
+
 export interface Identity {
   jid: string;
   name: string;
   role: Role;
 }
 
-/** Who a (full or bare) JID is, as far as this domain's naming scheme says. */
-export function identify(jid: string, domain: string): Identity {
+/** Who a (full or bare) JID is: its logical name, and its role (core, room, enrolled, else person). */
+export function identify(jid: string, domain: string, roles: RoleBook | undefined = book): Identity {
   const b = bare(jid);
   const at = b.indexOf('@');
   const local = at === -1 ? '' : b.slice(0, at);
@@ -34,8 +57,9 @@ export function identify(jid: string, domain: string): Identity {
   if (host !== domain || !local) return { jid: b, name: b, role: 'foreign' };
   const single = SINGLETONS[local];
   if (single) return { jid: b, ...single };
-  if (local.startsWith('specialist-')) return { jid: b, name: local, role: 'specialist' };
-  if (local.startsWith('calendar-')) return { jid: b, name: local, role: 'calendar' };
+  const enrolled = roles?.roleOf(b);
+  // Only the enrollable roles: a roster can never make an account a core agent or a room.
+  if (enrolled === 'specialist' || enrolled === 'calendar') return { jid: b, name: local, role: enrolled };
   return { jid: b, name: local, role: 'person' };
 }
 

@@ -10,7 +10,7 @@ import type { ValidationErrorItem } from '../contracts/types.gen.js';
 import { validateEnvelope } from '../contracts/validate.js';
 import type { InboundMessage } from '../transport/types.js';
 import { identify, type Identity, type Role } from './names.js';
-import { mayInitiate, mayTalk } from './policy.js';
+import { mayInitiate, mayReply, mayTalk, needsAssignment } from './policy.js';
 import type { SignatureCheck } from './signing.js';
 
 /** Body bytes beyond which we do not even parse: 64 kB content plus generous header room. */
@@ -28,6 +28,12 @@ export interface PipelineContext {
    * sender_did (by from-JID when signing is off); a string is the REFUSE detail. Absent = no limit.
    */
   rateLimit?: (key: string) => true | string;
+  /**
+   * Whether `jid` was given work in `conversationId` by this agent (the Coordinator: an
+   * ASK_EXPERT or AGORA_ACCEPT it sent there). Kinds the policy scopes to assigned conversations
+   * (DELEGATE_TASK, QUERY_AGENTS from a specialist) are refused without it (fail closed).
+   */
+  assigned?: (jid: string, conversationId: string) => boolean;
 }
 
 export interface Rejection {
@@ -117,11 +123,18 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
   if (envelope.receiver !== ctx.self.name) {
     return rejectEnv('UNEXPECTED_MESSAGE', `envelope receiver ${JSON.stringify(envelope.receiver)} is not ${ctx.self.name}`);
   }
-  if (!mayTalk(from.role, ctx.self.role)) {
-    return rejectEnv('FORBIDDEN_SENDER', `${from.role} ${from.jid} may not send to the ${ctx.self.role} (seed contract §5)`);
+  const kind = result.kind.kind;
+  if (!mayTalk(from.role, ctx.self.role, kind)) {
+    const why = from.role === 'person' ? ` (${from.jid} is not an enrolled agent: never enrolled, revoked or expired; the operator enrols agents with \`npm run enrol\`)` : ' (seed contract §5)';
+    return rejectEnv('FORBIDDEN_SENDER', `${from.role} ${from.jid} may not send to the ${ctx.self.role}${why}`);
   }
-  if (envelope.in_reply_to === undefined && !mayInitiate(from.role, result.kind.kind)) {
-    return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not open a ${result.kind.kind} exchange (seed contract §5)`);
+  if (envelope.in_reply_to === undefined) {
+    if (!mayInitiate(from.role, kind)) return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not open a ${kind} exchange (docs/acl_contract.md "Role policy")`);
+    if (needsAssignment(from.role, kind) && !(ctx.assigned?.(from.jid, envelope.conversation_id) ?? false)) {
+      return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may send ${kind} only inside a conversation it was asked to work on; ${from.jid} was given no work in ${envelope.conversation_id}`);
+    }
+  } else if (!mayReply(from.role, kind)) {
+    return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not answer with ${kind} (docs/acl_contract.md "Role policy")`);
   }
   return { action: 'deliver', envelope, kind: result.kind, from };
 }

@@ -8,6 +8,7 @@ import type { ParleyConfig } from '../config/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import type { Identity as KeyIdentity } from '../identity/keys.js';
 import { pinnedDidsFile } from '../identity/keystore.js';
+import type { Roster } from '../identity/roster.js';
 import { createVerifier, signEnvelope, type Verifier, type VerifyCode } from '../identity/sign.js';
 import { type DidResolver, TrustStore } from '../identity/trust.js';
 import { identify, type Identity } from './names.js';
@@ -22,8 +23,8 @@ export interface SigningOptions {
   trust: DidResolver;
   domain: string;
   /**
-   * Content kinds a JID without any binding may send, verified against its own sender_did (trust
-   * on first use). Only the Registry uses it, for REGISTER: it then binds the JID to that DID.
+   * Content kinds a JID without any binding may send, verified against its own sender_did. Only
+   * the Registry uses it, for ENROL: redeeming the operator's single-use token binds the DID.
    */
   firstUse?: readonly string[];
   maxAgeMs?: number;
@@ -48,6 +49,9 @@ const CODES: Record<VerifyCode, ErrorCode> = {
   REPLAY: 'REPLAYED',
   MALFORMED: 'MALFORMED_SIGNATURE',
 };
+
+/** Accounts that are no agent: people (un-enrolled accounts included), the admin, other domains. */
+const NOT_AGENTS = new Set(['person', 'admin', 'foreign']);
 
 /** Roles whose bindings the Registry may vouch for; never the core agents (those are pinned). */
 const REGISTERING_ROLES = new Set(['specialist', 'calendar', 'room']);
@@ -83,13 +87,16 @@ export class Signing {
     const offlineMax = this.opts.offlineMaxAgeMs ?? DEFAULT_OFFLINE_MAX_AGE_MS;
     const at = storedAt !== undefined && storedAt <= now && now - storedAt <= offlineMax ? storedAt : undefined;
     const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
-    const expected = this.trust.didOf(from.jid, presented)?.did;
+    // ENROL (the Registry): the operator's token is the authority, and the credential binds the
+    // key that signed; any earlier binding of the JID is the operator's to replace by that token.
+    const firstUse = this.firstUse.has(kind);
+    if (!firstUse && NOT_AGENTS.has(from.role)) {
+      return { ok: false, code: 'UNKNOWN_DID', detail: `${from.jid} is not an enrolled agent: the operator enrols agents (\`npm run enrol\`); people do not sign, the Presenter does on their behalf` };
+    }
+    const expected = firstUse ? undefined : this.trust.didOf(from.jid, presented)?.did;
     if (expected === undefined) {
       if (!presented || !envelope.signature) return { ok: false, code: 'MISSING_SIGNATURE', detail: 'the envelope carries no sender_did and signature' };
-      if (!this.firstUse.has(kind)) {
-        const people = from.role === 'person' || from.role === 'admin' || from.role === 'foreign' ? ' (people do not sign: only agents, the Presenter on their behalf)' : '';
-        return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}${people}` };
-      }
+      if (!firstUse) return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}` };
     }
     const r = this.verify(envelope, expected, at);
     if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined };
@@ -118,11 +125,13 @@ export function signingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The Signing of account `account` (key created and pinned on first use), or undefined when disabled. */
 export function signingFor(
-  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> = {}, env: NodeJS.ProcessEnv = process.env,
+  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> & { roster?: Roster } = {}, env: NodeJS.ProcessEnv = process.env,
 ): Signing | undefined {
   if (!signingEnabled(env)) return undefined;
   const offline = Number(env.PARLEY_OFFLINE_MAX_AGE_MS);
   if (opts.offlineMaxAgeMs === undefined && env.PARLEY_OFFLINE_MAX_AGE_MS && Number.isFinite(offline) && offline >= 0) opts = { ...opts, offlineMaxAgeMs: offline };
   const identity = ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`);
-  return new Signing({ identity, trust: new TrustStore(pinnedDidsFile(cfg.home)), domain: cfg.domain, ...opts });
+  const { roster, ...rest } = opts;
+  const trust = new TrustStore(pinnedDidsFile(cfg.home), roster ? { enrolled: (jid) => roster.didOf(jid) } : {});
+  return new Signing({ identity, trust, domain: cfg.domain, ...rest });
 }

@@ -14,6 +14,7 @@ import { signingFor } from '../../shared/runtime/signing.js';
 import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
 import { openDb } from '../../shared/store/sqlite.js';
 import { clientTransport } from '../../shared/transport/client.js';
+import { enrolTestAgent } from '../support/signing.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 
 type Behaviour = 'answer' | 'refuse' | 'silent';
@@ -53,6 +54,7 @@ describe('Coordinator [integration] real ejabberd, coordinator process, scripted
 
   async function peer(account: string): Promise<Peer> {
     const { jid, password } = await inst.account(account);
+    enrolTestAgent(inst.cfg, account); // the scripted specialists are enrolled, as provisioning would
     const telemetry = new MemoryTelemetry();
     const transport = clientTransport({ jid, password, host: inst.cfg.host, port: inst.cfg.c2sPort, logger: silentLogger(), resource: 'coordinator-test' });
     const agent = new Agent({ jid, domain: inst.cfg.domain, transport, logger: silentLogger(), telemetry, signing: signingFor(inst.cfg, account) });

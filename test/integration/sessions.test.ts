@@ -45,7 +45,7 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
     await start('agents/presenter/main.js');
     for (const who of ['a', 'b', 'c']) {
       const name = `specialist-ses${who}${tag}`;
-      agents[who] = await runtimeAgent(inst.cfg, name, { telemetry: 'memory', resource: 'sessions-test' });
+      agents[who] = await runtimeAgent(inst.cfg, name, { telemetry: 'memory', resource: 'sessions-test', enrolAs: 'specialist' });
       keys[who] = ensureAgentIdentity(inst.cfg.home, name, `${name}@${inst.cfg.domain}`);
       await agents[who].agent.start();
     }

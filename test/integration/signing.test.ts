@@ -217,7 +217,7 @@ describe('Signing [integration] people do not sign: a forged Coordinator in a pe
   });
 });
 
-describe('Signing [integration] the Registry binds JID → DID at REGISTER; another key needs `npm run keys -- rotate`', function () {
+describe('Signing [integration] the Registry accepts only the enrolled (or pinned) key at REGISTER; another key needs the operator', function () {
   this.timeout(60000);
   let inst: TestInstance;
   let registry: AgentProcess;
@@ -242,12 +242,20 @@ describe('Signing [integration] the Registry binds JID → DID at REGISTER; anot
     content: { type: 'REGISTER', profile: { jid, name, did, version: '1.0.0', capabilities: ['SIGTEST'] } },
   }), key);
 
-  it('binds an unpinned agent on first use, refuses a second key, accepts it after rotation, and tells the Coordinator', async () => {
+  it('binds nobody on first use: only the enrolled key registers, another key is refused, a rotated key after re-enrolment, and tells the Coordinator', async () => {
     const name = `specialist-sigtofu-${randomUUID().slice(0, 6)}`;
     const peer = await Raw.connect(inst, name);
+    const enrol = (args: string[]) => run(process.execPath, [path.join(repoRoot(), 'dist/scripts/enrol-cli.js'), ...args], { env: { ...process.env, ...inst.env } });
     try {
-      pinnedDids(inst.cfg.home).unpin(peer.jid); // not provisioned here: the DF is the only authority
+      pinnedDids(inst.cfg.home).unpin(peer.jid); // not provisioned here: only the operator's enrolment counts
       const first = createIdentity();
+      const early = register(name, peer.jid, first);
+      peer.send('registry', early);
+      const unenrolled = await peer.replyTo(early);
+      expect(unenrolled).to.deep.include({ performative: 'REFUSE' });
+      expect(unenrolled.content).to.include({ reason: 'UNKNOWN_DID' });
+
+      await enrol(['issue', name, '--did', first.did]);
       const ok = register(name, peer.jid, first);
       peer.send('registry', ok);
       expect((await peer.replyTo(ok)).content).to.include({ type: 'REGISTERED' });
@@ -265,6 +273,7 @@ describe('Signing [integration] the Registry binds JID → DID at REGISTER; anot
       const { stdout } = await run(process.execPath, [path.join(repoRoot(), 'dist/scripts/keys-cli.js'), 'rotate', name], { env: { ...process.env, ...inst.env } });
       const rotatedDid = /new did: (\S+)/.exec(stdout)?.[1] as string;
       expect(rotatedDid).to.match(/^did:key:z6Mk/);
+      await enrol(['issue', name, '--local']); // the restarted agent's provisioning re-enrols its new key
       const rotated = signWithAccount(inst.cfg, name, register(name, peer.jid, createIdentity(), rotatedDid));
       await new Promise((r) => setTimeout(r, 300)); // the Registry re-reads the pinned file at most every 250 ms
       peer.send('registry', rotated);

@@ -1,6 +1,12 @@
 // Mocha root hooks (loaded through .mocharc.json "require", before any test file): the suite is
 // hermetic against the caller's environment, and every ejabberd a test started is stopped.
+import { useRoleBook } from '../../shared/runtime/names.js';
 import { stopAll } from './ejabberd.js';
+import { testRoles } from './signing.js';
+
+// In-process agents of unit tests name their specialists and calendars by prefix; the agents a
+// test starts as processes read the instance's real enrolment record (shared/identity/roster.ts).
+useRoleBook(testRoles);
 
 // A shell exported for a running instance (PARLEY_HOME, PARLEY_*_PORT, …, as the README shows
 // for a second instance) must not leak into the tests: each test builds its own configuration.

@@ -9,7 +9,8 @@ import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { createIdentity, type Identity } from '../../shared/identity/keys.js';
 import { signEnvelope } from '../../shared/identity/sign.js';
 import type { DidResolver } from '../../shared/identity/trust.js';
-import { identify } from '../../shared/runtime/names.js';
+import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
+import { identify, type RoleBook, useRoleBook } from '../../shared/runtime/names.js';
 import { Signing, type SigningOptions } from '../../shared/runtime/signing.js';
 
 const cache = new Map<string, Identity>();
@@ -24,6 +25,28 @@ export function testIdentity(jid: string): Identity {
     cache.set(key, id);
   }
   return id;
+}
+
+/**
+ * Tests' stand-in for an operator's enrolment: `specialist-*` and `calendar-*` accounts of the
+ * test domain are enrolled agents of that role (production never derives roles from names; the
+ * hooks install it for the test process only, and tests of enrolment install their own book).
+ */
+export const testRoles: RoleBook = {
+  roleOf(jid) {
+    const local = jid.slice(0, jid.indexOf('@'));
+    return local.startsWith('specialist-') ? 'specialist' : local.startsWith('calendar-') ? 'calendar' : undefined;
+  },
+};
+
+/** Runs `fn` with `roles` as the process's RoleBook, restoring the previous one. */
+export function withRoleBook<T>(roles: RoleBook | undefined, fn: () => T): T {
+  const previous = useRoleBook(roles);
+  try {
+    return fn();
+  } finally {
+    useRoleBook(previous);
+  }
 }
 
 /** Binds every agent JID of `domain` to its test key; people, admin and foreign JIDs stay unknown. */
@@ -53,7 +76,20 @@ export function signAs<E extends Envelope>(jid: string, envelope: E): E {
   return signEnvelope(envelope, testIdentity(jid));
 }
 
-/** `envelope` signed with the real key of agent account `account` in an instance's home. */
+/**
+ * `envelope` signed with the real key of agent account `account` in an instance's home; a
+ * specialist-* or calendar-* account is enrolled as that role first (the test plays the operator's
+ * provisioning; an attacker's account is made with ensureAccount and a key of its own instead).
+ */
 export function signWithAccount<E extends Envelope>(cfg: ParleyConfig, account: string, envelope: E): E {
-  return signEnvelope(envelope, ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`));
+  return signEnvelope(envelope, enrolTestAgent(cfg, account));
+}
+
+/** The key of agent account `account` in an instance's home; specialist-* and calendar-* are enrolled as such (the test is the operator). */
+export function enrolTestAgent(cfg: ParleyConfig, account: string): Identity {
+  const jid = `${account}@${cfg.domain}`;
+  const identity = ensureAgentIdentity(cfg.home, account, jid);
+  const role = testRoles.roleOf(jid);
+  if (role === 'specialist' || role === 'calendar') new EnrolmentAuthority(cfg.home).ensureEnrolled(jid, identity.did, role);
+  return identity;
 }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { identify, jidOfName, nameOfJid, type Role } from '../../shared/runtime/names.js';
-import { allowedSenders, mayInitiate, mayTalk } from '../../shared/runtime/policy.js';
+import { CONTENT_KINDS } from '../../shared/contracts/content-kinds.js';
+import { allowedSenders, KIND_POLICY, kindsWithoutPolicy, mayInitiate, mayReply, mayTalk, needsAssignment } from '../../shared/runtime/policy.js';
+import { withRoleBook } from '../support/signing.js';
 
 const D = 'localhost';
 
@@ -84,7 +86,58 @@ describe('policy [initiate] who may open which exchange', () => {
     for (const r of ['kb', 'calendar', 'coordinator'] as Role[]) expect(mayInitiate(r, 'SESSION_CREATE')).to.equal(false);
   });
 
-  it('does not restrict kinds that only ever travel as replies', () => {
-    expect(mayInitiate('specialist', 'RESULT')).to.equal(true);
+  it('lets nobody open a kind that only travels as an answer, nor a kind without a policy row (fail closed)', () => {
+    expect(mayInitiate('specialist', 'RESULT')).to.equal(false);
+    expect(mayReply('specialist', 'RESULT')).to.equal(true);
+    expect(mayInitiate('coordinator', 'NO_SUCH_KIND')).to.equal(false);
+    expect(mayReply('coordinator', 'NO_SUCH_KIND')).to.equal(false);
+  });
+
+  it('declares who may send every content kind of the contracts', () => {
+    expect(kindsWithoutPolicy()).to.deep.equal([]);
+    for (const k of CONTENT_KINDS) expect(KIND_POLICY[k.kind], k.kind).to.have.property('initiate');
+  });
+
+  it('keeps directory and KB answers to the Registry and the KB', () => {
+    expect(mayReply('registry', 'CANDIDATES')).to.equal(true);
+    expect(mayReply('specialist', 'CANDIDATES')).to.equal(false);
+    expect(mayReply('specialist', 'FACTS')).to.equal(false);
+  });
+});
+
+describe('policy [least authority] delegation and broadcasts (issue "Close the perimeter")', () => {
+  it('scopes a specialist\'s DELEGATE_TASK and QUERY_AGENTS to conversations it was assigned', () => {
+    for (const k of ['DELEGATE_TASK', 'QUERY_AGENTS']) {
+      expect(mayInitiate('specialist', k), k).to.equal(true);
+      expect(needsAssignment('specialist', k), k).to.equal(true);
+      for (const r of ['calendar', 'room', 'presenter', 'person'] as Role[]) expect(mayInitiate(r, k), `${r} ${k}`).to.equal(false);
+    }
+  });
+
+  it('lets no agent but the Coordinator open BROADCAST_EVENT or EVENT', () => {
+    for (const r of ['specialist', 'calendar', 'room', 'presenter', 'kb', 'registry', 'person'] as Role[]) {
+      expect(mayInitiate(r, 'BROADCAST_EVENT'), r).to.equal(false);
+      expect(mayInitiate(r, 'EVENT'), r).to.equal(false);
+    }
+  });
+});
+
+describe('names [roles] from enrolment, never from the account name', () => {
+  it('makes an account named specialist-* a person unless the RoleBook enrols it', () => {
+    const book = { roleOf: (jid: string) => (jid === 'specialist-good@localhost' ? 'specialist' as const : undefined) };
+    withRoleBook(book, () => {
+      expect(identify('specialist-evil@localhost/x', D).role).to.equal('person');
+      expect(identify('calendar-mallory@localhost', D).role).to.equal('person');
+      expect(identify('specialist-good@localhost/r', D)).to.deep.include({ name: 'specialist-good', role: 'specialist' });
+    });
+    withRoleBook(undefined, () => expect(identify('specialist-good@localhost', D).role).to.equal('person'));
+  });
+
+  it('never lets a RoleBook make an account a core agent or a room', () => {
+    const book = { roleOf: () => 'coordinator' as const };
+    withRoleBook(book, () => {
+      expect(identify('mallory@localhost', D).role).to.equal('person');
+      expect(identify('coordinator@localhost', D).role).to.equal('coordinator');
+    });
   });
 });

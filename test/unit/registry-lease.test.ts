@@ -62,8 +62,8 @@ describe('Registry [lease] directory over simulated time', () => {
     clock.increment(1000);
     dir.register(profile('specialist-b'), clock.now());
     clock.increment(600);
-    expect(dir.sweep(clock.now())).to.deep.equal(['specialist-a@localhost']);
-    expect(dir.sweep(clock.now())).to.deep.equal([]);
+    expect(dir.sweep(clock.now()).expired).to.deep.equal(['specialist-a@localhost']);
+    expect(dir.sweep(clock.now()).expired).to.deep.equal([]);
     expect(dir.describe(undefined, clock.now()).map((e) => e.profile.jid)).to.deep.equal(['specialist-b@localhost']);
   });
 

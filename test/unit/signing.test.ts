@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { decideBinding, DidBindings } from '../../agents/registry/bindings.js';
+import { decideBinding } from '../../agents/registry/bindings.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { ensureAgentIdentity, PinnedKeyConflict, rotateAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { createIdentity } from '../../shared/identity/keys.js';
@@ -171,23 +171,14 @@ describe('signing [provisioning] keys and rotation', () => {
   });
 });
 
-describe('Registry [bindings] JID → DID', () => {
+describe('Registry [bindings] JID → DID, never on first use', () => {
   const [A, B] = [createIdentity().did, createIdentity().did];
 
-  it('binds on first use, keeps the same DID, refuses another unless the operator pinned it', () => {
-    expect(decideBinding('s@x', A, undefined, undefined)).to.deep.include({ ok: true, rotated: false });
-    expect(decideBinding('s@x', A, A, undefined)).to.deep.include({ ok: true, rotated: false });
+  it('accepts only the enrolled DID, else the pinned one; a JID with neither is not enrolled', () => {
+    expect(decideBinding('s@x/r', A, A, undefined)).to.deep.equal({ ok: true, jid: 's@x', did: A, source: 'enrolled' });
     expect(decideBinding('s@x', B, A, undefined)).to.deep.equal({ ok: false, jid: 's@x', bound: A });
-    expect(decideBinding('s@x', B, A, A)).to.deep.include({ ok: false });
-    expect(decideBinding('s@x', B, A, B)).to.deep.include({ ok: true, rotated: true, previous: A });
-  });
-
-  it('stores bindings (bare JIDs) and lists the dids of candidates', () => {
-    const b = new DidBindings(':memory:');
-    expect(b.bind('specialist-a@localhost/res', A, undefined, 1)).to.deep.include({ ok: true });
-    expect(b.bind('specialist-a@localhost', B, undefined, 2)).to.deep.include({ ok: false });
-    expect(b.didsOf(['specialist-a@localhost', 'specialist-b@localhost'])).to.deep.equal({ 'specialist-a@localhost': A });
-    expect(b.all()).to.deep.equal([{ jid: 'specialist-a@localhost', did: A }]);
-    b.close();
+    expect(decideBinding('s@x', B, A, B)).to.deep.equal({ ok: false, jid: 's@x', bound: A }); // the enrolment decides
+    expect(decideBinding('coordinator@x', A, undefined, A)).to.deep.include({ ok: true, source: 'pinned' });
+    expect(decideBinding('s@x', A, undefined, undefined)).to.deep.equal({ ok: false, jid: 's@x' });
   });
 });
