@@ -201,7 +201,7 @@ export const expertMachine = setup({
       request: input.request, self: input.self, domain: input.domain, t: input.timeouts, resultTimeoutMs: input.timeouts.resultTimeoutMs,
       question: text, hint: hintOf(text), ...(user ? { user } : {}), ...(input.agora ? { agora: input.agora } : {}),
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
-      canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
+      ...(input.zone ? { zone: input.zone } : {}), canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
       cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
       ...(input.busyRetry ? { busyRetry: input.busyRetry } : {}), waits: 0, waitedMs: 0, waitMs: 0,
     };
@@ -258,10 +258,10 @@ export const expertMachine = setup({
           {
             guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.lookup),
             target: 'failed',
-            actions: {
-              type: 'fail',
-              params: ({ event }) => ({ code: 'NO_CANDIDATE' as const, detail: `directory unavailable: the Registry answered ${(inbound(event) as Envelope).performative} ${reasonOf(inbound(event) as Envelope).reason}.` }),
-            },
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'directory-error', detail: { performative: (inbound(event) as Envelope).performative, ...reasonOf(inbound(event) as Envelope) } })),
+              { type: 'fail', params: { code: 'NO_CANDIDATE' as const, detail: DIRECTORY_UNAVAILABLE } },
+            ],
           },
         ],
       },
@@ -469,7 +469,7 @@ export const expertMachine = setup({
       entry: [
         assign(({ context }) => ({
           ask: outbound(context.request, context.self, 'REQUEST', current(context).name, {
-            type: 'ASK_EXPERT', args: { question: context.question }, context_ref: { session_id: context.request.conversation_id },
+            type: 'ASK_EXPERT', args: { question: context.question, ...(context.zone ? { zone: context.zone } : {}) }, context_ref: { session_id: context.request.conversation_id },
           }),
         })),
         emit(({ context }) => ({ type: 'note' as const, decision: 'dispatch', detail: { candidate: current(context).name, attempt: context.index + 1 } })),

@@ -83,7 +83,7 @@ describe('Coordinator [busy-wait] every candidate busy → wait and ask again, n
     for (let i = 1; i < w.length; i++) expect(w[i] as number).to.be.greaterThan((w[i - 1] as number) * 0.9);
     expect(h.last()).to.include({ performative: 'FAILURE', receiver: 'Presenter' });
     expect(h.last().content).to.deep.include({ reason: 'NO_CANDIDATE' });
-    expect(String(h.last().content.detail)).to.match(/specialist-a declined \(busy\)/);
+    expect(String(h.last().content.detail)).to.match(/busy right now \(specialist-a/);
   });
 
   it('does not wait when a candidate failed or timed out (not a capacity problem)', () => {
