@@ -30,6 +30,10 @@ export interface QuestionInput {
   /** <thread> the person's client sees (its own, or our conversation_id). */
   thread: string;
   timeoutMs: number;
+  /** After this long without an answer the person is told the work is under way (issue 16). */
+  progressMs?: number;
+  /** The documented RESULT timeout (PARLEY_RESULT_TIMEOUT_MS): how long a specialist may take, said in that line. */
+  resultTimeoutMs?: number;
 }
 
 export type QuestionEvent = InboundEvent | { type: 'START' };
@@ -65,8 +69,10 @@ export const questionMachine = setup({
   },
   delays: {
     PRESENTER_TIMEOUT: ({ context }) => context.timeoutMs,
+    PRESENTER_PROGRESS: ({ context }) => context.progressMs ?? context.timeoutMs,
   },
   guards: {
+    wantsProgress: ({ context }) => context.progressMs !== undefined && context.progressMs < context.timeoutMs,
     isAnswer: ({ event }) => event.type === 'inbound' && renderAnswer(event.envelope) !== undefined,
   },
   actions: {
@@ -107,6 +113,9 @@ export const questionMachine = setup({
         content: { type: 'CANCEL', reason: `no answer within ${context.timeoutMs} ms` },
       }),
     })),
+    progress: emit(({ context }) => ({
+      type: 'chat' as const, to: context.replyTo, thread: context.thread, chatState: 'composing' as const, text: TEXT.working(context.resultTimeoutMs),
+    })),
     noteTimeout: emit(({ context }) => ({ type: 'note' as const, decision: 'timeout: CANCEL sent', detail: { timeoutMs: context.timeoutMs } })),
   },
 }).createMachine({
@@ -125,7 +134,10 @@ export const questionMachine = setup({
           { actions: 'noteIgnored' },
         ],
       },
-      after: { PRESENTER_TIMEOUT: { target: 'done', actions: ['timedOut', 'cancel', 'noteTimeout'] } },
+      after: {
+        PRESENTER_PROGRESS: { guard: 'wantsProgress', actions: ['progress', emit({ type: 'note' as const, decision: 'progress-told' })] },
+        PRESENTER_TIMEOUT: { target: 'done', actions: ['timedOut', 'cancel', 'noteTimeout'] },
+      },
     },
     done: { type: 'final' },
   },

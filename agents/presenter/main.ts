@@ -9,7 +9,10 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
+import path from 'node:path';
+import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
+import { startFileServer } from './files.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
@@ -29,6 +32,7 @@ const { agent, config, logger, store } = createAgent({
 });
 const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
+const files = await startFileServer(path.join(paths(config).data, 'files'), config.host, tunables.presenterFilesPort);
 
 function say(line: ChatEmitted): void {
   agent.transport.send({
@@ -38,12 +42,15 @@ function say(line: ChatEmitted): void {
     ...(line.text !== undefined ? { body: line.text } : {}),
     chatState: line.chatState,
   });
-  // An invitation (docs/oacop.md): the .ics text as its own message, also as XEP-0066 out-of-band data.
+  // An invitation or cancellation (docs/oacop.md): the readable line went above; the .ics follows
+  // as a file the client can open (XEP-0066 out-of-band data; the body is the URL, as XEP-0066 §3
+  // advises for clients without it), served by files.ts — never raw iCalendar text in the chat.
   if (line.ics !== undefined) {
-    const url = `data:text/calendar;charset=utf-8;base64,${Buffer.from(line.ics, 'utf8').toString('base64')}`;
+    const name = /^METHOD:CANCEL/m.test(line.ics) ? 'cancellation.ics' : 'invitation.ics';
+    const url = files.put(name, line.ics);
     agent.transport.send({
-      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: line.ics,
-      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, 'invitation.ics'))],
+      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: url,
+      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
     });
   }
 }
@@ -52,6 +59,8 @@ const desk = new ChatDesk({
   allow,
   sessions: new Sessions(tunables.presenterIdleMs),
   timeoutMs: tunables.presenterTimeoutMs,
+  progressMs: tunables.presenterProgressMs,
+  resultTimeoutMs: tunables.resultTimeoutMs,
   self: agent.name,
   now: () => Date.now(),
   say,
@@ -94,4 +103,4 @@ if (store) {
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs }, 'online');
+logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');

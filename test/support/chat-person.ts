@@ -16,8 +16,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface Line {
   thread: string;
   body: string;
-  /** XEP-0066 url (the .ics as a data: URL), when present. */
+  /** XEP-0066 url of the attachment (the .ics), when present. */
   oob?: string;
+  /** A "still working on it" line (chat state composing): not the answer. */
+  progress?: boolean;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export class ChatPerson {
@@ -28,7 +32,7 @@ export class ChatPerson {
     t.onMessage((m: InboundMessage) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
       const oob = m.stanza.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined;
-      this.lines.push({ thread: m.thread ?? '', body: m.body, ...(oob ? { oob } : {}) });
+      this.lines.push({ thread: m.thread ?? '', body: m.body, at: Date.now(), ...(oob ? { oob } : {}), ...(m.chatState === 'composing' ? { progress: true } : {}) });
       for (const w of [...this.waiters]) w();
     });
   }

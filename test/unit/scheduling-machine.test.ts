@@ -196,11 +196,11 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(d.last().content.rich).to.deep.include({ status: 'directory-unavailable' });
   });
 
-  it('a declined required participant ends it with the reason', async () => {
+  it('a required participant with no free time (DECLINED) ends it with the truthful reason: busy then, not declined', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);
     t.reply(t.lastTo('calendar-bob', 'CFP'), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [] });
     await t.settle();
-    expect(t.last().content.text).to.contain('bob declined');
+    expect(t.last().content.text).to.contain('bob is busy then').and.not.contain('declined');
   });
 });

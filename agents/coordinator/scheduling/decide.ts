@@ -51,10 +51,14 @@ export function invitees(wish: ScheduleRequest, asker: string, calendars: readon
   return { ok: true, people, rooms: fitting, seats };
 }
 
-/** Why a party offers nothing: declined, an OACoP error, or silence. */
+/**
+ * Why a party offers nothing, truthfully (issue 16): a calendar answers DECLINED exactly when it
+ * has no free slot in the window (agents/calendar/scheduling.ts), so that is "busy then", not a
+ * refusal; else an OACoP error, or silence.
+ */
 function missOf(name: string, env: Envelope | undefined): Miss {
   if (!env) return { who: name, why: 'did not answer in time' };
-  if (env.content.type === 'ProposalResponse') return { who: name, why: 'declined' };
+  if (env.content.type === 'ProposalResponse') return { who: name, why: name.startsWith('room-') ? 'is booked then' : 'is busy then' };
   return { who: name, why: `could not take part (${errorCode(env)})` };
 }
 
