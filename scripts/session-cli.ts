@@ -13,8 +13,14 @@ const cfg = loadConfig();
 const file = sessionsDbFile(cfg);
 const program = new Command('session').description('List, show, verify and delete Coordination Sessions');
 
+/** No store yet (the Coordinator never ran here): nothing to list, no session to show. */
+const EMPTY = { list: () => [], get: () => undefined, participants: () => [], turns: () => [] } as unknown as SessionStore;
+
 function withStore<T>(fn: (s: SessionStore) => T, readonly = true): T {
-  if (!fs.existsSync(file)) throw new Error(`no session store at ${file} (has the Coordinator run with this PARLEY_HOME?)`);
+  if (!fs.existsSync(file)) {
+    if (readonly) return fn(EMPTY);
+    throw new Error(`no session store at ${file} (has the Coordinator run with this PARLEY_HOME?)`);
+  }
   const store = new SessionStore(file, { readonly });
   try {
     return fn(store);
@@ -25,7 +31,9 @@ function withStore<T>(fn: (s: SessionStore) => T, readonly = true): T {
 
 program.command('list').description('one line per session: id, person JID (or -), status, version, convener')
   .action(() => withStore((s) => {
-    for (const r of s.list()) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
+    const rows = s.list();
+    if (rows.length === 0) console.log('no sessions (start one in chat: session start <title>)');
+    for (const r of rows) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
   }));
 
 program.command('show <id>').description('state, participants and the turn log of a session')

@@ -19,6 +19,28 @@ import { controlRequest } from '../shared/supervisor/control.js';
 const opts = new Command('status').option('--json', 'print JSON').option('--ping-timeout <ms>', 'XEP-0199 ping timeout', '2000').parse().opts<{ json?: boolean; pingTimeout: string }>();
 const cfg = loadConfig();
 
+type Ping = { ok: true; ms: number } | { ok: false; error: string };
+const pingText = (p: Ping | undefined): string => (p === undefined ? '?' : p.ok ? `ok ${p.ms.toFixed(1)} ms` : `FAIL (${p.error})`);
+
+/** `--json`: numbers, booleans and enums a program can use (issue 16), not the table's text. */
+interface JsonRow {
+  name: string;
+  role: string;
+  skills: string[];
+  /** null: not supervised (or no supervisor running). */
+  supervisor: { status: ChildInfo['status']; pid: number | null; restarts: number; uptime_s: number | null; extra: boolean } | null;
+  registered: boolean;
+  /** Seconds since the Registry last heard its heartbeat; null when not registered. */
+  heard_s_ago: number | null;
+  presence: 'online' | 'online-component' | 'offline';
+  /** Connected XMPP sessions (resources). */
+  sessions: number;
+  /** XEP-0199 round trip of the first session (or the component), ms; null when not pinged or it failed. */
+  ping_ms: number | null;
+  ping_ok: boolean | null;
+  ping_error?: string;
+}
+
 interface Row {
   name: string;
   role: string;
@@ -29,8 +51,8 @@ interface Row {
   ping: string;
 }
 
-async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, Ping>> {
+  const out = new Map<string, Ping>();
   if (fullJids.length === 0) return out;
   const { password } = credentialsFor(cfg, 'admin');
   const xmpp = client({ service: `xmpp://${cfg.host}:${cfg.c2sPort}`, domain: cfg.domain, resource: `status-${process.pid}`, credentials: (auth, mechs) => auth({ username: 'admin', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)) });
@@ -41,9 +63,9 @@ async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, 
       const t0 = performance.now();
       try {
         await xmpp.iqCaller.request(xml('iq', { type: 'get', to: jid }, xml('ping', { xmlns: 'urn:xmpp:ping' })), timeoutMs);
-        out.set(jid, `ok ${(performance.now() - t0).toFixed(1)} ms`);
+        out.set(jid, { ok: true, ms: Math.round((performance.now() - t0) * 10) / 10 });
       } catch (err) {
-        out.set(jid, `FAIL (${(err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (err as Error).message})`);
+        out.set(jid, { ok: false, error: (err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (err as Error).message });
       }
     }));
   } finally {
@@ -68,7 +90,7 @@ async function main(): Promise<void> {
     .map((full) => ({ full, id: identify(full, cfg.domain) }))
     .filter((s) => !['person', 'foreign'].includes(s.id.role) || s.id.name.startsWith('admin'));
   const agentSessions = sessions.filter((s) => s.id.role !== 'admin');
-  const pings = await ping(agentSessions.map((s) => s.full), Number(opts.pingTimeout)).catch((err: Error) => new Map(agentSessions.map((s) => [s.full, `not pinged: ${err.message}`])));
+  const pings = await ping(agentSessions.map((s) => s.full), Number(opts.pingTimeout)).catch((err: Error) => new Map<string, Ping>(agentSessions.map((s) => [s.full, { ok: false, error: `not pinged: ${err.message}` }])));
 
   const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
   const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...agentSessions.map((s) => s.id.name)]);
@@ -76,7 +98,8 @@ async function main(): Promise<void> {
   // the component's domain for the process that hosts them.
   const componentJid = (name: string) => (name === 'rooms' ? roomsDomain(cfg.domain) : name.startsWith('room-') ? jidOfName(name, cfg.domain) : undefined);
   const componentTargets = [...names].map(componentJid).filter((j): j is string => j !== undefined);
-  const componentPings = await ping(componentTargets, Number(opts.pingTimeout)).catch((err: Error) => new Map(componentTargets.map((j) => [j, `not pinged: ${err.message}`])));
+  const componentPings = await ping(componentTargets, Number(opts.pingTimeout)).catch((err: Error) => new Map<string, Ping>(componentTargets.map((j) => [j, { ok: false, error: `not pinged: ${err.message}` }])));
+  const json: JsonRow[] = [];
   const rows: Row[] = [...names].sort().map((name) => {
     const c = children.find((x) => nameOfChild(x) === name);
     const r = records.find((x) => x.profile.name === name);
@@ -84,18 +107,29 @@ async function main(): Promise<void> {
     const viaComponent = componentJid(name);
     const componentPing = viaComponent ? componentPings.get(viaComponent) : undefined;
     const age = r ? Math.round((Date.now() - r.last_seen) / 100) / 10 : undefined;
+    const firstPing = own.length ? pings.get(own[0]?.full ?? '') : componentPing;
+    const role = r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : name === 'rooms' ? 'room host' : identify(jidOfName(name, cfg.domain), cfg.domain).role);
+    json.push({
+      name, role, skills: r?.profile.skills ?? c?.experts ?? [],
+      supervisor: c ? { status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, extra: c.extra === true } : null,
+      registered: r !== undefined, heard_s_ago: age ?? null,
+      presence: own.length ? 'online' : componentPing?.ok ? 'online-component' : 'offline',
+      sessions: own.length,
+      ping_ms: firstPing?.ok ? firstPing.ms : null, ping_ok: firstPing ? firstPing.ok : null,
+      ...(firstPing && !firstPing.ok ? { ping_error: firstPing.error } : {}),
+    });
     return {
       name,
       role: r?.profile.role ?? c?.role ?? (c?.kind === 'core' ? c.name : name === 'rooms' ? 'room host' : identify(jidOfName(name, cfg.domain), cfg.domain).role),
       skills: r?.profile.skills ?? c?.experts ?? [],
       supervisor: c ? `${c.status}${c.pid ? ` pid ${c.pid}` : ''}${c.restarts ? ` restarts ${c.restarts}` : ''}${c.extra ? ' extra' : ''}` : sup ? 'not supervised' : 'no supervisor',
       registered: r ? `yes (heard ${age} s ago)` : '-',
-      presence: own.length ? `online (${own.length})` : componentPing?.startsWith('ok') ? 'online (component)' : 'offline',
-      ping: own.length ? own.map((s) => pings.get(s.full) ?? '?').join(', ') : (componentPing ?? '-'),
+      presence: own.length ? `online (${own.length})` : componentPing?.ok ? 'online (component)' : 'offline',
+      ping: own.length ? own.map((s) => pingText(pings.get(s.full))).join(', ') : (componentPing ? pingText(componentPing) : '-'),
     };
   });
   if (opts.json) {
-    console.log(JSON.stringify({ agents: rows }, null, 2));
+    console.log(JSON.stringify({ supervisor: sup !== undefined, agents: json }, null, 2));
     return;
   }
   const head: Row = { name: 'AGENT', role: 'ROLE', skills: ['SKILLS'], supervisor: 'SUPERVISOR', registered: 'DF', presence: 'PRESENCE', ping: 'PING (XEP-0199)' };

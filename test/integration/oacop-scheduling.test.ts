@@ -92,22 +92,26 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
 
   it('schedules two people from chat: the earliest common slot, and the invitation as .ics; bob is invited', async () => {
     const bobSeen = who('bob').lines.length;
-    const { answer, ics } = await who('alice').ask('/meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
+    const { answer, ics } = await who('alice').ask('meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
     expect(answer).to.contain('Booked: Meeting with bob').and.contain('Mon 14 Dec 2026, 09:00–09:30 UTC').and.contain('Participants: alice and bob');
-    expect(ics?.body).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
-    expect(ics?.oob).to.match(/^data:text\/calendar;charset=utf-8;base64,/);
-    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1];
+    // The .ics is an attachment (XEP-0066, body = its URL), fetched over HTTP on loopback; no iCalendar text in the chat.
+    expect(ics?.oob).to.match(/^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\/invitation\.ics$/);
+    expect(ics?.body).to.equal(ics?.oob);
+    expect(ics?.file).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
+    expect(who('alice').lines.some((l) => l.body.includes('BEGIN:VCALENDAR'))).to.equal(false);
+    const uid = /UID:(\S+)/.exec(ics?.file ?? '')?.[1];
     for (const p of ['alice', 'bob']) {
       expect(bookedEvents(w.calFile(p)).filter((e) => e.uid === uid && e.status === 'CONFIRMED'), p).to.have.length(1);
     }
     const invited = await who('bob').waitFor((l) => l.body.startsWith('alice invited you'), 'telling bob of the booking', 10000, bobSeen);
     expect(invited.body).to.equal('alice invited you to "Meeting with bob", Mon 14 Dec 2026, 09:00–09:30 UTC. The invitation (.ics) follows.');
-    const invitation = await who('bob').waitFor((l) => l.body.includes('BEGIN:VCALENDAR'), 'the invitation .ics for bob', 10000, bobSeen);
-    expect(invitation.body).to.contain(`UID:${uid}`);
+    const invitation = await who('bob').waitFor((l) => !!l.file?.includes('BEGIN:VCALENDAR'), 'the invitation .ics for bob', 10000, bobSeen);
+    expect(invitation.file).to.contain(`UID:${uid}`);
   });
 
   it('a person\'s time zone: u07 sets Europe/Berlin, reads the meeting in it; u08, in UTC, reads the same slot in UTC', async () => {
     expect((await who('u07').ask('my time zone is europe/berlin')).answer).to.match(/^From now on I read and show your times in Europe\/Berlin \(it is .+ there\)\.$/);
+    expect((await who('u07').ask('tz')).answer).to.contain('Your times are shown in Europe/Berlin');
     expect((await who('u07').ask('/tz')).answer).to.contain('Your times are shown in Europe/Berlin');
     expect((await who('u07').ask('my time zone is Atlantis/Capital')).answer).to.contain('I don\'t know the time zone "Atlantis/Capital"');
     const u08Seen = who('u08').lines.length;
@@ -120,14 +124,15 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
   it('schedules three people in a room for 3 from natural language, then "cancel that meeting" cancels it everywhere', async () => {
     const { answer, ics } = await who('alice').ask('schedule 30 min with bob and carol tomorrow afternoon in a room for 3', { ics: true });
     expect(answer).to.contain('Booked').and.contain('Participants: alice, bob and carol').and.contain('Room: atlas');
-    expect(ics?.body).to.contain('LOCATION:atlas');
-    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1] as string;
+    expect(ics?.file).to.contain('LOCATION:atlas');
+    const uid = /UID:(\S+)/.exec(ics?.file ?? '')?.[1] as string;
     expect(bookedEvents(w.roomFile('atlas')).find((e) => e.uid === uid)?.status).to.equal('CONFIRMED');
 
     const bobSeen = who('bob').lines.length;
     const cancelled = await who('alice').ask('cancel that meeting', { ics: true });
     expect(cancelled.answer).to.contain('Cancelled: Meeting with bob, carol').and.contain('room atlas released');
-    expect(cancelled.ics?.body).to.contain('METHOD:CANCEL').and.contain('SEQUENCE:3');
+    expect(cancelled.ics?.file).to.contain('METHOD:CANCEL').and.contain('SEQUENCE:3');
+    expect(cancelled.ics?.oob).to.match(/\/cancellation\.ics$/);
     for (const file of [w.calFile('alice'), w.calFile('bob'), w.calFile('carol'), w.roomFile('atlas')]) {
       expect(bookedEvents(file).find((e) => e.uid === uid)?.status, file).to.equal('CANCELLED');
     }
@@ -190,7 +195,7 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
 
     // Each booked meeting: its .ics, and the same UID and start in every attendee's calendar and its room.
     const meetings = await Promise.all(booked.map(async (a) => {
-      const ics = (await who(a.asker).waitFor((l) => l.thread === a.thread && l.body.startsWith('BEGIN:VCALENDAR'), 'the .ics', 10000)).body;
+      const ics = (await who(a.asker).waitFor((l) => l.thread === a.thread && l.file !== undefined, 'the .ics', 10000)).file as string;
       const uid = /UID:(\S+)/.exec(ics)?.[1] as string;
       const room = /LOCATION:(\S+)/.exec(ics)?.[1] as string;
       const attendees = [...ics.matchAll(/ATTENDEE;[^:]*:xmpp:([^@\r\n]+)@/g)].map((m) => m[1] as string);

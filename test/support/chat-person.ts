@@ -22,6 +22,8 @@ export interface Line {
   progress?: boolean;
   /** When it arrived (Date.now()). */
   at: number;
+  /** The attachment's content, fetched from its XEP-0066 URL (the .ics). */
+  file?: string;
 }
 
 export class ChatPerson {
@@ -32,8 +34,13 @@ export class ChatPerson {
     t.onMessage((m: InboundMessage) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
       const oob = m.stanza.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined;
-      this.lines.push({ thread: m.thread ?? '', body: m.body, at: Date.now(), ...(oob ? { oob } : {}), ...(m.chatState === 'composing' ? { progress: true } : {}) });
-      for (const w of [...this.waiters]) w();
+      const line: Line = { thread: m.thread ?? '', body: m.body, at: Date.now(), ...(oob ? { oob } : {}), ...(m.chatState === 'composing' ? { progress: true } : {}) };
+      // An attachment is fetched as a client would, before the line counts as received.
+      const fetched = oob?.startsWith('http://') ? fetch(oob).then((r) => (r.ok ? r.text() : `HTTP ${r.status}`), (e: Error) => `fetch failed: ${e.message}`) : Promise.resolve(undefined);
+      void fetched.then((file) => {
+        this.lines.push(file === undefined ? line : { ...line, file });
+        for (const w of [...this.waiters]) w();
+      });
     });
   }
 
@@ -77,12 +84,12 @@ export class ChatPerson {
     }
   }
 
-  /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation after it. */
+  /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation (attachment) after it. */
   async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; thread: string; ics?: Line }> {
     const thread = this.say(text);
-    const answer = await this.waitFor((l) => l.thread === thread && !l.body.startsWith('BEGIN:VCALENDAR'), `answering "${text}"`, timeoutMs);
+    const answer = await this.waitFor((l) => l.thread === thread && !l.progress && l.oob === undefined, `answering "${text}"`, timeoutMs);
     if (!ics) return { answer: answer.body, thread };
-    return { answer: answer.body, thread, ics: await this.waitFor((l) => l.thread === thread && l.body.startsWith('BEGIN:VCALENDAR'), `with the .ics for "${text}"`, 5000) };
+    return { answer: answer.body, thread, ics: await this.waitFor((l) => l.thread === thread && l.file !== undefined, `with the .ics for "${text}"`, 5000) };
   }
 
   async close(): Promise<void> {

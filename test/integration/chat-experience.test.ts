@@ -1,0 +1,146 @@
+// A person's experience in chat (issue 16), from a real XMPP client (@xmpp/client via ChatPerson)
+// against the whole system (`node dist/scripts/supervisor.js`: real ejabberd, every agent a real
+// process): friendly answers to what nobody can answer, compound questions in full, plain-word
+// commands, the person's time zone, and a slow answer announced while it is under way.
+import { type ChildProcess, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
+import { expect } from 'chai';
+import type { ParleyConfig } from '../../shared/config/index.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { writeSkill } from '../support/skills.js';
+import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import path from 'node:path';
+
+/** Error codes a person must never read (they belong in the trace). */
+const CODES = /OUT_OF_SCOPE|INVALID_ARGS|NO_CANDIDATE|SPECIALIST_TIMEOUT|INTERNAL_ERROR|declined \(/;
+const RESULT_TIMEOUT_MS = 4000;
+const PROGRESS_MS = 1500;
+
+describe('Chat [experience] what a person reads (real ejabberd, supervisor, agents, XMPP client)', function () {
+  this.timeout(60000);
+  let sup: ChildProcess;
+  let cfg: ParleyConfig;
+  let dora: ChatPerson;
+  let env: NodeJS.ProcessEnv;
+  const cli = (script: string, args: string[]) =>
+    promisify(execFile)(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', script), ...args], { env, timeout: 60000 }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  before(async function () {
+    this.timeout(150000);
+    ({ sup, cfg, env } = await startSupervisor('parley-chat-', {
+      PARLEY_SPECIALISTS: 'math:arithmetic,time:time,planner@planner:plan+delegate_task,slow@general:slowly',
+      PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
+      PARLEY_PRESENTER_PROGRESS_MS: String(PROGRESS_MS),
+      PARLEY_BUSY_RETRY_MS: '0',
+    }, {
+      prepare: (home) => writeSkill(path.join(home, 'skills'), 'slowly',
+        'export async function run() { await new Promise((r) => setTimeout(r, 20000)); return "too late"; }\n',
+        { recognise: { patterns: ['^slowly\\b'] }, examples: ['slowly count to ten'], limits: { timeoutMs: 30000, memoryMb: 32 } }),
+    }));
+    dora = await ChatPerson.connect(cfg, 'dora');
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await dora?.close().catch(() => undefined);
+    await stopSupervisor(sup, cfg);
+  });
+
+  it('"hello" and "thanks" get a short friendly line with things to try, from the live directory', async () => {
+    const hello = (await dora.ask('hello')).answer;
+    expect(hello).to.match(/^Hello! I'm Parley/).and.contain('Try e.g. "').and.contain('Say "help"');
+    expect(hello).to.contain('what is 17 * 23?'); // the math specialist's published example
+    expect(hello.split('\n')).to.have.length(1);
+    expect((await dora.ask('thanks!')).answer).to.match(/^You're welcome!/);
+  });
+
+  it('a question no specialist can answer (English or German) gets one plain sentence, never the refusal codes', async () => {
+    for (const q of ['what is the capital of France?', 'Wie spät ist es gerade bei dir?']) {
+      const { answer } = await dora.ask(q);
+      expect(answer, q).to.match(/^I can't help with that one\. Try e.g\. ".+"\. Say "help" to see everything I can do\.$/);
+      expect(answer, q).to.not.match(CODES);
+    }
+  });
+
+  it('the one useful reason a specialist had is the sentence ("division by zero")', async () => {
+    const { answer } = await dora.ask('what is 1/0?');
+    expect(answer).to.equal('Sorry, I could not answer that: the result is not a finite number (division by zero or overflow)');
+  });
+
+  it('a compound question is answered in full', async () => {
+    const { answer } = await dora.ask('answer both: what is 17 * 23; what time is it in Tokyo?');
+    expect(answer).to.match(/^1\. what is 17 \* 23: 391/m).and.match(/^2\. what time is it in Tokyo: It is \d\d:\d\d in Tokyo/m);
+  });
+
+  it('a compound question with a part nobody can answer says which part and why, in words', async () => {
+    const { answer } = await dora.ask('answer both: what is 6 * 7; what is the capital of France?');
+    expect(answer).to.match(/^1\. what is 6 \* 7: 42/m);
+    expect(answer).to.match(/^2\. what is the capital of France: not answered \(no specialist here answers that kind of question\)$/m);
+    expect(answer).to.match(/^1 of 2 parts could not be answered/m);
+    expect(answer).to.not.match(CODES);
+  });
+
+  it('plain-word commands work (tz), slash forms stay aliases, and "what time is it?" answers in the person\'s zone', async () => {
+    expect((await dora.ask('tz Europe/Berlin')).answer).to.match(/Europe\/Berlin/);
+    expect((await dora.ask('tz')).answer).to.contain('Your times are shown in Europe/Berlin');
+    expect((await dora.ask('what time is it?')).answer).to.match(/^It is \d\d:\d\d in Europe\/Berlin \(UTC\+0[12]:00\)/);
+    expect((await dora.ask('/tz UTC')).answer).to.match(/UTC/);
+    expect((await dora.ask('what time is it?')).answer).to.match(/^It is \d\d:\d\d UTC/);
+  });
+
+  it('a slow answer: the person is told it is under way (and by whom), then the timeout they meet is the documented RESULT timeout', async () => {
+    const t0 = Date.now();
+    const thread = dora.say('slowly count to ten');
+    const progress = await dora.waitFor((l) => l.thread === thread && !!l.progress, 'the progress line', 10000);
+    expect(progress.body).to.match(/^Still working on it: the Coordinator has passed your question to the specialists, and each has up to 4 s to answer/);
+    expect(progress.at - t0).to.be.at.least(PROGRESS_MS - 100);
+    const answer = await dora.waitFor((l) => l.thread === thread && !l.progress, 'the answer', 20000);
+    expect(answer.body).to.match(/^Sorry, no answer arrived in time \(specialist-slow took the question but did not answer within 4 s\)\. Please try again in a moment\.$/);
+    expect(answer.at - t0).to.be.at.least(RESULT_TIMEOUT_MS - 100).and.below(RESULT_TIMEOUT_MS + 8000);
+  });
+
+  it('Operators: spawn with an unknown skill fails at once, naming the known ones', async () => {
+    const t0 = Date.now();
+    const r = await cli('spawn-cli.js', ['specialist', '--name', 'oops', '--skills', 'nosuch']);
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.match(/^spawn: unknown skill "nosuch"; known: .*arithmetic/);
+    expect(Date.now() - t0).to.be.below(10000);
+  });
+
+  it('Operators: status --json gives numbers, booleans and enums', async () => {
+    const r = await cli('status-cli.js', ['--json']);
+    expect(r.code, r.stderr).to.equal(0);
+    const s = JSON.parse(r.stdout) as { supervisor: boolean; agents: Array<Record<string, unknown>> };
+    expect(s.supervisor).to.equal(true);
+    const math = s.agents.find((a) => a.name === 'specialist-math') as Record<string, unknown> & { supervisor: Record<string, unknown> };
+    expect(math.registered).to.equal(true);
+    expect(math.heard_s_ago).to.be.a('number');
+    expect(math.presence).to.equal('online');
+    expect(math.ping_ok).to.equal(true);
+    expect(math.ping_ms).to.be.a('number');
+    expect(math.supervisor.pid).to.be.a('number');
+    expect(math.supervisor.restarts).to.equal(0);
+    expect(math.supervisor.status).to.equal('ready');
+  });
+
+  it('Operators: npm run stop NAME stops a specialist and keeps it down; an unknown name is a clear error', async () => {
+    const r = await cli('stop-cli.js', ['specialist-slow']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^specialist-slow stopped/);
+    const s = JSON.parse((await cli('status-cli.js', ['--json'])).stdout) as { agents: Array<{ name: string; supervisor: { status: string } | null }> };
+    expect(s.agents.find((a) => a.name === 'specialist-slow')?.supervisor?.status).to.equal('stopped');
+    const bad = await cli('stop-cli.js', ['specialist-nosuch']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.match(/^stop: no agent named specialist-nosuch; running: /);
+  });
+
+  it('Operators: session list says so when there are none', async () => {
+    const r = await cli('session-cli.js', ['list']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^no sessions/);
+  });
+});
