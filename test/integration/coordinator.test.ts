@@ -182,7 +182,7 @@ describe('Coordinator [integration] real ejabberd, coordinator process, scripted
     const refused = await ask('Anyone?');
     expect(refused.answer).to.include({ performative: 'FAILURE', in_reply_to: refused.request.reply_with });
     expect(refused.answer.content.reason).to.equal('NO_CANDIDATE');
-    expect(refused.answer.content.detail).to.match(/specialist-a declined \(busy\); specialist-b declined \(busy\)/);
+    expect(refused.answer.content.detail).to.match(/busy right now \(specialist-a, specialist-b\)/);
     world.candidates = [];
     const empty = await ask('Anyone at all?');
     expect(empty.answer.content).to.include({ reason: 'NO_CANDIDATE' });

@@ -1,0 +1,86 @@
+// Issue 16 pieces that need no XMPP: intents (small talk, plain-word commands), the attachment
+// server (unguessable links, nothing else served), and the supervisor giving up on a specialist
+// that keeps failing at start.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { startFileServer } from '../../agents/presenter/files.js';
+import { whyNot } from '../../skills/plan/handler.js';
+import { ManagedChild } from '../../shared/supervisor/child.js';
+import { until } from '../support/wait.js';
+
+const NOW = new Date('2026-12-09T10:00:00Z');
+
+describe('Chat [intents] small talk and plain-word commands', () => {
+  it('"hello", "thanks", "bye" are small talk; a question is not', () => {
+    expect(classifyIntent('hello')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
+    expect(classifyIntent('Good morning!')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
+    expect(classifyIntent('thank you very much')).to.deep.equal({ kind: 'smalltalk', greeting: 'thanks' });
+    expect(classifyIntent('bye')).to.deep.equal({ kind: 'smalltalk', greeting: 'bye' });
+    expect(classifyIntent('hello, what is 2+2?').kind).to.equal('ask');
+  });
+
+  it('every command has a plain-word form, and the slash forms stay aliases', () => {
+    for (const [plain, slash] of [['tz Europe/Berlin', '/tz Europe/Berlin'], ['tz', '/tz'], ['cancel', '/cancel'],
+      ['meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z', '/meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z'],
+      ['assign bob 2026-12-11T17:00Z Q1 report', '/assign bob 2026-12-11T17:00Z Q1 report']] as const) {
+      const a = classifyIntent(plain, NOW);
+      expect(a.kind, plain).to.equal('scheduling');
+      expect(a, plain).to.deep.equal(classifyIntent(slash, NOW));
+    }
+    expect(classifyIntent('meet 30m', NOW)).to.deep.include({ kind: 'scheduling' });
+    expect(JSON.stringify(classifyIntent('meet 30m', NOW))).to.contain('usage: meet ');
+  });
+
+  it('plan: a part nobody answered is said in words, its code kept apart', () => {
+    expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I can\'t help with that one. Say "help".'))
+      .to.deep.equal({ reason: 'no specialist here answers that kind of question', code: 'NO_CANDIDATE' });
+    expect(whyNot('INTERNAL_ERROR: delegate_task: the Coordinator answered FAILURE INVALID_ARGS: only 1..3999.')).to.deep.equal({ reason: 'only 1..3999', code: 'INVALID_ARGS' });
+  });
+});
+
+describe('Presenter [files] .ics attachments on loopback', () => {
+  it('serves a stored file at its unguessable URL and nothing else (wrong id, traversal, listing, POST)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-files-'));
+    const files = await startFileServer(dir, '127.0.0.1', 0);
+    try {
+      const url = files.put('invitation.ics', 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n');
+      expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\/invitation\.ics$/);
+      const ok = await fetch(url);
+      expect(ok.status).to.equal(200);
+      expect(ok.headers.get('content-type')).to.match(/^text\/calendar/);
+      expect(await ok.text()).to.contain('BEGIN:VCALENDAR');
+      const base = url.replace(/\/files\/.*$/, '');
+      for (const p of ['/files/00000000000000000000000000000000/invitation.ics', '/files/', '/', '/files/../secrets/accounts.json', '/files/%2e%2e/x.ics']) {
+        expect((await fetch(base + p)).status, p).to.equal(404);
+      }
+      expect((await fetch(url, { method: 'POST' })).status).to.equal(405);
+      expect(fs.statSync(dir).mode & 0o077).to.equal(0);
+    } finally {
+      await files.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Supervisor [give up] a specialist that keeps failing at start', () => {
+  it('is restarted with back-off, then stopped after maxFailedStarts and reported as failed', async function () {
+    this.timeout(20000);
+    const logsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-giveup-'));
+    const child = new ManagedChild(
+      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'process.exit(3)'], readyMsg: 'registered' },
+      { env: process.env, logsDir, backoff: { minMs: 10, maxMs: 40, resetAfterMs: 60000, maxFailedStarts: 3 } },
+    );
+    const errors: string[] = [];
+    child.on('error', (m) => errors.push(m));
+    child.start();
+    await until(async () => child.status === 'failed', 'status failed', 15000, 20);
+    expect(child.info()).to.include({ status: 'failed', restarts: 2, pid: null });
+    expect(errors.at(-1)).to.match(/specialist-broken failed to start 3 times in a row; not restarting it/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(child.info().restarts).to.equal(2); // and it stays down
+    fs.rmSync(logsDir, { recursive: true, force: true });
+  });
+});
