@@ -8,6 +8,8 @@ import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { defaultSkillDirs, loadCatalogue, readRegistry, readSkill, type SkillDef, writeRegistry } from '../shared/skills/catalogue.js';
 import { SkillPool } from '../shared/skills/pool.js';
+import { clipWords, ensureServed } from '../shared/supervisor/operate.js';
+
 
 const cfg = loadConfig();
 const dirs = defaultSkillDirs(cfg.home);
@@ -29,7 +31,7 @@ function setEnabled(name: string, enabled: boolean): void {
 
 program.command('list').description('every skill, enabled or not, and every skill that was skipped and why').action(() => {
   const c = loadCatalogue(dirs);
-  const rows = c.skills.map((s) => [s.name, s.manifest.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', s.manifest.description.slice(0, 70)]);
+  const rows = c.skills.map((s) => [s.name, s.manifest.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', clipWords(s.manifest.description, 70)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   for (const r of rows) console.log(r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  '));
   for (const p of c.problems) console.log(`skipped ${p.name ?? path.basename(p.dir)}: ${p.detail} (${p.dir})`);
@@ -65,7 +67,14 @@ program
     fs.cpSync(src, tmp, { recursive: true });
     fs.rmSync(dest, { recursive: true, force: true });
     fs.renameSync(tmp, dest);
-    console.log(`added ${s.name} ${s.manifest.version} to ${dest}${loadCatalogue(dirs).skills.find((x) => x.name === s.name)?.enabled === false ? ' (disabled in _registry.json)' : ''}`);
+    const disabled = loadCatalogue(dirs).skills.find((x) => x.name === s.name)?.enabled === false;
+    console.log(`added ${s.name} ${s.manifest.version} to ${dest}${disabled ? ' (disabled in _registry.json)' : ''}`);
+    if (disabled) return;
+    // Answerable without further steps: a running specialist picks it up, else one is started for it.
+    const serving = await ensureServed(cfg, s.name);
+    if (serving.noSupervisor) console.log(`no supervisor is running (npm start); serve it with: npm run spawn -- specialist --skills ${s.name}`);
+    else if (serving.started) console.log(`served by ${serving.started} (started for it; registered with the Registry)`);
+    else console.log(`served by ${serving.by.join(', ')} (running specialists pick it up within seconds)`);
   });
 
 program.command('remove <name>').description('delete a user skill (built-ins can only be disabled)').action((name: string) => {

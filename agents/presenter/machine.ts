@@ -2,7 +2,7 @@
 // Coordinator, "composing" while it works, then the answer, a FAILURE in words, or — after
 // PRESENTER_TIMEOUT — an apology and a CANCEL (FIPA SC00026 cancel meta-protocol).
 // Pure: the chat line goes out as an emitted `chat` event that main.ts hands to the transport.
-import { emit, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { icsOf, renderAnswer, TEXT } from './render.js';
@@ -63,7 +63,8 @@ export const questionKey = (request: Envelope) => `${request.conversation_id}/${
 export const questionMachine = setup({
   types: {} as {
     input: QuestionInput;
-    context: QuestionInput & { answer?: string };
+    /** by: the specialist the Coordinator said has the question (AGREE {by}). */
+    context: QuestionInput & { answer?: string; by?: string };
     events: QuestionEvent;
     emitted: PresenterEmitted;
   },
@@ -73,6 +74,7 @@ export const questionMachine = setup({
   },
   guards: {
     wantsProgress: ({ context }) => context.progressMs !== undefined && context.progressMs < context.timeoutMs,
+    namesWorker: ({ event }) => event.type === 'inbound' && event.envelope.performative === 'AGREE' && typeof event.envelope.content.by === 'string',
     isAnswer: ({ event }) => event.type === 'inbound' && renderAnswer(event.envelope) !== undefined,
   },
   actions: {
@@ -114,7 +116,7 @@ export const questionMachine = setup({
       }),
     })),
     progress: emit(({ context }) => ({
-      type: 'chat' as const, to: context.replyTo, thread: context.thread, chatState: 'composing' as const, text: TEXT.working(context.resultTimeoutMs),
+      type: 'chat' as const, to: context.replyTo, thread: context.thread, chatState: 'composing' as const, text: TEXT.working(context.resultTimeoutMs, context.by),
     })),
     noteTimeout: emit(({ context }) => ({ type: 'note' as const, decision: 'timeout: CANCEL sent', detail: { timeoutMs: context.timeoutMs } })),
   },
@@ -130,6 +132,14 @@ export const questionMachine = setup({
       on: {
         inbound: [
           { guard: 'isAnswer', target: 'done', actions: ['answer', 'noteAnswer'] },
+          // The Coordinator's AGREE names the specialist working on it (for the progress line).
+          {
+            guard: 'namesWorker',
+            actions: [
+              assign(({ event }) => ({ by: event.type === 'inbound' ? String(event.envelope.content.by).slice(0, 100) : undefined })),
+              emit(({ event }) => ({ type: 'note' as const, decision: 'taken', detail: { by: event.type === 'inbound' ? event.envelope.content.by : undefined } })),
+            ],
+          },
           // e.g. an AGREE (FIPA request allows one before the result): keep waiting.
           { actions: 'noteIgnored' },
         ],

@@ -11,8 +11,13 @@ const MAX_DETAIL_CHARS = 300;
 export const TEXT = {
   timeout: 'Sorry, no answer arrived in time.',
   /** The line after PARLEY_PRESENTER_PROGRESS_MS without an answer: who has it, and how long it may take. */
-  working: (resultTimeoutMs: number | undefined) =>
-    `Still working on it: the Coordinator has passed your question to the specialists${resultTimeoutMs ? `, and each has up to ${Math.round(resultTimeoutMs / 1000)} s to answer` : ''}. I'll write as soon as there is an answer.`,
+  working: (resultTimeoutMs: number | undefined, by?: string) => {
+    const limit = resultTimeoutMs ? `${Math.round(resultTimeoutMs / 1000)} s` : undefined;
+    const who = by
+      ? `${by} is working on your question${limit ? ` (a specialist has up to ${limit} to answer)` : ''}`
+      : `the Coordinator has passed your question to the specialists${limit ? `, and each has up to ${limit} to answer` : ''}`;
+    return `Still working on it: ${who}. I'll write as soon as there is an answer.`;
+  },
   newConversation: 'Started a new conversation.',
   notAllowed: 'Sorry, this assistant is not available to your account.',
   kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',

@@ -96,7 +96,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     const t0 = Date.now();
     const thread = dora.say('slowly count to ten');
     const progress = await dora.waitFor((l) => l.thread === thread && !!l.progress, 'the progress line', 10000);
-    expect(progress.body).to.match(/^Still working on it: the Coordinator has passed your question to the specialists, and each has up to 4 s to answer/);
+    expect(progress.body).to.equal('Still working on it: specialist-slow is working on your question (a specialist has up to 4 s to answer). I\'ll write as soon as there is an answer.');
     expect(progress.at - t0).to.be.at.least(PROGRESS_MS - 100);
     const answer = await dora.waitFor((l) => l.thread === thread && !l.progress, 'the answer', 20000);
     expect(answer.body).to.match(/^Sorry, no answer arrived in time \(specialist-slow took the question but did not answer within 4 s\)\. Please try again in a moment\.$/);
@@ -136,6 +136,17 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     const bad = await cli('stop-cli.js', ['specialist-nosuch']);
     expect(bad.code).to.equal(1);
     expect(bad.stderr).to.match(/^stop: no agent named specialist-nosuch; running: /);
+  });
+
+  it('Operators: skills add makes the skill answerable at once: the supervisor starts a specialist for it and says which', async () => {
+    const src = path.join(cfg.home, 'incoming');
+    writeSkill(src, 'echoer', 'export async function run(input) { return "echo: " + input.question; }\n', { examples: ['echoer hello'] });
+    const r = await cli('skills-cli.js', ['add', path.join(src, 'echoer')]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^added echoer 1\.0\.0/m).and.match(/^served by specialist-echoer \(started for it; registered with the Registry\)$/m);
+    expect((await dora.ask('echoer hello there')).answer).to.equal('echo: echoer hello there');
+    const list = await cli('skills-cli.js', ['list']);
+    for (const line of list.stdout.split('\n').filter((l) => l.includes('…'))) expect(line, line).to.match(/\w…$/);
   });
 
   it('Operators: session list says so when there are none', async () => {

@@ -9,6 +9,7 @@ import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { startFileServer } from '../../agents/presenter/files.js';
 import { whyNot } from '../../skills/plan/handler.js';
 import { ManagedChild } from '../../shared/supervisor/child.js';
+import { clipWords } from '../../shared/supervisor/operate.js';
 import { until } from '../support/wait.js';
 
 const NOW = new Date('2026-12-09T10:00:00Z');
@@ -38,6 +39,14 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I can\'t help with that one. Say "help".'))
       .to.deep.equal({ reason: 'no specialist here answers that kind of question', code: 'NO_CANDIDATE' });
     expect(whyNot('INTERNAL_ERROR: delegate_task: the Coordinator answered FAILURE INVALID_ARGS: only 1..3999.')).to.deep.equal({ reason: 'only 1..3999', code: 'INVALID_ARGS' });
+  });
+});
+
+describe('CLI [text] descriptions are not cut mid-word', () => {
+  it('clips at a word boundary with an ellipsis, and leaves short text alone', () => {
+    expect(clipWords('Splits a request of several parts and delegates each part through the Coordinator', 40)).to.equal('Splits a request of several parts and…');
+    expect(clipWords('short', 40)).to.equal('short');
+    expect(clipWords('x'.repeat(50), 10)).to.equal(`${'x'.repeat(9)}…`);
   });
 });
 

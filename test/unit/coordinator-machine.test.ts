@@ -33,7 +33,7 @@ describe('Coordinator [happy path] USER_MSG → DF → specialist → KB → PRE
     const reply = h.last();
 
     expect(h.sent.map((e) => `${e.performative} ${(e.content.type as string | undefined) ?? Object.keys(e.content)[0]} → ${e.receiver}`)).to.deep.equal([
-      'QUERY-REF need → Registry', 'REQUEST ASK_EXPERT → specialist-a', 'INFORM STORE_FACT → KB', 'INFORM PRESENTER_REPLY → Presenter',
+      'QUERY-REF need → Registry', 'REQUEST ASK_EXPERT → specialist-a', 'AGREE status → Presenter', 'INFORM STORE_FACT → KB', 'INFORM PRESENTER_REPLY → Presenter',
     ]);
     expect(h.lookup.content).to.deep.equal({ need: 'ASK_EXPERT', hint: 'How far is the moon?' });
     expect(ask.content).to.deep.equal({ type: 'ASK_EXPERT', args: { question: 'How far is the moon?' }, context_ref: { session_id: h.request.conversation_id } });
@@ -43,7 +43,9 @@ describe('Coordinator [happy path] USER_MSG → DF → specialist → KB → PRE
     expect(result.in_reply_to).to.equal(ask.reply_with);
     expect(stored.in_reply_to).to.equal(store.reply_with);
     expect(reply.in_reply_to).to.equal(h.request.reply_with);
-    for (const e of h.sent.slice(0, 3)) expect(e).not.to.have.property('in_reply_to');
+    // The initiating envelopes carry no in_reply_to; the AGREE to the Presenter answers the USER_MSG.
+    for (const e of [h.sent[0], h.sent[1], h.sent[3]]) expect(e).not.to.have.property('in_reply_to');
+    expect(h.sent[2]).to.deep.include({ in_reply_to: h.request.reply_with, content: { status: 'accepted', by: 'specialist-a' } });
     const all = [h.request, ...h.sent, agree, result, stored];
     expect(new Set(all.map((e) => e.conversation_id))).to.deep.equal(new Set([h.request.conversation_id]));
     expect(new Set(all.map((e) => e.reply_with)).size, 'reply_with unique').to.equal(all.length);
@@ -96,7 +98,8 @@ describe('Coordinator [retry] RETRY_NEXT on REFUSE, timeouts and FAILURE', () =>
     h.clock.increment(T.agreeTimeoutMs - 10);
     h.reply(askA, 'AGREE', { status: 'accepted' });
     h.clock.increment(T.resultTimeoutMs - 1);
-    expect(h.last()).to.equal(askA);
+    // The Presenter is told who took the question (once), so the person can be told too.
+    expect(h.last()).to.deep.include({ performative: 'AGREE', receiver: 'Presenter', in_reply_to: h.request.reply_with, content: { status: 'accepted', by: 'specialist-a' } });
     h.clock.increment(1);
     const [cancel, askB] = h.sent.slice(-2);
     expect(cancel).to.include({ performative: 'CANCEL', receiver: 'specialist-a', in_reply_to: askA.reply_with });
