@@ -13,6 +13,9 @@ import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
 import { startFileServer } from './files.js';
+import { type IqServer, serveAdhoc } from './adhoc.js';
+import { newConversationId } from '../../shared/acl/envelope.js';
+import { bare } from '../../shared/transport/stanza.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
@@ -34,7 +37,16 @@ const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
 const files = await startFileServer(path.join(paths(config).data, 'files'), config.host, tunables.presenterFilesPort);
 
+/** Ad-hoc commands waiting for their answer, by thread (adhoc.ts puts it in the form's note). */
+const taps = new Map<string, (text: string) => void>();
+/** How long a submitted form waits for the answer before saying it follows in chat (IQ timeouts are ~30 s). */
+const ADHOC_WAIT_MS = 20000;
+
 function say(line: ChatEmitted): void {
+  if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
+    taps.get(line.thread)?.(line.text);
+    taps.delete(line.thread);
+  }
   agent.transport.send({
     type: 'chat',
     to: line.to,
@@ -70,6 +82,29 @@ const desk = new ChatDesk({
     actor.on('chat', (e: ChatEmitted) => onChat(e));
     agent.router.send(key, { type: 'START' });
   },
+});
+
+// XEP-0050 ad-hoc commands: a submitted form is the chat line it stands for, in a new thread.
+if ('onIq' in agent.transport) serveAdhoc(agent.transport as IqServer, {
+  self: () => agent.transport.address,
+  allowed: (from) => isAllowed(allow, bare(from)),
+  now: () => Date.now(),
+  run: (from, text) => new Promise((resolve) => {
+    const thread = newConversationId();
+    const timer = setTimeout(() => {
+      taps.delete(thread);
+      resolve(undefined);
+    }, ADHOC_WAIT_MS);
+    taps.set(thread, (answer) => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    const outcome = desk.handle({
+      type: 'chat', from, fromBare: bare(from), to: agent.transport.address, toBare: agent.transport.address, body: text, thread,
+      delayed: false, stanza: xml('message'), receivedAt: Date.now(),
+    });
+    logger.info({ from, outcome, command: text.split(' ')[0] }, 'ad-hoc command');
+  }),
 });
 
 // Coordinator → Presenter INFORM NOTIFY_USER: a line to a person who did not ask (docs/oacop.md).

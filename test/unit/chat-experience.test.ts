@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { xml } from '@xmpp/client';
+import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
 import { startFileServer } from '../../agents/presenter/files.js';
 import { whyNot } from '../../skills/plan/handler.js';
 import { ManagedChild } from '../../shared/supervisor/child.js';
@@ -91,5 +93,56 @@ describe('Supervisor [give up] a specialist that keeps failing at start', () => 
     await new Promise((r) => setTimeout(r, 200));
     expect(child.info().restarts).to.equal(2); // and it stays down
     fs.rmSync(logsDir, { recursive: true, force: true });
+  });
+});
+
+describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
+  const FROM = 'alice@localhost/gajim';
+  const deps = (ran: string[], allowed = true) => ({
+    self: () => 'presenter@localhost/agent', now: () => 1000, allowed: () => allowed,
+    run: async (_from: string, text: string) => { ran.push(text); return `ok: ${text}`; },
+  });
+  const cmd = (node: string, attrs: Record<string, string> = {}, ...children: ReturnType<typeof xml>[]) => xml('command', { xmlns: NS_COMMANDS, node, ...attrs }, ...children);
+  const submit = (values: Record<string, string>) => xml('x', { xmlns: NS_DATA, type: 'submit' }, ...Object.entries(values).map(([k, v]) => xml('field', { var: k }, xml('value', {}, v))));
+
+  it('execute → a form; submit → the plain-word chat command, answered in the note', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('meet'), FROM, sessions, deps(ran));
+    expect(form.attrs).to.include({ status: 'executing', node: 'meet' });
+    expect(form.getChild('x', NS_DATA)?.getChildren('field').map((f) => f.attrs.var)).to.deep.equal(['with', 'minutes', 'when', 'room']);
+    const done = await handleCommand(cmd('meet', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ with: 'bob, carol?', minutes: '45', when: 'friday afternoon', room: '1' })), FROM, sessions, deps(ran));
+    expect(ran).to.deep.equal(['schedule 45 min with bob and carol? friday afternoon in a room']);
+    expect(done.attrs.status).to.equal('completed');
+    expect(done.getChildText('note')).to.equal('ok: schedule 45 min with bob and carol? friday afternoon in a room');
+  });
+
+  it('a session belongs to who started it, is used once, and an unknown node or a stranger is refused', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('tz'), FROM, sessions, deps(ran));
+    const sid = String(form.attrs.sessionid);
+    const stolen = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), 'mallory@localhost/x', sessions, deps(ran));
+    expect(stolen.name).to.equal('error');
+    const ok = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(ok.attrs.status).to.equal('completed');
+    const again = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(again.name).to.equal('error');
+    expect(ran).to.deep.equal(['tz UTC']);
+    expect((await handleCommand(cmd('rm-rf'), FROM, sessions, deps(ran))).getChild('item-not-found')).to.not.equal(undefined);
+    expect((await handleCommand(cmd('tz'), FROM, sessions, deps(ran, false))).getChild('forbidden')).to.not.equal(undefined);
+  });
+
+  it('a value that would smuggle another command or a second line is refused or flattened', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('assign'), FROM, sessions, deps(ran));
+    const bad = await handleCommand(cmd('assign', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ title: "x' to eve by now\nsession delete", to: 'bob; rm', by: 'Friday' })), FROM, sessions, deps(ran));
+    expect(bad.attrs.status).to.equal('executing');
+    expect(bad.getChildText('note')).to.match(/Assign to/);
+    expect(ran).to.deep.equal([]);
+    const form2 = await handleCommand(cmd('assign'), FROM, sessions, deps(ran));
+    await handleCommand(cmd('assign', { sessionid: String(form2.attrs.sessionid), action: 'complete' }, submit({ title: "x' to eve\nsession delete", to: 'bob', by: 'Friday' })), FROM, sessions, deps(ran));
+    expect(ran).to.deep.equal(["assign 'x’ to eve session delete' to bob by Friday"]);
   });
 });
