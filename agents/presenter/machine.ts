@@ -5,6 +5,7 @@
 import { assign, emit, setup } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { type Choice, choicesOf } from './choices.js';
 import { icsOf, renderAnswer, TEXT } from './render.js';
 
 export const COORDINATOR = 'Coordinator';
@@ -18,6 +19,8 @@ export interface ChatEmitted {
   chatState: 'composing' | 'active';
   /** An .ics invitation (rich.ics) sent right after `text` as its own message. */
   ics?: string;
+  /** A choice the person is asked for (rich.choices): a form in the same message (choices.ts). */
+  choices?: Choice[];
 }
 
 export type PresenterEmitted = ExchangeEmitted | ChatEmitted;
@@ -88,6 +91,9 @@ export const questionMachine = setup({
       text: event.type === 'inbound' ? (renderAnswer(event.envelope) as string) : TEXT.timeout,
       ...(event.type === 'inbound' && event.envelope.performative === 'INFORM' && icsOf(event.envelope.content.rich)
         ? { ics: icsOf(event.envelope.content.rich) as string }
+        : {}),
+      ...(event.type === 'inbound' && event.envelope.performative === 'INFORM' && choicesOf(event.envelope.content.rich)
+        ? { choices: choicesOf(event.envelope.content.rich) as Choice[] }
         : {}),
     })),
     noteAnswer: emit(({ event }) => ({

@@ -12,6 +12,7 @@ import type { InboundMessage } from '../../shared/transport/types.js';
 import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
+import { choiceForm, submittedChoice } from './choices.js';
 import { startFileServer } from './files.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
 import { newConversationId } from '../../shared/acl/envelope.js';
@@ -28,7 +29,10 @@ const { agent, config, logger, store } = createAgent({
   readsChat: true,
   onChat: (msg: InboundMessage) => {
     // A chat line with an id is handled once, even when redelivered after a restart.
-    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(msg));
+    // A submitted choice form (choices.ts) is the chat line it stands for.
+    const chosen = submittedChoice(msg.stanza);
+    const line = chosen ? { ...msg, body: chosen } : msg;
+    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
   },
@@ -53,6 +57,7 @@ function say(line: ChatEmitted): void {
     ...(line.thread ? { thread: line.thread } : {}),
     ...(line.text !== undefined ? { body: line.text } : {}),
     chatState: line.chatState,
+    ...(line.choices ? { children: [choiceForm(line.choices)] } : {}),
   });
   // An invitation or cancellation (docs/oacop.md): the readable line went above; the .ics follows
   // as a file the client can open (XEP-0066 out-of-band data; the body is the URL, as XEP-0066 §3

@@ -153,6 +153,16 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('carol').ask('/meet 30m u06 2026-12-14T15:00Z..2026-12-14T15:45Z cosmos')).answer).to.contain('15:15–15:45 UTC').and.contain('Room: cosmos');
   });
 
+  it('a meeting that cannot be booked says why truthfully ("busy then") and offers the nearest times that work, bookable as said', async () => {
+    expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
+    const { answer } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
+    expect(answer).to.contain('• u10 is busy then').and.not.contain('declined');
+    expect(answer).to.contain('The nearest times that work for everyone:\n• Wed 20 Jan 2027, 12:00–12:30 UTC\n');
+    const book = /To book the first, say: (meet .+)$/m.exec(answer)?.[1] as string;
+    expect(book).to.equal('meet 30m u10 2027-01-20T12:00Z..2027-01-20T12:30Z');
+    expect((await who('u11').ask(book)).answer).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:00–12:30 UTC');
+  });
+
   it('assigns a task from chat; bob is told, answers "50% draft started" and "done", and alice hears each update', async () => {
     const aliceSeen = who('alice').lines.length;
     const bobSeen = who('bob').lines.length;

@@ -92,6 +92,30 @@ export function afterProposals(o: {
   return { ok: false, misses };
 }
 
+/** How far past the asked window the Coordinator looks for other times (issue 16: offer the nearest slots that work). */
+export const WIDEN_MS = 3 * 24 * 3600 * 1000;
+export const MAX_ALTERNATIVES = 3;
+
+/** Misses that a later time can cure (busy, booked, no common time), as opposed to silence or errors. */
+export const curableByTime = (misses: readonly Miss[]): boolean =>
+  misses.length > 0 && misses.every((m) => /^(?:is busy then|is booked then|has no common free time)/.test(m.why));
+
+/** The window after `w`: where to look for the nearest times that work. */
+export const widened = (w: Window): Window => ({ start: w.end, end: new Date(Date.parse(w.end) + WIDEN_MS).toISOString() });
+
+/** Up to `n` earliest non-overlapping choices the widened round offers (afterProposals, window by window). */
+export function nearestChoices(o: Parameters<typeof afterProposals>[0], n = MAX_ALTERNATIVES): Choice[] {
+  const found: Choice[] = [];
+  let cursor = o.window.start;
+  while (found.length < n && Date.parse(cursor) < Date.parse(o.window.end)) {
+    const r = afterProposals({ ...o, window: { start: cursor, end: o.window.end } });
+    if (!r.ok) break;
+    found.push(r.choice);
+    cursor = r.choice.slot.end;
+  }
+  return found;
+}
+
 export type ConfirmOutcome = { kind: 'booked' } | { kind: 'conflict'; confirmed: string[] } | { kind: 'failed'; confirmed: string[]; misses: Miss[] };
 
 /** After the confirm round: all confirmed, a §5 OACOP_CONFLICT (re-negotiate), or a failure. */

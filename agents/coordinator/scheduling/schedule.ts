@@ -8,13 +8,13 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
 import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, invitees, type Party } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime, invitees, nearestChoices, type Party, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
 import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
 import type { ScheduleRequest } from './parse.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
+import { alternativesText, bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
 export interface ScheduleInput extends CoordinatorInput {
@@ -59,6 +59,8 @@ interface Ctx {
   padMin: Record<string, number>;
   zones: Zones;
   text?: string;
+  /** The asked window found nothing: the proposal round now looks at the days after it, to suggest, not to book. */
+  widening?: { asked: Window; head: string };
 }
 
 export const MAX_RESERVE_ATTEMPTS = 10;
@@ -197,6 +199,23 @@ export const scheduleMachine = setup({
     },
     deciding: {
       always: [
+        // The widened round only suggests (issue 16): the person asked for another window.
+        {
+          guard: ({ context }) => context.widening !== undefined,
+          target: 'releasing',
+          actions: [
+            assign(({ context }) => {
+              const w = context.widening as NonNullable<Ctx['widening']>;
+              const slots = nearestChoices({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
+              const names = context.wish.participants.map((n) => (context.wish.optional.includes(n) ? `${n}?` : n));
+              return {
+                meeting: { ...context.meeting, window: w.asked },
+                text: alternativesText({ head: w.head, slots, minutes: context.meeting.durationMin, names, roomWanted: context.roomWanted, zone: zoneOf(context.zones, context.asker) }),
+              };
+            }),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'alternatives', detail: { text: context.text } })),
+          ],
+        },
         {
           guard: ({ context }) => outcome(context).ok,
           target: 'reserving',
@@ -204,6 +223,21 @@ export const scheduleMachine = setup({
             const r = outcome(context);
             return r.ok ? { choice: r.choice } : {};
           }),
+        },
+        {
+          // Busy (not silent, not an error): look at the days after the window for the nearest times that work.
+          guard: ({ context }) => !context.renegotiated && curableByTime((outcome(context) as { misses: Miss[] }).misses),
+          target: 'proposing',
+          actions: [
+            assign(({ context }) => ({
+              widening: {
+                asked: context.meeting.window,
+                head: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }),
+              },
+              meeting: { ...context.meeting, window: widened(context.meeting.window) },
+            })),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'widen', detail: { window: context.meeting.window } })),
+          ],
         },
         { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }) })) },
       ],
