@@ -155,11 +155,15 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
 
   it('a meeting that cannot be booked says why truthfully ("busy then") and offers the nearest times that work, bookable as said', async () => {
     expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
-    const { answer } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
+    const { answer, line, thread } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
     expect(answer).to.contain('• u10 is busy then').and.not.contain('declined');
     expect(answer).to.contain('The nearest times that work for everyone:\n• Wed 20 Jan 2027, 12:00–12:30 UTC\n');
     const book = /To book the first, say: (meet .+)$/m.exec(answer)?.[1] as string;
     expect(book).to.equal('meet 30m u10 2027-01-20T12:00Z..2027-01-20T12:30Z');
+    // The same times as a form (XEP-0004) in the message; picking one (a form submit, no text) books it.
+    expect(line.choices?.[0]).to.equal(book);
+    expect(line.choices).to.have.length(3);
+    expect(await who('u11').chooseAndWait(thread, line.choices?.[1] as string)).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:30–13:00 UTC');
     expect((await who('u11').ask(book)).answer).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:00–12:30 UTC');
   });
 
@@ -170,6 +174,9 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect(assigned.answer).to.match(/^Assigned "Q1 report" to bob, due Fri \d+ \w+ 2026, 17:00 UTC/);
     const told = await who('bob').waitFor((l) => l.body.startsWith('alice assigned you a task'), 'the assignment', 10000, bobSeen);
     expect(told.body).to.contain('"Q1 report"');
+    // The approval is asked as a form too; bob answers by submitting it (no text typed).
+    expect(told.choices).to.deep.equal(['accept', 'decline', 'done']);
+    expect(await who('bob').chooseAndWait(told.thread, 'accept')).to.equal('Noted: you accepted "Q1 report". I told alice.');
 
     expect((await who('bob').ask('50% draft started')).answer).to.equal('Noted: you are working on "Q1 report" (50%): draft started. I told alice.');
     const progress = await who('alice').waitFor((l) => l.body.startsWith('bob is working on'), 'the progress update', 10000, aliceSeen);

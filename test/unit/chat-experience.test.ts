@@ -8,7 +8,9 @@ import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { xml } from '@xmpp/client';
 import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
+import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
 import { startFileServer } from '../../agents/presenter/files.js';
+import { classify } from '../../shared/runtime/pipeline.js';
 import { whyNot } from '../../skills/plan/handler.js';
 import { ManagedChild } from '../../shared/supervisor/child.js';
 import { clipWords } from '../../shared/supervisor/operate.js';
@@ -144,5 +146,31 @@ describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
     const form2 = await handleCommand(cmd('assign'), FROM, sessions, deps(ran));
     await handleCommand(cmd('assign', { sessionid: String(form2.attrs.sessionid), action: 'complete' }, submit({ title: "x' to eve\nsession delete", to: 'bob', by: 'Friday' })), FROM, sessions, deps(ran));
     expect(ran).to.deep.equal(["assign 'x’ to eve session delete' to bob by Friday"]);
+  });
+});
+
+describe('Presenter [choices] a choice asked as a form, answered by submitting it', () => {
+  it('rich.choices → a list-single form; a submitted form → the chat line; anything else → nothing', () => {
+    expect(choicesOf({ choices: [{ label: 'Accept', say: 'accept' }, { label: 7, say: 'x' }, { label: 'Empty', say: ' ' }] })).to.deep.equal([{ label: 'Accept', say: 'accept' }]);
+    expect(choicesOf({})).to.equal(undefined);
+    const form = choiceForm([{ label: 'Accept', say: 'accept' }, { label: 'Decline', say: 'decline' }]);
+    expect(form.attrs).to.include({ xmlns: NS_DATA, type: 'form' });
+    expect(form.getChildren('field').find((f) => f.attrs.var === 'say')?.getChildren('option').map((o) => o.getChildText('value'))).to.deep.equal(['accept', 'decline']);
+    const submit = (formType: string, say: string) => xml('message', { type: 'chat' }, xml('x', { xmlns: NS_DATA, type: 'submit' },
+      xml('field', { var: 'FORM_TYPE' }, xml('value', {}, formType)), xml('field', { var: 'say' }, xml('value', {}, say))));
+    expect(submittedChoice(submit(CHOICE_FORM_TYPE, 'accept'))).to.equal('accept');
+    expect(submittedChoice(submit(CHOICE_FORM_TYPE, 'line one\nline two'))).to.equal('line one line two');
+    expect(submittedChoice(submit('urn:other', 'accept'))).to.equal(undefined);
+    expect(submittedChoice(xml('message', {}, xml('body', {}, 'accept')))).to.equal(undefined);
+  });
+
+  it('the pipeline passes a person\'s body-less form submit to the Presenter as chat, and nothing else without a body', () => {
+    const ctx = { domain: 'localhost', self: { name: 'Presenter', jid: 'presenter@localhost' }, readsChat: true } as unknown as Parameters<typeof classify>[1];
+    const msg = (stanza: ReturnType<typeof xml>, from = 'alice@localhost/gajim') =>
+      ({ from, fromBare: from.split('/')[0], to: 'presenter@localhost', toBare: 'presenter@localhost', type: 'chat', delayed: false, stanza, receivedAt: 0 }) as Parameters<typeof classify>[0];
+    const form = xml('message', { type: 'chat' }, xml('x', { xmlns: NS_DATA, type: 'submit' }));
+    expect(classify(msg(form), ctx).action).to.equal('chat');
+    expect(classify(msg(xml('message', { type: 'chat' })), ctx).action).to.equal('ignore');
+    expect(classify(msg(form, 'specialist-math@localhost/parley'), ctx).action).to.equal('ignore');
   });
 });

@@ -8,13 +8,14 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
 import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, curableByTime, invitees, nearestChoices, type Party, widened } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime, invitees, type Party, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
 import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
 import type { ScheduleRequest } from './parse.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { alternativesText, bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
+import { suggest } from './alternatives.js';
+import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
 export interface ScheduleInput extends CoordinatorInput {
@@ -61,6 +62,8 @@ interface Ctx {
   text?: string;
   /** The asked window found nothing: the proposal round now looks at the days after it, to suggest, not to book. */
   widening?: { asked: Window; head: string };
+  /** The nearest times as choices the person can pick (rich.choices; agents/presenter/choices.ts). */
+  choices?: Array<{ label: string; say: string }>;
 }
 
 export const MAX_RESERVE_ATTEMPTS = 10;
@@ -79,6 +82,9 @@ const round = (envs: Array<[string, Envelope]>) => ({
 });
 
 const outcome = (context: Ctx) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
+const misses = (context: Ctx) => (outcome(context) as { misses: Miss[] }).misses;
+const noSlot = (context: Ctx) =>
+  noSlotText({ misses: misses(context), roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) });
 
 function gapMinutes(iso: string | undefined): number {
   const m = iso ? /^PT(?:(\d+)H)?(?:(\d+)M)?$/.exec(iso) : null;
@@ -206,12 +212,8 @@ export const scheduleMachine = setup({
           actions: [
             assign(({ context }) => {
               const w = context.widening as NonNullable<Ctx['widening']>;
-              const slots = nearestChoices({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
-              const names = context.wish.participants.map((n) => (context.wish.optional.includes(n) ? `${n}?` : n));
-              return {
-                meeting: { ...context.meeting, window: w.asked },
-                text: alternativesText({ head: w.head, slots, minutes: context.meeting.durationMin, names, roomWanted: context.roomWanted, zone: zoneOf(context.zones, context.asker) }),
-              };
+              const s = suggest({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin, head: w.head, zone: zoneOf(context.zones, context.asker) });
+              return { meeting: { ...context.meeting, window: w.asked }, ...s };
             }),
             emit(({ context }) => ({ type: 'note' as const, decision: 'alternatives', detail: { text: context.text } })),
           ],
@@ -226,20 +228,14 @@ export const scheduleMachine = setup({
         },
         {
           // Busy (not silent, not an error): look at the days after the window for the nearest times that work.
-          guard: ({ context }) => !context.renegotiated && curableByTime((outcome(context) as { misses: Miss[] }).misses),
+          guard: ({ context }) => !context.renegotiated && curableByTime(misses(context)),
           target: 'proposing',
           actions: [
-            assign(({ context }) => ({
-              widening: {
-                asked: context.meeting.window,
-                head: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }),
-              },
-              meeting: { ...context.meeting, window: widened(context.meeting.window) },
-            })),
+            assign(({ context }) => ({ widening: { asked: context.meeting.window, head: noSlot(context) }, meeting: { ...context.meeting, window: widened(context.meeting.window) } })),
             emit(({ context }) => ({ type: 'note' as const, decision: 'widen', detail: { window: context.meeting.window } })),
           ],
         },
-        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }) })) },
+        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlot(context) })) },
       ],
     },
     reserving: {
@@ -308,7 +304,7 @@ export const scheduleMachine = setup({
             enqueue.emit({ type: 'send', envelope: out(context, 'CANCEL', who, cancel(context.meeting.threadId, context.revision + 1, 'the meeting could not be booked', context.meeting.requester)) });
           }
         }),
-        { type: 'reply', params: ({ context }) => ({ rich: { kind: 'meeting', status: 'not-booked', threadId: context.meeting.threadId } }) },
+        { type: 'reply', params: ({ context }) => ({ rich: { kind: 'meeting', status: 'not-booked', threadId: context.meeting.threadId, ...(context.choices?.length ? { choices: context.choices } : {}) } }) },
       ],
       invoke: { src: 'release', input: ({ context }) => ({ threadId: context.meeting.threadId }), onDone: 'done', onError: 'done' },
     },
