@@ -10,6 +10,7 @@ import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
 import { startControl } from '../shared/supervisor/control.js';
+import { checkSpawnSkills } from '../shared/supervisor/operate.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { calendarSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
     idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000),
+    checkSkills: (d) => void checkSpawnSkills(cfg.home, { name: `specialist-${d.name}`, ...(d.role ? { role: d.role } : {}), skills: d.experts }),
   });
   const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...people.map((p) => calendarSpec(ctx, p))];
   for (const spec of specs) sup.add(spec);

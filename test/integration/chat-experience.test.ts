@@ -5,6 +5,7 @@
 import { type ChildProcess, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
+import { controlRequest } from '../../shared/supervisor/control.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
@@ -176,6 +177,12 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(r.code).to.equal(1);
     expect(r.stderr).to.match(/^spawn: unknown skill "nosuch"; known: .*arithmetic/);
     expect(Date.now() - t0).to.be.below(10000);
+    // The supervisor's own endpoint (what the console calls) refuses it the same way, before starting anything.
+    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: 'oops', skills: ['nosuch'] });
+    expect(res?.status).to.equal(400);
+    expect(String(res?.body.detail)).to.match(/^unknown skill "nosuch"; known: /);
+    const agents = ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as Array<{ name: string }>;
+    expect(agents.map((a) => a.name)).to.not.include('specialist-oops');
   });
 
   it('Operators: status --json gives numbers, booleans and enums', async () => {
