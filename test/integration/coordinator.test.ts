@@ -37,7 +37,8 @@ const asker = setup({
 }).createMachine({
   context: ({ input }) => input,
   entry: emit(({ context }) => ({ type: 'send' as const, envelope: context.request })),
-  on: { inbound: { target: '.answered', actions: ({ context, event }) => context.done(event.envelope) } },
+  // The AGREE that names the specialist working on it is not the answer.
+  on: { inbound: { guard: ({ event }) => event.envelope.performative !== 'AGREE', target: '.answered', actions: ({ context, event }) => context.done(event.envelope) } },
   initial: 'waiting',
   states: { waiting: { after: { 20000: 'answered' } }, answered: { type: 'final' } },
 });
