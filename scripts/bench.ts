@@ -1,4 +1,4 @@
-// npm run bench [-- --json FILE] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR]
+// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR]
 // Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
 // same way, prints a table, the runtime/raw ratio against the goal (≤ 1.5×) and the full flow
 // against its own goal (never asserted).
@@ -8,7 +8,8 @@ import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
 import { rawEcho } from '../shared/bench/raw-echo.js';
 import { fullFlow } from '../shared/bench/full-flow.js';
-import { buildReport, renderReport } from '../shared/bench/report.js';
+import { asBenchReport, compareRuns, renderComparison } from '../shared/bench/compare-runs.js';
+import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
 
@@ -33,13 +34,22 @@ const program = new Command('bench')
   .option('--only <names>', `comma-separated scenarios (${scenarios().map((s) => s.name).join(', ')})`)
   .option('--max-failures <n>', 'stop a scenario once this many round trips failed', int, 100)
   .option('--cpu-prof <dir>', 'full-flow: run the agent processes with node --cpu-prof, profiles written to DIR')
+  .option('--compare <file>', 'print each scenario as a ratio against an earlier --json run')
+  .option('--from <file>', 'with --compare: take the new figures from this --json file instead of measuring')
   .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection');
 
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{
-    json?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean; maxFailures: number; cpuProf?: string;
+    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; keepHome?: boolean; maxFailures: number; cpuProf?: string;
   }>();
+  const readReport = (file: string) => asBenchReport(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+  const old = o.compare ? readReport(o.compare) : undefined;
+  if (o.from) {
+    if (!old) throw new Error('--from needs --compare OLD.json');
+    console.log(renderComparison(compareRuns(old, readReport(o.from)), old.at));
+    return;
+  }
   const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total, maxFailures: o.maxFailures };
   if (o.cpuProf) {
     fs.mkdirSync(o.cpuProf, { recursive: true });
@@ -74,8 +84,9 @@ async function main(): Promise<void> {
     await instance.stop({ keep: o.keepHome ?? false });
     closeApiAgent();
   }
-  const report = buildReport(opts, results);
+  const report: BenchReport = buildReport(opts, results);
   console.log(renderReport(report));
+  if (old) console.log(renderComparison(compareRuns(old, report), old.at));
   if (o.json) {
     fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
     console.log(`figures written to ${o.json}`);

@@ -32,7 +32,16 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * Every process that reads the configuration works inside the state directory, so it creates
+ * files owner-only (0600/0700): SQLite databases, their WAL, logs, telemetry, secrets.
+ */
+export function restrictFileModes(): void {
+  process.umask(0o077);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
+  restrictFileModes();
   const c2sPort = port(env, 'PARLEY_C2S_PORT', DEFAULT_PORTS.c2s);
   return {
     home: path.resolve(env.PARLEY_HOME || './.parley'),

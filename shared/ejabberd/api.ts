@@ -1,7 +1,19 @@
-// mod_http_api client for loopback callers (facts.md: ~7–10 ms per call, against ~300 ms for
-// an `ejabberdctl` call, which starts a new Erlang VM each time).
+// mod_http_api client (~7–10 ms per call, against ~300 ms for an `ejabberdctl` call, which starts
+// a new Erlang VM each time). Every command authenticates as the admin account (HTTP basic auth):
+// the instance's api_permissions refuse unauthenticated callers, loopback included.
 import http from 'node:http';
-import type { ParleyConfig } from '../config/index.js';
+import path from 'node:path';
+import { type ParleyConfig, paths } from '../config/index.js';
+import { SecretMap } from '../secrets/index.js';
+
+/** The account the operator's tools act as; its password lives in secrets/accounts.json (0600). */
+export const ADMIN_ACCOUNT = 'admin';
+
+function authorization(cfg: ParleyConfig): string | undefined {
+  const password = new SecretMap(path.join(paths(cfg).secrets, 'accounts.json')).get(ADMIN_ACCOUNT);
+  if (!password) return undefined;
+  return 'Basic ' + Buffer.from(`${ADMIN_ACCOUNT}@${cfg.domain}:${password}`).toString('base64');
+}
 
 export class EjabberdApiError extends Error {
   constructor(readonly command: string, readonly status: number, readonly body: string) {
@@ -11,8 +23,12 @@ export class EjabberdApiError extends Error {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
+/** True when the server stops the command at authentication (no or wrong admin credentials). */
+export const isAuthRefusal = (err: unknown) => err instanceof EjabberdApiError && (err.status === 401 || err.status === 403);
+
 export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: object = {}, timeoutMs = 5000): Promise<T> {
   const body = JSON.stringify(args);
+  const auth = authorization(cfg);
   return new Promise<T>((resolve, reject) => {
     const req = http.request(
       {
@@ -22,7 +38,11 @@ export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: o
         method: 'POST',
         agent,
         timeout: timeoutMs,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(auth ? { authorization: auth } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -44,6 +64,20 @@ export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: o
   });
 }
 
+/** Whether the HTTP API answers at all (any status: a 401 before the admin exists counts). */
+export function apiAnswers(cfg: ParleyConfig, timeoutMs = 2000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.request({ host: cfg.host, port: cfg.httpPort, path: '/api/status', method: 'POST', agent, timeout: timeoutMs,
+      headers: { 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
+      res.resume();
+      resolve(typeof res.statusCode === 'number');
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(false));
+    req.end('{}');
+  });
+}
+
 export const api = {
   status: (cfg: ParleyConfig) => callApi<string>(cfg, 'status'),
   register: (cfg: ParleyConfig, user: string, password: string) =>
@@ -58,6 +92,7 @@ export const api = {
     ),
   registeredUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'registered_users', { host: cfg.domain }),
   connectedUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'connected_users'),
+  convertToScram: (cfg: ParleyConfig) => callApi<unknown>(cfg, 'convert_to_scram', { host: cfg.domain }),
 };
 
 export function closeApiAgent(): void {

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type ParleyConfig, paths } from '../config/index.js';
-import { SecretMap } from '../secrets/index.js';
-import { api } from './api.js';
+import { SecretMap, secureStateDir } from '../secrets/index.js';
+import { ADMIN_ACCOUNT, api, apiAnswers, isAuthRefusal } from './api.js';
 import { portOpen, waitFor } from './ports.js';
 import { nodeName, renderConfig } from './render.js';
 
@@ -49,12 +49,22 @@ function assertInstalled(): void {
   }
 }
 
-/** The node runs as user ejabberd: it must own spool, logs and run dirs and reach the config. */
+/**
+ * The node runs as user ejabberd: it owns spool, logs and run dirs (0700, files 0600) and reads
+ * the config (group ejabberd, 0750/0640). To get there it may traverse, not list, the state
+ * directory and its ejabberd/ folder (root:ejabberd 0710); everything else is root's alone.
+ */
 async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
   const p = paths(cfg);
+  secureStateDir(cfg.home);
+  for (const dir of [cfg.home, p.ejabberd]) fs.chmodSync(dir, 0o710);
+  await run('chgrp', [RUN_AS, cfg.home, p.ejabberd]);
   await run('chown', ['-R', `${RUN_AS}:${RUN_AS}`, p.spool, p.logs, p.run]);
-  await run('chgrp', [RUN_AS, p.etc, path.join(p.etc, 'ejabberd.yml')]);
+  await run('chmod', ['-R', 'go-rwx', p.spool, p.logs, p.run]);
+  const etcFiles = fs.readdirSync(p.etc).map((f) => path.join(p.etc, f));
+  await run('chgrp', [RUN_AS, p.etc, ...etcFiles]);
   fs.chmodSync(p.etc, 0o750);
+  for (const f of etcFiles) fs.chmodSync(f, 0o640);
   try {
     await run('su', ['-s', '/bin/sh', RUN_AS, '-c', `test -r "${path.join(p.etc, 'ejabberd.yml')}" && test -w "${p.spool}"`]);
   } catch {
@@ -71,17 +81,8 @@ export async function status(cfg: ParleyConfig): Promise<InstanceStatus> {
     portOpen(cfg.componentPort),
     portOpen(cfg.httpPort),
   ]);
-  let apiOk = false;
-  let online: string[] = [];
-  if (http) {
-    try {
-      await api.status(cfg);
-      apiOk = true;
-      online = await api.connectedUsers(cfg);
-    } catch {
-      apiOk = false;
-    }
-  }
+  const apiOk = http && (await apiAnswers(cfg));
+  const online = apiOk ? await api.connectedUsers(cfg).catch(() => [] as string[]) : [];
   return { running: c2s && http && apiOk, c2s, component, http, api: apiOk, node: nodeName(cfg), online };
 }
 
@@ -127,11 +128,32 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
       timeoutMs,
       what: `ejabberd ports ${cfg.c2sPort}/${cfg.httpPort}`,
     });
-    await waitFor(() => api.status(cfg).then(() => true, () => false), { timeoutMs, what: 'ejabberd HTTP API' });
+    await waitFor(() => apiAnswers(cfg), { timeoutMs, what: 'ejabberd HTTP API' });
+    await ensureAdmin(cfg);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${logTail(cfg)}`);
   }
   return status(cfg);
+}
+
+/**
+ * The admin account every HTTP API call authenticates as. The API itself refuses everyone until
+ * it exists, so the first start creates it with ejabberdctl (one Erlang VM, ~0.3 s, only then);
+ * later starts find it and pay nothing. Also converts any plain-text password an older install
+ * stored to SCRAM (auth_password_format: scram).
+ */
+export async function ensureAdmin(cfg: ParleyConfig): Promise<void> {
+  const password = new SecretMap(path.join(paths(cfg).secrets, 'accounts.json')).ensure(ADMIN_ACCOUNT);
+  const authenticated = () => api.status(cfg).then(() => true, (err: unknown) => {
+    if (isAuthRefusal(err)) return false;
+    throw err;
+  });
+  if (!(await authenticated())) {
+    await ctl(cfg, 'register', ADMIN_ACCOUNT, cfg.domain, password)
+      .catch(() => ctl(cfg, 'change_password', ADMIN_ACCOUNT, cfg.domain, password));
+    await waitFor(authenticated, { timeoutMs: 10000, what: 'the admin account to authenticate' });
+  }
+  await api.convertToScram(cfg);
 }
 
 function readPid(cfg: ParleyConfig): number | undefined {

@@ -46,7 +46,7 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string): string
   // The yml holds the component secret: readable by the owner and ejabberd's group only.
   fs.writeFileSync(path.join(p.etc, 'ejabberd.yml'), yml, { mode: 0o640 });
   fs.chmodSync(path.join(p.etc, 'ejabberd.yml'), 0o640);
-  fs.writeFileSync(path.join(p.etc, 'ejabberdctl.cfg'), ctl, { mode: 0o644 });
+  fs.writeFileSync(path.join(p.etc, 'ejabberdctl.cfg'), ctl, { mode: 0o640 });
   fs.copyFileSync(path.join(tmplDir, 'inetrc'), path.join(p.etc, 'inetrc'));
   return path.join(p.etc, 'ejabberd.yml');
 }

@@ -19,7 +19,6 @@ export interface TempInstance {
 
 export async function startTempInstance(prefix = 'parley-bench-'): Promise<TempInstance> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  fs.chmodSync(home, 0o755); // ejabberd runs as its own user and must traverse the state dir
   const [c2s, component, http, dist] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const cfg = loadConfig({
     PARLEY_HOME: home,

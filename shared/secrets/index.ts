@@ -8,9 +8,33 @@ export function randomSecret(bytes = 24): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/**
+ * Every file and folder of the state directory owner-only (issue "Close the perimeter": people's
+ * questions, calendars, telemetry and keys are nobody else's business): folders 0700, files 0600.
+ * New files get that from the process umask (loadConfig sets 077); this mends an older install.
+ * ejabberd's subtree is left to the ejabberd control, which gives its user what it needs.
+ */
+export function secureStateDir(home: string): void {
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) {
+        if (full === path.join(home, 'ejabberd')) continue;
+        fs.chmodSync(full, 0o700);
+        walk(full);
+      } else if (entry.isFile() || entry.isSocket()) {
+        fs.chmodSync(full, 0o600);
+      }
+    }
+  };
+  if (!fs.existsSync(home)) return;
+  walk(home);
+}
+
 export function ensurePrivateDir(dir: string): void {
-  // Parents keep the default mode (ejabberd's user must traverse $PARLEY_HOME); only the
-  // secrets directory itself is private.
+  // Parents are made owner-only too by the umask (loadConfig); ejabberd's user is given group
+  // traversal of $PARLEY_HOME when the instance starts (shared/ejabberd/control.ts).
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);

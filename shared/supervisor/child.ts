@@ -76,7 +76,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     clearTimeout(this.timer);
     if (this.proc) return;
     fs.mkdirSync(this.opts.logsDir, { recursive: true });
-    const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o640 });
+    const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o600 });
     const proc = spawn(this.spec.command, this.spec.args, { env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     this.status = 'starting';

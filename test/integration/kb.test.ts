@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { StoredFact } from '../../shared/contracts/types.gen.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { EnvelopePeer } from '../support/peer.js';
@@ -27,6 +28,9 @@ describe('KB [integration] kb process on a real ejabberd', function () {
 
   before(async () => {
     inst = await sharedInstance();
+    // The test specialist's key is pinned before the KB starts (an agent is provisioned before it
+    // talks), so the refusal below is judged by role (FORBIDDEN_SENDER), not by an unknown key.
+    ensureAgentIdentity(inst.cfg.home, 'specialist-kbtest', `specialist-kbtest@${inst.cfg.domain}`);
     const t0 = Date.now();
     await startKb();
     console.log(`      (kb online in ${Date.now() - t0} ms)`);

@@ -30,7 +30,6 @@ export async function startSupervisor(
   prefix: string, settings: Record<string, string>, { prepare, timeoutMs = 150000 }: { prepare?: (home: string) => void; timeoutMs?: number } = {},
 ): Promise<Supervised> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  fs.chmodSync(home, 0o755); // ejabberd runs as its own user and must traverse it
   prepare?.(home);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
