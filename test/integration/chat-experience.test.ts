@@ -2,7 +2,7 @@
 // against the whole system (`node dist/scripts/supervisor.js`: real ejabberd, every agent a real
 // process): friendly answers to what nobody can answer, compound questions in full, plain-word
 // commands, the person's time zone, and a slow answer announced while it is under way.
-import { type ChildProcess, execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
@@ -169,6 +169,27 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
       await xmpp.stop().catch(() => undefined);
       await erin.close().catch(() => undefined);
     }
+  });
+
+  it('a second real client (slixmpp, Debian python3-slixmpp): plain-word chat, the zone, and an ad-hoc command form', async function () {
+    this.timeout(120000);
+    // Debian's python3 is where python3-slixmpp installs; PARLEY_PYTHON overrides.
+    const python = [process.env.PARLEY_PYTHON, 'python3', '/usr/bin/python3'].find((p) => p && spawnSync(p, ['-c', 'import slixmpp']).status === 0);
+    if (!python) this.skip(); // not installed here: apt-get install python3-slixmpp
+    const { jid, password } = await ensureAccount(cfg, 'fred');
+    const script = path.join(repoRoot(), 'test', 'support', 'slixmpp-person.py');
+    const r = await promisify(execFile)(python as string, [script, jid, password, cfg.host, String(cfg.c2sPort), `presenter@${cfg.domain}`], { timeout: 100000 });
+    const out = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+    expect(out.error, String(out.error)).to.equal(undefined);
+    expect(out.hello).to.match(/^Hello! I'm Parley/);
+    expect(out.tz).to.contain('Asia/Kolkata');
+    expect(out.time).to.match(/^It is \d\d:\d\d in Asia\/Kolkata \(UTC\+05:30\)/);
+    expect([...(out.commands as string[])].sort()).to.deep.equal(['assign', 'meet', 'session', 'tz']); // slixmpp keeps disco items in a set
+    expect(out.form_fields).to.deep.equal(['zone']);
+    expect(out.status).to.equal('completed');
+    expect(out.note).to.contain('Europe/Oslo');
+    expect(out.chat_copy).to.deep.equal([out.note]);
+    expect(out.time_after_form).to.match(/^It is \d\d:\d\d in Europe\/Oslo/);
   });
 
   it('Operators: spawn with an unknown skill fails at once, naming the known ones', async () => {
