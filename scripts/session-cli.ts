@@ -12,7 +12,9 @@ const program = new Command('session').description('List, show, verify and delet
 
 program.command('list').description('one line per session: id, person JID (or -), status, version, convener')
   .action(() => {
-    for (const r of listSessions(cfg)) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
+    const rows = listSessions(cfg);
+    if (rows.length === 0) console.log('no sessions (start one in chat: session start <title>)');
+    for (const r of rows) console.log([r.id, r.on_behalf_of ?? '-', r.status, `v${r.state_version}`, r.convener, r.title ?? ''].join('\t'));
   });
 
 program.command('show <id>').description('state, participants and the turn log of a session')

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
+import { clipWords, ensureServed } from '../shared/supervisor/operate.js';
 
 const cfg = loadConfig();
 const program = new Command('skills').description('Manage the skills specialists serve');
@@ -18,7 +19,7 @@ function setEnabled(name: string, enabled: boolean): void {
 
 program.command('list').description('every skill, enabled or not, and every skill that was skipped and why').action(() => {
   const c = listSkills(cfg);
-  const rows = c.skills.map((s) => [s.name, s.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', s.description.slice(0, 70)]);
+  const rows = c.skills.map((s) => [s.name, s.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', clipWords(s.description, 70)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   for (const r of rows) console.log(r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  '));
   for (const p of c.problems) console.log(`skipped ${p.name ?? path.basename(p.dir)}: ${p.detail} (${p.dir})`);
@@ -39,6 +40,12 @@ program
       throw new Error(err.message.replace('replace it with force', 'use --force to replace it'));
     });
     console.log(`added ${s.name} ${s.version} to ${path.join(listSkills(cfg).userDir, s.name)}${s.enabled ? '' : ' (disabled in _registry.json)'}`);
+    if (!s.enabled) return;
+    // Answerable without further steps: a running specialist picks it up, else one is started for it.
+    const serving = await ensureServed(cfg, s.name);
+    if (serving.noSupervisor) console.log(`no supervisor is running (npm start); serve it with: npm run spawn -- specialist --skills ${s.name}`);
+    else if (serving.started) console.log(`served by ${serving.started} (started for it; registered with the Registry)`);
+    else console.log(`served by ${serving.by.join(', ')} (running specialists pick it up within seconds)`);
   });
 
 program.command('remove <name>').description('delete a user skill (built-ins can only be disabled)').action((name: string) => {

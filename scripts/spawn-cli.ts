@@ -11,6 +11,7 @@ import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { loadRoles } from '../shared/skills/roles.js';
 import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
+import { checkSpawnSkills } from '../shared/supervisor/operate.js';
 import { specialistSpec } from '../shared/supervisor/spec.js';
 
 const cfg = loadConfig();
@@ -28,6 +29,7 @@ program
     if (o.role && !roles.has(o.role)) throw new Error(`unknown role ${JSON.stringify(o.role)}; known: ${[...roles.keys()].join(', ')}`);
     const name = o.name ?? `${o.role ?? 'general'}-${randomBytes(2).toString('hex')}`;
     const experts = (o.skills || o.experts).split(',').map((s) => s.trim()).filter(Boolean);
+    checkSpawnSkills(cfg.home, { name, ...(o.role ? { role: o.role } : {}), skills: experts }); // unknown skill: fail now, not at start
     const role = o.role ? { role: o.role } : {};
     const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role }); // validates
     // The service layer (shared/ops/agents.ts, shared with the console's POST /api/agents/spawn).

@@ -16,6 +16,31 @@ const cfg = loadConfig();
 // Roles as the installation's agents see them: from its enrolment record (shared/identity/roster.ts).
 useRoleBook(installationRoster(cfg.home));
 
+type Ping = { ok: true; ms: number } | { ok: false; error: string };
+const pingText = (p: Ping | undefined): string => (p === undefined ? '?' : p.ok ? `ok ${p.ms.toFixed(1)} ms` : `FAIL (${p.error})`);
+
+/** `--json`: numbers, booleans and enums a program can use (issue 16), not the table's text. */
+interface JsonRow {
+  name: string;
+  role: string;
+  jid: string;
+  did: string | null;
+  skills: string[];
+  /** null: not supervised (or no supervisor running). */
+  supervisor: { status: string; pid: number | null; restarts: number; uptime_s: number | null; extra: boolean } | null;
+  registered: boolean;
+  /** Seconds since the Registry last heard its heartbeat; null when not registered. */
+  heard_s_ago: number | null;
+  lease_left_s: number | null;
+  presence: 'online' | 'online-component' | 'offline';
+  /** Connected XMPP sessions (resources). */
+  sessions: number;
+  /** XEP-0199 round trip of the first session (or the component), ms; null when not pinged or it failed. */
+  ping_ms: number | null;
+  ping_ok: boolean | null;
+  ping_error?: string;
+}
+
 interface Row {
   name: string;
   role: string;
@@ -26,8 +51,8 @@ interface Row {
   ping: string;
 }
 
-async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, Ping>> {
+  const out = new Map<string, Ping>();
   if (fullJids.length === 0) return out;
   const { password } = credentialsFor(cfg, 'admin');
   const xmpp = client({ service: `xmpp://${cfg.host}:${cfg.c2sPort}`, domain: cfg.domain, resource: `status-${process.pid}`, credentials: (auth, mechs) => auth({ username: 'admin', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)) });
@@ -38,9 +63,9 @@ async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, 
       const t0 = performance.now();
       try {
         await xmpp.iqCaller.request(xml('iq', { type: 'get', to: jid }, xml('ping', { xmlns: 'urn:xmpp:ping' })), timeoutMs);
-        out.set(jid, `ok ${(performance.now() - t0).toFixed(1)} ms`);
+        out.set(jid, { ok: true, ms: performance.now() - t0 });
       } catch (err) {
-        out.set(jid, `FAIL (${(err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (err as Error).message})`);
+        out.set(jid, { ok: false, error: (err as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (err as Error).message });
       }
     }));
   } finally {
@@ -52,23 +77,39 @@ async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, 
 async function main(): Promise<void> {
   const snap = await agentSnapshot(cfg);
   const targets = snap.agents.flatMap((a) => (a.resources.length ? a.resources : [componentJid(cfg, a.name)].filter((j): j is string => j !== undefined)));
-  const pings = await ping(targets, Number(opts.pingTimeout)).catch((err: Error) => new Map(targets.map((j) => [j, `not pinged: ${err.message}`])));
+  const pings = await ping(targets, Number(opts.pingTimeout))
+    .catch((err: Error) => new Map<string, Ping>(targets.map((j) => [j, { ok: false, error: `not pinged: ${err.message}` }])));
+  const json: JsonRow[] = [];
   const rows: Row[] = snap.agents.map((a) => {
     const s = a.supervisor;
     const viaComponent = componentJid(cfg, a.name);
     const componentPing = viaComponent ? pings.get(viaComponent) : undefined;
+    const firstPing = a.resources.length ? pings.get(a.resources[0] ?? '') : componentPing;
+    const supervised = s.pid !== null || s.kind !== null;
+    json.push({
+      name: a.name, role: a.role, jid: a.jid, did: a.did, skills: a.skills,
+      supervisor: supervised ? { status: s.status, pid: s.pid, restarts: s.restarts, uptime_s: s.uptime_s, extra: s.extra } : null,
+      registered: a.df.registered,
+      heard_s_ago: a.df.last_seen_ms_ago === null ? null : Math.round(a.df.last_seen_ms_ago / 100) / 10,
+      lease_left_s: a.df.lease_left_ms === null ? null : Math.round(a.df.lease_left_ms / 100) / 10,
+      presence: a.resources.length ? 'online' : componentPing?.ok ? 'online-component' : 'offline',
+      sessions: a.resources.length,
+      ping_ms: firstPing?.ok ? Math.round(firstPing.ms * 10) / 10 : null,
+      ping_ok: firstPing ? firstPing.ok : null,
+      ...(firstPing && !firstPing.ok ? { ping_error: firstPing.error } : {}),
+    });
     return {
       name: a.name,
       role: a.role,
       skills: a.skills,
       supervisor: s.pid !== null || s.kind !== null ? `${s.status}${s.pid ? ` pid ${s.pid}` : ''}${s.restarts ? ` restarts ${s.restarts}` : ''}${s.extra ? ' extra' : ''}` : s.status === 'unsupervised' ? 'not supervised' : 'no supervisor',
       registered: a.df.registered ? `yes (heard ${Math.round((a.df.last_seen_ms_ago ?? 0) / 100) / 10} s ago)` : '-',
-      presence: a.resources.length ? `online (${a.resources.length})` : componentPing?.startsWith('ok') ? 'online (component)' : 'offline',
-      ping: a.resources.length ? a.resources.map((j) => pings.get(j) ?? '?').join(', ') : (componentPing ?? '-'),
+      presence: a.resources.length ? `online (${a.resources.length})` : componentPing?.ok ? 'online (component)' : 'offline',
+      ping: a.resources.length ? a.resources.map((j) => pingText(pings.get(j))).join(', ') : (componentPing ? pingText(componentPing) : '-'),
     };
   });
   if (opts.json) {
-    console.log(JSON.stringify({ agents: rows }, null, 2));
+    console.log(JSON.stringify({ supervisor: snap.supervisor, agents: json }, null, 2));
     return;
   }
   const head: Row = { name: 'AGENT', role: 'ROLE', skills: ['SKILLS'], supervisor: 'SUPERVISOR', registered: 'DF', presence: 'PRESENCE', ping: 'PING (XEP-0199)' };

@@ -10,6 +10,7 @@ import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
 import { startControl } from '../shared/supervisor/control.js';
+import { checkSpawnSkills } from '../shared/supervisor/operate.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
 import { calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
     idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000),
+    checkSkills: (d) => void checkSpawnSkills(cfg.home, { name: `specialist-${d.name}`, ...(d.role ? { role: d.role } : {}), skills: d.experts }),
   });
   // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.
   const withConsole = consoleEnabled();

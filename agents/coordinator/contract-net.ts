@@ -14,6 +14,8 @@ export interface NegotiationCtx {
   request: Envelope;
   self: string;
   question: string;
+  /** The person's time zone (args.zone / params.zone). */
+  zone?: string;
   agora?: AgoraSettings;
   resultTimeoutMs: number;
   candidates: Candidate[];
@@ -43,7 +45,7 @@ const settingsOf = (c: NegotiationCtx) => c.agora as AgoraSettings;
 
 /** PENDING: a CFP to every candidate. */
 export function openCfp(c: NegotiationCtx): Step {
-  const cfps = c.candidates.map((k) => cfpTo(c.request, c.self, k, c.question, settingsOf(c), c.resultTimeoutMs));
+  const cfps = c.candidates.map((k) => cfpTo(c.request, c.self, k, c.question, settingsOf(c), c.resultTimeoutMs, c.zone));
   const budget = settingsOf(c).maxCost;
   return {
     patch: { cfps, answered: [], offers: [], winner: -1, notUnderstood: [] },

@@ -31,6 +31,8 @@ export interface CoordinatorInput extends ExchangeInput {
   agora?: AgoraSettings;
   /** Every candidate busy → wait and ask again within a budget (busy-wait.ts); absent = fail at once. */
   busyRetry?: BusyRetrySettings;
+  /** The person's time zone (IANA), sent to specialists as args.zone: "what time is it?" is read in it (issue 16). */
+  zone?: string;
 }
 
 /** The USER_MSG fields a machine needs. */

@@ -67,14 +67,16 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
     const ask = () => {
       const cached = cache?.get(hintOf(text));
-      const input = { ...base, ...(opts.agora ? { agora: opts.agora } : {}), ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}) };
+      const input = { ...base, ...(opts.agora ? { agora: opts.agora } : {}), ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}), ...(zone ? { zone } : {}) };
       return { machine: expert, input: cached ? { ...input, cached } : input };
     };
     switch (intent.kind) {
       case 'help':
         return { machine: helpMachine, input: base };
+      case 'smalltalk':
+        return { machine: helpMachine, input: { ...base, greeting: intent.greeting } };
       case 'recall':
-        return { machine: recallMachine, input: { ...base, topic: intent.topic } };
+        return { machine: recallMachine, input: { ...base, topic: intent.topic, ...(zone ? { zone } : {}) } };
       case 'scheduling':
         return (opts.scheduling ? schedulingRoute(intent.command, base, opts.scheduling) : undefined) ?? ask();
       case 'ask':

@@ -5,10 +5,17 @@ import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { answers, contentType, type CoordinatorInput, isCancelOf, outbound, presenterReply } from './envelopes.js';
-import { BUILT_INS, helpText, MEETING_COMMANDS } from './replies.js';
+import type { Greeting } from './intent.js';
+import { BUILT_INS, briefText, helpText, MEETING_COMMANDS } from './replies.js';
+
+/** `greeting`: a short line with what to try instead of the full list ("hello", "thanks"). */
+export interface HelpInput extends CoordinatorInput {
+  greeting?: Greeting;
+}
 
 interface Ctx {
   request: Envelope;
+  greeting?: Greeting;
   self: string;
   registryTimeoutMs: number;
   describe?: Envelope;
@@ -27,16 +34,19 @@ function richOf(profiles: readonly AgentProfile[] | undefined): object {
 }
 
 export const helpMachine = setup({
-  types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  types: {} as { input: HelpInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
   actions: {
     reply: emit(({ context }, p: { profiles: AgentProfile[] | undefined }) => ({
-      type: 'send' as const, envelope: presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
+      type: 'send' as const,
+      envelope: context.greeting
+        ? presenterReply(context.request, briefText(context.greeting, p.profiles), { kind: 'smalltalk', greeting: context.greeting })
+        : presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
     })),
   },
   delays: { REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs },
 }).createMachine({
   id: 'coordinator-help',
-  context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs }),
+  context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs, ...(input.greeting ? { greeting: input.greeting } : {}) }),
   initial: 'describing',
   states: {
     describing: {

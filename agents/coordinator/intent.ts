@@ -5,6 +5,8 @@ import { parseScheduling, type SchedulingIntent } from './scheduling/parse.js';
 
 export type Intent =
   | { kind: 'help' }
+  /** "hello", "thanks", "bye": a short friendly line with what to try (issue 16), no specialist asked. */
+  | { kind: 'smalltalk'; greeting: Greeting }
   | { kind: 'recall'; topic: string }
   | { kind: 'scheduling'; command: SchedulingIntent }
   | { kind: 'ask'; question: string };
@@ -13,12 +15,22 @@ const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what ca
 const RECALL =
   /^\s*(?:what did you (?:tell|say to) me about|what did you (?:tell me|say) (?:about|regarding)|what have you told me about|remind me (?:about|of))\s+(.+?)\s*[?.!]*\s*$/is;
 
+export type Greeting = 'hello' | 'thanks' | 'bye';
+
+const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
+  [/^\s*(?:hi|hello|hey|hallo|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|moin|servus|bonjour|hola|ciao)(?:\s+(?:there|parley|presenter|again))?\s*[!.,?]*\s*$/i, 'hello'],
+  [/^\s*(?:thanks?(?:\s+you)?|thank\s+you(?:\s+(?:very|so)\s+much)?|thx|ty|cheers|danke(?:\s+schön)?|merci)(?:\s+(?:a\s+lot|parley))?\s*[!.,]*\s*$/i, 'thanks'],
+  [/^\s*(?:bye|goodbye|good\s+bye|see\s+you(?:\s+later)?|ciao|tschüss)\s*[!.,]*\s*$/i, 'bye'],
+];
+
 /** The contract caps GET_FACTS filter.text at 1000 characters. */
 const MAX_TOPIC = 1000;
 
 /** `zone`: the person's time zone, for natural-language times (scheduling/zones.ts). */
 export function classifyIntent(text: string, now: Date = new Date(), zone?: string): Intent {
   if (HELP.test(text)) return { kind: 'help' };
+  const small = SMALLTALK.find(([re]) => re.test(text));
+  if (small) return { kind: 'smalltalk', greeting: small[1] };
   const recall = RECALL.exec(text);
   const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
   if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };

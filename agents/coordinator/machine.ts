@@ -52,6 +52,8 @@ interface Ctx extends NegotiationCtx {
   waits: number;
   waitedMs: number;
   waitMs: number;
+  /** The Presenter was told (AGREE {by}) which specialist took the question: once per question. */
+  told?: boolean;
 }
 
 export interface ScaleInput {
@@ -165,6 +167,12 @@ export const expertMachine = setup({
       enqueue.emit(agoraNote('COMPLETED', { candidate: env.sender }));
     }),
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
+    /** FIPA request AGREE to the Presenter, once: a specialist has the question (`by`), so the person can be told who works on it. */
+    tellPresenter: enqueueActions(({ context, enqueue }, p: { by: string }) => {
+      if (context.told || context.delegation) return;
+      enqueue.assign({ told: true });
+      enqueue.emit({ type: 'send', envelope: replyTo(context.request, { performative: 'AGREE', content: { status: 'accepted', by: p.by } }) });
+    }),
     /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
     rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
     /** A negotiation's winner for WinnerMemory; provided by factory.ts. */
@@ -201,7 +209,7 @@ export const expertMachine = setup({
       request: input.request, self: input.self, domain: input.domain, t: input.timeouts, resultTimeoutMs: input.timeouts.resultTimeoutMs,
       question: text, hint: hintOf(text), ...(user ? { user } : {}), ...(input.agora ? { agora: input.agora } : {}),
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
-      canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
+      ...(input.zone ? { zone: input.zone } : {}), canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
       cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
       ...(input.busyRetry ? { busyRetry: input.busyRetry } : {}), waits: 0, waitedMs: 0, waitMs: 0,
     };
@@ -258,10 +266,10 @@ export const expertMachine = setup({
           {
             guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.lookup),
             target: 'failed',
-            actions: {
-              type: 'fail',
-              params: ({ event }) => ({ code: 'NO_CANDIDATE' as const, detail: `directory unavailable: the Registry answered ${(inbound(event) as Envelope).performative} ${reasonOf(inbound(event) as Envelope).reason}.` }),
-            },
+            actions: [
+              emit(({ event }) => ({ type: 'note' as const, decision: 'directory-error', detail: { performative: (inbound(event) as Envelope).performative, ...reasonOf(inbound(event) as Envelope) } })),
+              { type: 'fail', params: { code: 'NO_CANDIDATE' as const, detail: DIRECTORY_UNAVAILABLE } },
+            ],
           },
         ],
       },
@@ -328,6 +336,7 @@ export const expertMachine = setup({
     },
     // Agora PROCESSING: accepted; the AGORA_RESULT must follow within resultTimeoutMs.
     processing: {
+      entry: { type: 'tellPresenter', params: ({ context }) => ({ by: context.offers[context.winner]?.candidate ?? 'a specialist' }) },
       on: {
         inbound: [
           {
@@ -469,7 +478,7 @@ export const expertMachine = setup({
       entry: [
         assign(({ context }) => ({
           ask: outbound(context.request, context.self, 'REQUEST', current(context).name, {
-            type: 'ASK_EXPERT', args: { question: context.question }, context_ref: { session_id: context.request.conversation_id },
+            type: 'ASK_EXPERT', args: { question: context.question, ...(context.zone ? { zone: context.zone } : {}) }, context_ref: { session_id: context.request.conversation_id },
           }),
         })),
         emit(({ context }) => ({ type: 'note' as const, decision: 'dispatch', detail: { candidate: current(context).name, attempt: context.index + 1 } })),
@@ -479,7 +488,14 @@ export const expertMachine = setup({
       on: {
         inbound: [
           { guard: 'cancelled', target: 'cancelled', actions: { type: 'cancelSpecialist', params: { reason: 'the person withdrew the question' } } },
-          { guard: { type: 'from', params: { kind: 'AGREE' } }, target: 'inProgress', actions: emit(({ context }) => agoraNote('PROCESSING', { flow: 'direct', candidate: current(context).name })) },
+          {
+            guard: { type: 'from', params: { kind: 'AGREE' } },
+            target: 'inProgress',
+            actions: [
+              emit(({ context }) => agoraNote('PROCESSING', { flow: 'direct', candidate: current(context).name })),
+              { type: 'tellPresenter', params: ({ context }) => ({ by: current(context).name }) },
+            ],
+          },
           // fipa-request lets a participant inform without agreeing first.
           { guard: { type: 'from', params: { kind: 'RESULT' } }, target: 'answered', actions: 'takeResult' },
           {

@@ -40,10 +40,10 @@ export interface Offer {
   why?: AgoraRejectReason;
 }
 
-export function cfpTo(request: Envelope, self: string, c: Candidate, question: string, s: AgoraSettings, timeoutMs: number): Envelope {
+export function cfpTo(request: Envelope, self: string, c: Candidate, question: string, s: AgoraSettings, timeoutMs: number, zone?: string): Envelope {
   // protocol fipa-contract-net: defaultProtocol('CFP'), kept by every reply and the CANCEL.
   return outbound(request, self, 'CFP', c.name, {
-    type: 'AGORA_REQUEST', resource: ASK_EXPERT_RESOURCE, params: { question },
+    type: 'AGORA_REQUEST', resource: ASK_EXPERT_RESOURCE, params: { question, ...(zone ? { zone } : {}) },
     ...(s.maxCost !== undefined ? { budget: { max_cost: s.maxCost } } : {}),
     timeout: timeoutMs, context_ref: { session_id: request.conversation_id },
   });

@@ -16,6 +16,7 @@ interface Ctx {
   request: Envelope;
   self: string;
   topic: string;
+  zone?: string;
   user?: string;
   kbTimeoutMs: number;
   query?: Envelope;
@@ -36,7 +37,7 @@ export const recallMachine = setup({
   id: 'coordinator-recall',
   context: ({ input }) => {
     const { user } = userMsg(input.request);
-    return { request: input.request, self: input.self, topic: input.topic, kbTimeoutMs: input.timeouts.kbTimeoutMs, ...(user ? { user } : {}) };
+    return { request: input.request, self: input.self, topic: input.topic, kbTimeoutMs: input.timeouts.kbTimeoutMs, ...(user ? { user } : {}), ...(input.zone ? { zone: input.zone } : {}) };
   },
   initial: 'querying',
   states: {
@@ -63,7 +64,7 @@ export const recallMachine = setup({
               const facts = event.envelope.content.facts as StoredFact[];
               return {
                 type: 'send' as const,
-                envelope: presenterReply(context.request, recallText(context.topic, facts), { kind: 'recall', topic: context.topic, count: facts.length }),
+                envelope: presenterReply(context.request, recallText(context.topic, facts, context.zone), { kind: 'recall', topic: context.topic, count: facts.length }),
               };
             }),
           },

@@ -1,5 +1,6 @@
 // Turns what the Coordinator learned into what the person reads: PRESENTER_REPLY text and the
 // human-readable detail of FAILUREs (the Presenter shows detail as is). Pure, no I/O.
+import { DateTime } from 'luxon';
 import type { ErrorCode } from '../../shared/acl/errors.js';
 import type { AgentProfile, StoredFact } from '../../shared/contracts/types.gen.js';
 
@@ -20,17 +21,36 @@ const SPECIALIST_REASONS: ReadonlySet<string> = new Set(['INVALID_ARGS', 'INTERN
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-function describe(a: Attempt, t: { agreeTimeoutMs: number; resultTimeoutMs: number }): string {
-  if (a.outcome === 'timeout') {
-    if (a.reason === 'CFP') return `${a.candidate} made no offer in time`;
-    return a.reason === 'AGREE'
-      ? `${a.candidate} did not accept within ${seconds(t.agreeTimeoutMs)}`
-      : `${a.candidate} accepted but did not answer within ${seconds(t.resultTimeoutMs)}`;
+/** Refusals that say nothing to a person: "not mine" and "full right now". */
+const UNINFORMATIVE: ReadonlySet<string> = new Set(['OUT_OF_SCOPE', 'busy', 'BUSY', 'NOT-UNDERSTOOD', 'REFUSE', 'FAILURE']);
+const isBusyReason = (reason: string) => reason.toLowerCase() === 'busy';
+/** How many examples the friendly fallback suggests. */
+const MAX_SUGGESTIONS = 3;
+
+function timedOut(a: Attempt, t: { agreeTimeoutMs: number; resultTimeoutMs: number }): string {
+  if (a.reason === 'CFP') return `${a.candidate} made no offer in time`;
+  return a.reason === 'AGREE'
+    ? `${a.candidate} did not take the question within ${seconds(t.agreeTimeoutMs)}`
+    : `${a.candidate} took the question but did not answer within ${seconds(t.resultTimeoutMs)}`;
+}
+
+/**
+ * The examples specialists name in their OUT_OF_SCOPE detail ("it answers arithmetic (e.g.
+ * "what is 17 * 23?"), …"): what this system can do right now, from the refusals themselves.
+ */
+export function suggestionsFrom(attempts: readonly Attempt[]): string[] {
+  const seen = new Set<string>();
+  for (const a of attempts) {
+    for (const m of (a.detail ?? '').matchAll(/e\.g\. "([^"]{1,80})"/g)) if (m[1]) seen.add(m[1]);
   }
-  if (a.outcome === 'expired') return `${a.candidate}'s offer expired before it could be accepted`;
-  if (a.outcome === 'over-budget') return `${a.candidate} asked more than the budget (${a.detail ?? a.reason})`;
-  const why = a.detail ? `${a.reason}: ${a.detail}` : a.reason;
-  return a.outcome === 'refused' ? `${a.candidate} declined (${why})` : `${a.candidate} failed (${why})`;
+  return [...seen].slice(0, MAX_SUGGESTIONS);
+}
+
+/** The friendly answer to a question nobody could take: what to try instead (issue 16). */
+export function fallbackText(suggestions: readonly string[]): string {
+  const quoted = suggestions.map((s) => `"${s}"`);
+  const tries = quoted.length === 0 ? '' : quoted.length === 1 ? ` Try e.g. ${quoted[0]}.` : ` Try e.g. ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}.`;
+  return `I can't help with that one.${tries} Say "help" to see everything I can do.`;
 }
 
 /**
@@ -38,26 +58,32 @@ function describe(a: Attempt, t: { agreeTimeoutMs: number; resultTimeoutMs: numb
  * specialist's FAILURE reason when one failed, else (negotiated flow) OFFER_EXPIRED when an offer
  * ran out, else BUDGET_EXCEEDED (Agora 402) when offers were only too dear, else NO_CANDIDATE
  * (all refused, or nobody listed).
+ * The detail is what the person reads (one plain sentence, issue 16): the useful reason one
+ * specialist gave, or what to try instead; every attempt's code stays in the `exhausted` note.
  */
 export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: number; resultTimeoutMs: number }): { code: ErrorCode; detail: string } {
   if (attempts.length === 0) {
-    return { code: 'NO_CANDIDATE', detail: 'No specialist is available to answer questions right now. Please try again later.' };
+    return { code: 'NO_CANDIDATE', detail: 'No specialist is online right now, so I cannot answer questions yet. Please try again later.' };
   }
-  const tried = attempts.map((a) => describe(a, t)).join('; ');
-  if (attempts.some((a) => a.outcome === 'timeout')) {
-    return { code: 'SPECIALIST_TIMEOUT', detail: `No specialist answered in time: ${tried}.` };
-  }
+  const late = attempts.find((a) => a.outcome === 'timeout');
+  if (late) return { code: 'SPECIALIST_TIMEOUT', detail: `${timedOut(late, t)}.` };
   const failed = [...attempts].reverse().find((a) => a.outcome === 'failed');
   if (failed) {
     const code = (SPECIALIST_REASONS.has(failed.reason) ? failed.reason : 'INTERNAL_ERROR') as ErrorCode;
-    return { code, detail: `Your question could not be answered: ${tried}.` };
+    return { code, detail: failed.detail && code === 'INVALID_ARGS' ? failed.detail : `${failed.candidate} could not finish it.` };
   }
-  if (attempts.some((a) => a.outcome === 'expired')) return { code: 'OFFER_EXPIRED', detail: `No offer could be accepted in time: ${tried}.` };
-  if (attempts.some((a) => a.outcome === 'over-budget')) return { code: 'BUDGET_EXCEEDED', detail: `Every offer exceeded the budget: ${tried}.` };
-  return { code: 'NO_CANDIDATE', detail: `Every specialist declined your question: ${tried}.` };
+  if (attempts.some((a) => a.outcome === 'expired')) return { code: 'OFFER_EXPIRED', detail: 'No offer could be accepted in time.' };
+  const dear = attempts.find((a) => a.outcome === 'over-budget');
+  if (dear) return { code: 'BUDGET_EXCEEDED', detail: `Every offer exceeded the budget (${dear.detail ?? dear.reason}).` };
+  const busy = attempts.filter((a) => a.outcome === 'refused' && isBusyReason(a.reason)).map((a) => a.candidate);
+  if (busy.length > 0) return { code: 'NO_CANDIDATE', detail: `Every specialist that can answer this is busy right now (${[...new Set(busy)].join(', ')}). Please try again in a moment.` };
+  // A refusal with a reason the person can act on ("only 1..3999") is that reason.
+  const useful = attempts.find((a) => a.outcome === 'refused' && !UNINFORMATIVE.has(a.reason) && a.detail);
+  if (useful?.detail) return { code: 'NO_CANDIDATE', detail: useful.detail };
+  return { code: 'NO_CANDIDATE', detail: fallbackText(suggestionsFrom(attempts)) };
 }
 
-export const DIRECTORY_UNAVAILABLE = 'directory unavailable: the Registry did not answer, so no specialist could be found. Please try again shortly.';
+export const DIRECTORY_UNAVAILABLE = 'I could not reach the directory of specialists just now. Please try again shortly.';
 
 /**
  * The answer text. Whether the KB kept it travels as rich.kb; the Presenter, which renders
@@ -71,13 +97,14 @@ export const BUILT_INS = [
   { command: 'help', description: 'show this list' },
   { command: 'new', description: 'start a new conversation' },
   { command: 'what did you tell me about X?', description: 'recall answers I gave you about X' },
-  { command: 'my time zone is Europe/Berlin', description: 'read and show your times in your zone (/tz shows it)' },
+  { command: 'my time zone is Europe/Berlin', description: 'read and show your times in your zone (tz Europe/Berlin sets it, tz shows it)' },
   { command: 'session start <title>', description: 'make this conversation a coordination session with a shared plan: session add <step>, session done <n>, session, session close' },
 ] as const;
 
 /** Shown when people have calendar agents (OACoP): the scheduling and task commands. */
 export const MEETING_COMMANDS = [
   { command: 'schedule 30 min with bob and carol tomorrow afternoon in a room for 3', description: 'book the earliest slot all can make, with the invitation (.ics)' },
+  { command: 'meet 30m bob,carol 2026-12-10T09:00Z..2026-12-12T18:00Z room', description: 'the same, strictly (times in UTC)' },
   { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
   { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
 ] as const;
@@ -117,29 +144,46 @@ export function helpText(profiles: readonly AgentProfile[] | undefined): string 
   return lines.join('\n');
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const OPENERS: Record<string, string> = {
+  hello: "Hello! I'm Parley, an assistant backed by a team of specialists.",
+  thanks: "You're welcome!",
+  bye: 'Bye! Write any time.',
+};
 
-function when(ts: string): string {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? ts : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** "hello"/"thanks": one friendly line and a few things to try, from the live directory (issue 16). */
+export function briefText(greeting: string, profiles: readonly AgentProfile[] | undefined): string {
+  const examples = (profiles ?? []).filter((p) => !isCalendar(p) && !isRoom(p)).map((p) => p.examples?.[0]).filter((e): e is string => !!e);
+  const unique = [...new Set(examples)].slice(0, 3).map((e) => `"${e}"`);
+  const tries = unique.length === 0 ? '' : ` Try e.g. ${unique.length === 1 ? unique[0] : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`}.`;
+  return `${OPENERS[greeting] ?? OPENERS.hello}${greeting === 'bye' ? '' : tries} Say "help" to see everything I can do.`;
 }
 
-function factLine(f: StoredFact): string {
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A fact's time in the person's zone (issue 16: every time shown is in it). */
+function when(ts: string, zone: string): string {
+  const d = DateTime.fromISO(ts, { zone: 'utc' });
+  if (!d.isValid) return ts;
+  const local = d.setZone(zone);
+  return local.isValid ? `${local.toFormat('yyyy-MM-dd HH:mm')} ${zone === 'UTC' ? 'UTC' : local.toFormat('ZZZZ')}` : `${d.toFormat('yyyy-MM-dd HH:mm')} UTC`;
+}
+
+function factLine(f: StoredFact, zone: string): string {
   const v = f.value;
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     if (typeof o.answer === 'string') {
       const q = typeof o.question === 'string' ? `you asked "${clip(o.question, 200)}" and ` : '';
       const by = typeof o.answered_by === 'string' ? ` (${o.answered_by})` : '';
-      return `• ${when(f.ts)}: ${q}I answered "${clip(o.answer, 500)}"${by}`;
+      return `• ${when(f.ts, zone)}: ${q}I answered "${clip(o.answer, 500)}"${by}`;
     }
   }
-  return `• ${when(f.ts)}: ${clip(typeof v === 'string' ? v : JSON.stringify(v), 500)}`;
+  return `• ${when(f.ts, zone)}: ${clip(typeof v === 'string' ? v : JSON.stringify(v), 500)}`;
 }
 
 /** Recall: newest first; "I have not told you anything about X." when nothing matched. */
-export function recallText(topic: string, facts: readonly StoredFact[]): string {
+export function recallText(topic: string, facts: readonly StoredFact[], zone = 'UTC'): string {
   if (facts.length === 0) return `I have not told you anything about ${topic}.`;
   const sorted = [...facts].sort((a, b) => (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : 0));
-  return [`Here is what I told you about ${topic}:`, ...sorted.map(factLine)].join('\n');
+  return [`Here is what I told you about ${topic}:`, ...sorted.map((f) => factLine(f, zone))].join('\n');
 }

@@ -12,6 +12,9 @@ export interface DeskDeps {
   allow: AllowList;
   sessions: Sessions;
   timeoutMs: number;
+  /** See QuestionInput.progressMs / resultTimeoutMs. */
+  progressMs?: number;
+  resultTimeoutMs?: number;
   /** Our logical name (the USER_MSG sender). */
   self: string;
   now(): number;
@@ -60,7 +63,9 @@ export class ChatDesk {
     const request: Envelope = userMsg({ text, user: person, conversationId: session.conversationId, self: this.deps.self });
     const key = `${msg.from} ${session.thread}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-    this.deps.ask({ request, replyTo: msg.from, thread: session.thread, timeoutMs: this.deps.timeoutMs }, (line) => {
+    this.deps.ask({ request, replyTo: msg.from, thread: session.thread, timeoutMs: this.deps.timeoutMs,
+      ...(this.deps.progressMs !== undefined ? { progressMs: this.deps.progressMs } : {}),
+      ...(this.deps.resultTimeoutMs !== undefined ? { resultTimeoutMs: this.deps.resultTimeoutMs } : {}) }, (line) => {
       this.deps.say(line);
       if (line.chatState !== 'active') return;
       const left = (this.pending.get(key) ?? 1) - 1;

@@ -2,9 +2,10 @@
 // Coordinator, "composing" while it works, then the answer, a FAILURE in words, or — after
 // PRESENTER_TIMEOUT — an apology and a CANCEL (FIPA SC00026 cancel meta-protocol).
 // Pure: the chat line goes out as an emitted `chat` event that main.ts hands to the transport.
-import { emit, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { type Choice, choicesOf } from './choices.js';
 import { icsOf, renderAnswer, TEXT } from './render.js';
 
 export const COORDINATOR = 'Coordinator';
@@ -18,6 +19,8 @@ export interface ChatEmitted {
   chatState: 'composing' | 'active';
   /** An .ics invitation (rich.ics) sent right after `text` as its own message. */
   ics?: string;
+  /** A choice the person is asked for (rich.choices): a form in the same message (choices.ts). */
+  choices?: Choice[];
 }
 
 export type PresenterEmitted = ExchangeEmitted | ChatEmitted;
@@ -30,6 +33,10 @@ export interface QuestionInput {
   /** <thread> the person's client sees (its own, or our conversation_id). */
   thread: string;
   timeoutMs: number;
+  /** After this long without an answer the person is told the work is under way (issue 16). */
+  progressMs?: number;
+  /** The documented RESULT timeout (PARLEY_RESULT_TIMEOUT_MS): how long a specialist may take, said in that line. */
+  resultTimeoutMs?: number;
 }
 
 export type QuestionEvent = InboundEvent | { type: 'START' };
@@ -59,14 +66,18 @@ export const questionKey = (request: Envelope) => `${request.conversation_id}/${
 export const questionMachine = setup({
   types: {} as {
     input: QuestionInput;
-    context: QuestionInput & { answer?: string };
+    /** by: the specialist the Coordinator said has the question (AGREE {by}). */
+    context: QuestionInput & { answer?: string; by?: string };
     events: QuestionEvent;
     emitted: PresenterEmitted;
   },
   delays: {
     PRESENTER_TIMEOUT: ({ context }) => context.timeoutMs,
+    PRESENTER_PROGRESS: ({ context }) => context.progressMs ?? context.timeoutMs,
   },
   guards: {
+    wantsProgress: ({ context }) => context.progressMs !== undefined && context.progressMs < context.timeoutMs,
+    namesWorker: ({ event }) => event.type === 'inbound' && event.envelope.performative === 'AGREE' && typeof event.envelope.content.by === 'string',
     isAnswer: ({ event }) => event.type === 'inbound' && renderAnswer(event.envelope) !== undefined,
   },
   actions: {
@@ -80,6 +91,9 @@ export const questionMachine = setup({
       text: event.type === 'inbound' ? (renderAnswer(event.envelope) as string) : TEXT.timeout,
       ...(event.type === 'inbound' && event.envelope.performative === 'INFORM' && icsOf(event.envelope.content.rich)
         ? { ics: icsOf(event.envelope.content.rich) as string }
+        : {}),
+      ...(event.type === 'inbound' && event.envelope.performative === 'INFORM' && choicesOf(event.envelope.content.rich)
+        ? { choices: choicesOf(event.envelope.content.rich) as Choice[] }
         : {}),
     })),
     noteAnswer: emit(({ event }) => ({
@@ -107,6 +121,9 @@ export const questionMachine = setup({
         content: { type: 'CANCEL', reason: `no answer within ${context.timeoutMs} ms` },
       }),
     })),
+    progress: emit(({ context }) => ({
+      type: 'chat' as const, to: context.replyTo, thread: context.thread, chatState: 'composing' as const, text: TEXT.working(context.resultTimeoutMs, context.by),
+    })),
     noteTimeout: emit(({ context }) => ({ type: 'note' as const, decision: 'timeout: CANCEL sent', detail: { timeoutMs: context.timeoutMs } })),
   },
 }).createMachine({
@@ -121,11 +138,22 @@ export const questionMachine = setup({
       on: {
         inbound: [
           { guard: 'isAnswer', target: 'done', actions: ['answer', 'noteAnswer'] },
+          // The Coordinator's AGREE names the specialist working on it (for the progress line).
+          {
+            guard: 'namesWorker',
+            actions: [
+              assign(({ event }) => ({ by: event.type === 'inbound' ? String(event.envelope.content.by).slice(0, 100) : undefined })),
+              emit(({ event }) => ({ type: 'note' as const, decision: 'taken', detail: { by: event.type === 'inbound' ? event.envelope.content.by : undefined } })),
+            ],
+          },
           // e.g. an AGREE (FIPA request allows one before the result): keep waiting.
           { actions: 'noteIgnored' },
         ],
       },
-      after: { PRESENTER_TIMEOUT: { target: 'done', actions: ['timedOut', 'cancel', 'noteTimeout'] } },
+      after: {
+        PRESENTER_PROGRESS: { guard: 'wantsProgress', actions: ['progress', emit({ type: 'note' as const, decision: 'progress-told' })] },
+        PRESENTER_TIMEOUT: { target: 'done', actions: ['timedOut', 'cancel', 'noteTimeout'] },
+      },
     },
     done: { type: 'final' },
   },

@@ -9,7 +9,14 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
+import path from 'node:path';
+import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
+import { choiceForm, submittedChoice } from './choices.js';
+import { startFileServer } from './files.js';
+import { type IqServer, serveAdhoc } from './adhoc.js';
+import { newConversationId } from '../../shared/acl/envelope.js';
+import { bare } from '../../shared/transport/stanza.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
@@ -22,28 +29,45 @@ const { agent, config, logger, store } = createAgent({
   readsChat: true,
   onChat: (msg: InboundMessage) => {
     // A chat line with an id is handled once, even when redelivered after a restart.
-    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(msg));
+    // A submitted choice form (choices.ts) is the chat line it stands for.
+    const chosen = submittedChoice(msg.stanza);
+    const line = chosen ? { ...msg, body: chosen } : msg;
+    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
   },
 });
 const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
+const files = await startFileServer(path.join(paths(config).data, 'files'), config.host, tunables.presenterFilesPort);
+
+/** Ad-hoc commands waiting for their answer, by thread (adhoc.ts puts it in the form's note). */
+const taps = new Map<string, (text: string) => void>();
+/** How long a submitted form waits for the answer before saying it follows in chat (IQ timeouts are ~30 s). */
+const ADHOC_WAIT_MS = 20000;
 
 function say(line: ChatEmitted): void {
+  if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
+    taps.get(line.thread)?.(line.text);
+    taps.delete(line.thread);
+  }
   agent.transport.send({
     type: 'chat',
     to: line.to,
     ...(line.thread ? { thread: line.thread } : {}),
     ...(line.text !== undefined ? { body: line.text } : {}),
     chatState: line.chatState,
+    ...(line.choices ? { children: [choiceForm(line.choices)] } : {}),
   });
-  // An invitation (docs/oacop.md): the .ics text as its own message, also as XEP-0066 out-of-band data.
+  // An invitation or cancellation (docs/oacop.md): the readable line went above; the .ics follows
+  // as a file the client can open (XEP-0066 out-of-band data; the body is the URL, as XEP-0066 §3
+  // advises for clients without it), served by files.ts — never raw iCalendar text in the chat.
   if (line.ics !== undefined) {
-    const url = `data:text/calendar;charset=utf-8;base64,${Buffer.from(line.ics, 'utf8').toString('base64')}`;
+    const name = /^METHOD:CANCEL/m.test(line.ics) ? 'cancellation.ics' : 'invitation.ics';
+    const url = files.put(name, line.ics);
     agent.transport.send({
-      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: line.ics,
-      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, 'invitation.ics'))],
+      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: url,
+      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
     });
   }
 }
@@ -52,6 +76,8 @@ const desk = new ChatDesk({
   allow,
   sessions: new Sessions(tunables.presenterIdleMs),
   timeoutMs: tunables.presenterTimeoutMs,
+  progressMs: tunables.presenterProgressMs,
+  resultTimeoutMs: tunables.resultTimeoutMs,
   self: agent.name,
   now: () => Date.now(),
   say,
@@ -61,6 +87,29 @@ const desk = new ChatDesk({
     actor.on('chat', (e: ChatEmitted) => onChat(e));
     agent.router.send(key, { type: 'START' });
   },
+});
+
+// XEP-0050 ad-hoc commands: a submitted form is the chat line it stands for, in a new thread.
+if ('onIq' in agent.transport) serveAdhoc(agent.transport as IqServer, {
+  self: () => agent.transport.address,
+  allowed: (from) => isAllowed(allow, bare(from)),
+  now: () => Date.now(),
+  run: (from, text) => new Promise((resolve) => {
+    const thread = newConversationId();
+    const timer = setTimeout(() => {
+      taps.delete(thread);
+      resolve(undefined);
+    }, ADHOC_WAIT_MS);
+    taps.set(thread, (answer) => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    const outcome = desk.handle({
+      type: 'chat', from, fromBare: bare(from), to: agent.transport.address, toBare: agent.transport.address, body: text, thread,
+      delayed: false, stanza: xml('message'), receivedAt: Date.now(),
+    });
+    logger.info({ from, outcome, command: text.split(' ')[0] }, 'ad-hoc command');
+  }),
 });
 
 // Coordinator → Presenter INFORM NOTIFY_USER: a line to a person who did not ask (docs/oacop.md).
@@ -94,4 +143,4 @@ if (store) {
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs }, 'online');
+logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');

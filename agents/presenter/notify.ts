@@ -7,6 +7,7 @@ import { replyTo } from '../../shared/acl/envelope.js';
 import { errorContent } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, ExchangeInput } from '../../shared/runtime/exchange.js';
 import type { ChatEmitted } from './machine.js';
+import { choicesOf } from './choices.js';
 import { icsOf } from './render.js';
 
 export interface NotifyInput extends ExchangeInput {
@@ -50,9 +51,11 @@ export const notifyMachine = setup({
         input: ({ context }) => {
           const c = context.request.content;
           const ics = icsOf(c.rich);
+          const choices = choicesOf(c.rich);
           return {
             type: 'chat' as const, to: String(c.user), text: String(c.text), thread: context.request.conversation_id, chatState: 'active' as const,
             ...(ics ? { ics } : {}),
+            ...(choices ? { choices } : {}),
           };
         },
         onDone: { target: 'done', actions: emit({ type: 'note', decision: 'notified' }) },

@@ -10,6 +10,14 @@ const MAX_DETAIL_CHARS = 300;
 
 export const TEXT = {
   timeout: 'Sorry, no answer arrived in time.',
+  /** The line after PARLEY_PRESENTER_PROGRESS_MS without an answer: who has it, and how long it may take. */
+  working: (resultTimeoutMs: number | undefined, by?: string) => {
+    const limit = resultTimeoutMs ? `${Math.round(resultTimeoutMs / 1000)} s` : undefined;
+    const who = by
+      ? `${by} is working on your question${limit ? ` (a specialist has up to ${limit} to answer)` : ''}`
+      : `the Coordinator has passed your question to the specialists${limit ? `, and each has up to ${limit} to answer` : ''}`;
+    return `Still working on it: ${who}. I'll write as soon as there is an answer.`;
+  },
   newConversation: 'Started a new conversation.',
   notAllowed: 'Sorry, this assistant is not available to your account.',
   kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',
@@ -18,18 +26,22 @@ export const TEXT = {
     `Sorry, that message is too long (${chars} characters; the limit is ${MAX_TEXT_CHARS}). Please shorten it.`,
 } as const;
 
-/** Seed contract §4 reasons, plus the pipeline's FAILURE codes, in words. */
-const FAILURE_TEXT: Record<string, string> = {
-  NO_CANDIDATE: 'Sorry, none of the specialists can answer that right now.',
-  SPECIALIST_TIMEOUT: 'Sorry, the specialist took too long to answer. Please try again in a moment.',
-  INVALID_ARGS: 'Sorry, the specialist could not work with that question. Could you rephrase it?',
-  INTERNAL_ERROR: 'Sorry, something went wrong on our side while answering.',
-  KB_UNAVAILABLE: 'Sorry, the knowledge base is unavailable right now, so I could not answer that.',
-  KB_STORE_FAILED: 'Sorry, the knowledge base could not store this, so I could not answer that.',
-  TIMEOUT: 'Sorry, the work took too long.',
-  NOT_REGISTERED: 'Sorry, a specialist was not available (its registration had lapsed). Please try again.',
-  BUDGET_EXCEEDED: 'Sorry, every specialist asked more than the budget allows for this question.',
-  OFFER_EXPIRED: 'Sorry, the specialist\'s offer expired before it could be accepted. Please try again.',
+/**
+ * Seed contract §4 reasons, plus the pipeline's FAILURE codes, in words. The Coordinator's
+ * `detail` is written for the person (agents/coordinator/replies.ts): one plain sentence carries
+ * it; the code itself stays in the trace (issue 16).
+ */
+const FAILURE_TEXT: Record<string, (detail: string | undefined) => string> = {
+  NO_CANDIDATE: (d) => d ?? 'Sorry, none of the specialists can answer that right now.',
+  SPECIALIST_TIMEOUT: (d) => `Sorry, no answer arrived in time${d ? ` (${d.replace(/\.$/, '')})` : ''}. Please try again in a moment.`,
+  INVALID_ARGS: (d) => (d ? `Sorry, I could not answer that: ${d}` : 'Sorry, the specialist could not work with that question. Could you rephrase it?'),
+  INTERNAL_ERROR: (d) => withDetail('Sorry, something went wrong on our side while answering.', d),
+  KB_UNAVAILABLE: (d) => withDetail('Sorry, the knowledge base is unavailable right now, so I could not answer that.', d),
+  KB_STORE_FAILED: (d) => withDetail('Sorry, the knowledge base could not store this, so I could not answer that.', d),
+  TIMEOUT: (d) => withDetail('Sorry, the work took too long.', d),
+  NOT_REGISTERED: (d) => withDetail('Sorry, a specialist was not available (its registration had lapsed). Please try again.', d),
+  BUDGET_EXCEEDED: (d) => withDetail('Sorry, every specialist asked more than the budget allows for this question.', d),
+  OFFER_EXPIRED: (d) => withDetail('Sorry, the specialist\'s offer expired before it could be accepted. Please try again.', d),
 };
 
 /** Code points, the unit of JSON Schema maxLength (an emoji counts once). */
@@ -61,18 +73,19 @@ export function renderReply(content: Record<string, unknown>): string {
   return text;
 }
 
-/** FAILURE {reason, detail} → a sentence by reason, with the detail in brackets. */
+/** FAILURE {reason, detail} → one sentence by reason that carries the detail. */
 export function renderFailure(content: Record<string, unknown>): string {
   const reason = str(content.reason) ?? 'INTERNAL_ERROR';
-  const sentence = FAILURE_TEXT[reason] ?? `Sorry, the request failed (${reason}).`;
-  return withDetail(sentence, str(content.detail));
+  const detail = str(content.detail);
+  const text = FAILURE_TEXT[reason];
+  return text ? text(detail === undefined ? undefined : clip(detail)) : withDetail('Sorry, the request failed.', detail);
 }
 
-/** NOT-UNDERSTOOD / REFUSE from the Coordinator: an apology that names the reason. */
+/** NOT-UNDERSTOOD / REFUSE from the Coordinator: an apology in words (the code is in the trace). */
 export function renderRejection(performative: string, content: Record<string, unknown>): string {
-  const reason = str(content.reason) ?? 'unknown reason';
-  const what = performative === 'REFUSE' ? 'refused the request' : 'did not understand the request';
-  return withDetail(`Sorry, the coordinator ${what}: ${reason}.`, str(content.detail));
+  const what = performative === 'REFUSE' ? 'Sorry, I cannot do that request' : 'Sorry, I could not understand that request';
+  const detail = str(content.detail);
+  return detail ? `${what}: ${clip(detail)}` : `${what}.`;
 }
 
 /** An iCalendar invitation carried as rich.ics (docs/oacop.md): delivered as a second message. */

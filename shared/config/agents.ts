@@ -27,6 +27,10 @@ export interface AgentTunables {
   presenterIdleMs: number;
   /** Presenter: how long a person waits before "no answer" (must exceed the Coordinator's worst case). */
   presenterTimeoutMs: number;
+  /** A person waiting this long is told the work is under way (PARLEY_PRESENTER_PROGRESS_MS, 5 s). */
+  presenterProgressMs: number;
+  /** Loopback port of the Presenter's attachment server (PARLEY_FILES_PORT; 0 = any free port). */
+  presenterFilesPort: number;
   /** Presenter: who may subscribe and chat: comma list of domains and/or bare JIDs. */
   presenterAllow: string[];
   /** Coordinator, Agora §3: auto = negotiate when the DF lists ≥ 2 candidates; always; never. */
@@ -66,6 +70,8 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = env.
     specialistConcurrency: ms(env, 'PARLEY_SPECIALIST_CONCURRENCY', 8),
     presenterIdleMs: ms(env, 'PARLEY_PRESENTER_IDLE_MS', 30 * 60 * 1000),
     presenterTimeoutMs: ms(env, 'PARLEY_PRESENTER_TIMEOUT_MS', 120000),
+    presenterProgressMs: ms(env, 'PARLEY_PRESENTER_PROGRESS_MS', 5000),
+    presenterFilesPort: ms(env, 'PARLEY_FILES_PORT', 0),
     presenterAllow: (env.PARLEY_PRESENTER_ALLOW || domain).split(',').map((s) => s.trim()).filter(Boolean),
     negotiate: negotiateMode(env.PARLEY_NEGOTIATE),
     cfpTimeoutMs: ms(env, 'PARLEY_CFP_TIMEOUT_MS', agreeTimeoutMs),

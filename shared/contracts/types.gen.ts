@@ -375,11 +375,15 @@ export interface ExpertResult {
   };
 }
 /**
- * AGREE, Specialist → Coordinator (seed contract §2.3). The seed shape has no type; an optional type AGREE is allowed.
+ * AGREE, Specialist → Coordinator (seed contract §2.3); also Coordinator → Presenter once a specialist has taken a person's question, naming it in `by` so the person can be told who is working on it. The seed shape has no type; an optional type AGREE is allowed.
  */
 export interface AgreeContent {
   type?: "AGREE";
   status: "accepted";
+  /**
+   * Coordinator → Presenter: the specialist working on the question.
+   */
+  by?: string;
 }
 /**
  * REQUEST.ASK_EXPERT, Coordinator → Specialist (seed contract §2.3). Skills may read further args; a specialist answers FAILURE INVALID_ARGS when they do not fit.

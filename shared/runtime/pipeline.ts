@@ -74,7 +74,12 @@ function isPeopleChat(msg: InboundMessage, role: Role, readsChat: boolean, body:
 export function classify(msg: InboundMessage, ctx: PipelineContext): Classified {
   const from = identify(msg.from, ctx.domain);
   if (msg.type === 'error') return { action: 'ignore', reason: 'error stanza', from };
-  if (msg.body === undefined || msg.body === '') return { action: 'ignore', reason: 'no body', from };
+  if (msg.body === undefined || msg.body === '') {
+    // A person's submitted data form (XEP-0004 in a message, no body) is chat too: the Presenter reads the answer from it.
+    const form = msg.stanza?.getChildren('x', 'jabber:x:data').some((x) => x.attrs.type === 'submit');
+    if (form && ctx.readsChat && HUMAN_ROLES.has(from.role) && msg.type === 'chat') return { action: 'chat', msg, from };
+    return { action: 'ignore', reason: 'no body', from };
+  }
   // People chat in plain text with the Presenter; a chat body that is not JSON is chat.
   if (isPeopleChat(msg, from.role, ctx.readsChat, msg.body)) return { action: 'chat', msg, from };
   const base = { action: 'reject' as const, from, conversation_id: msg.thread ?? 'unknown', in_reply_to: msg.id };

@@ -134,10 +134,11 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     return best;
   }
 
-  /** Validates the args against the skill's inputSchema and runs it in its pool. */
+  /** Validates the args (less hints the skill does not declare) against the skill's inputSchema and runs it in its pool. */
   async run(name: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal): Promise<{ answer: string; meta: Record<string, unknown> }> {
     const a = this.active.get(name);
     if (!a) throw new ParleyError('INTERNAL_ERROR', `the ${name} skill is not loaded here (it was removed or disabled)`);
+    args = withoutUndeclaredHints(args, a.def.manifest.inputSchema);
     if (!a.def.validateInput(args)) throw new ParleyError('INVALID_ARGS', `the ${name} skill's input: ${formatErrors(a.def.validateInput.errors)}`);
     const out: SkillResult = await a.pool.run(args, session_id, signal);
     return { answer: out.answer, meta: { ...out.meta, skill: name, version: a.def.manifest.version } };
@@ -185,4 +186,20 @@ export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<numb
     }
   }
   return answered;
+}
+
+/**
+ * Context the Coordinator adds to every question (args.zone: the person's time zone, issue 16).
+ * A skill that declares it in its inputSchema gets it; to any other it is not sent, so a strict
+ * schema (additionalProperties: false) does not turn a hint into INVALID_ARGS.
+ */
+const HINTS = ['zone'] as const;
+
+export function withoutUndeclaredHints(args: Record<string, unknown>, schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  const declared = (schema?.properties ?? {}) as Record<string, unknown>;
+  const drop = HINTS.filter((h) => h in args && !(h in declared));
+  if (drop.length === 0) return args;
+  const out = { ...args };
+  for (const h of drop) delete out[h];
+  return out;
 }

@@ -4,9 +4,16 @@ export interface BackoffOptions {
   minMs: number;
   maxMs: number;
   resetAfterMs: number;
+  /**
+   * Exits in a row before the agent ever became ready after which it is not started again
+   * (status `failed`, reported by `npm run status`): a specialist with a broken skill or
+   * configuration is not restarted forever (issue 16). An agent that once became ready is
+   * restarted with back-off as before.
+   */
+  maxFailedStarts?: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { minMs: 250, maxMs: 10000, resetAfterMs: 30000 };
+export const DEFAULT_BACKOFF: BackoffOptions = { minMs: 250, maxMs: 10000, resetAfterMs: 30000, maxFailedStarts: 5 };
 
 export class Backoff {
   private attempt = 0;

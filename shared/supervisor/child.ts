@@ -9,7 +9,8 @@ import readline from 'node:readline';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import type { AgentSpec } from './spec.js';
 
-export type ChildStatus = 'starting' | 'ready' | 'backoff' | 'stopping' | 'stopped';
+/** `failed`: it exited before becoming ready maxFailedStarts times in a row and is not restarted. */
+export type ChildStatus = 'starting' | 'ready' | 'backoff' | 'stopping' | 'stopped' | 'failed';
 
 export interface ChildInfo {
   name: string;
@@ -36,6 +37,8 @@ export interface ChildEvents {
 export class ManagedChild extends EventEmitter<ChildEvents> {
   status: ChildStatus = 'stopped';
   restarts = 0;
+  /** Exits in a row before `ready` (reset when it becomes ready). */
+  failedStarts = 0;
   private proc: ChildProcess | undefined;
   private startedAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -101,6 +104,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     }
     if (rec.msg === this.spec.readyMsg && this.status === 'starting') {
       this.status = 'ready';
+      this.failedStarts = 0;
       this.emit('ready', Date.now() - this.startedAt);
     }
     if (rec.msg === 'idle' && this.status === 'ready') this.emit('idle');
@@ -114,6 +118,14 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     if (this.status === 'stopping' || this.status === 'stopped') {
       this.status = 'stopped';
       this.emit('exit', code, signal, null);
+      return;
+    }
+    if (this.status === 'starting') this.failedStarts += 1;
+    const limit = this.opts.backoff.maxFailedStarts;
+    if (limit !== undefined && this.failedStarts >= limit) {
+      this.status = 'failed';
+      this.emit('exit', code, signal, null);
+      this.emit('error', `${this.spec.name} failed to start ${this.failedStarts} times in a row; not restarting it (log: logs/${this.spec.name}.log)`);
       return;
     }
     const delay = this.backoff.next(Date.now() - this.startedAt);

@@ -63,6 +63,8 @@ export interface ControlOptions {
   roles?: ReadonlyMap<string, Role>;
   /** Extras log "idle" and are stopped after this long without work (PARLEY_SPAWN_IDLE_MS). */
   idleAfterMs?: number;
+  /** Throws when a specialist's skills are unknown or not allowed (operate.ts checkSpawnSkills): 400 at once, nothing started. */
+  checkSkills?: (def: SpecialistDef) => void;
 }
 
 function stringList(v: unknown, field: string): string[] {
@@ -98,7 +100,9 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       if (typeof body.role === 'string' && o.roles && !o.roles.has(body.role)) throw new HttpError(400, 'INVALID_ARGS', `unknown role ${JSON.stringify(body.role)}; known: ${[...o.roles.keys()].join(', ')}`);
       let spec: AgentSpec;
       try {
-        spec = o.specialistSpec({ name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}) });
+        const def = { name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}) };
+        o.checkSkills?.(def);
+        spec = o.specialistSpec(def);
       } catch (err) {
         throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
       }

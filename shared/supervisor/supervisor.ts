@@ -94,6 +94,7 @@ export class Supervisor {
   /** Starts a stopped agent again (POST /start). */
   startOne(name: string): ChildInfo {
     const child = this.require(name);
+    child.failedStarts = 0; // an operator's explicit start gets a fresh set of tries
     child.start();
     return child.info();
   }

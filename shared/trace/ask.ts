@@ -28,6 +28,8 @@ export class Person {
   private constructor(readonly jid: string, readonly presenter: string, private readonly t: XmppTransport) {
     t.onMessage((m) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body || !m.thread) return;
+      // "Still working on it" comes with chat state composing: the answer is still to come.
+      if (m.chatState === 'composing') return;
       this.waiting.get(m.thread)?.(m);
     });
   }

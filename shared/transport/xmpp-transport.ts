@@ -22,6 +22,12 @@ export interface XmppEntity extends EventEmitter {
   disconnect?(): Promise<unknown>;
 }
 
+/** xmpp.js's iq-callee (the part we use). */
+interface IqCallee {
+  get(ns: string, name: string, handler: (ctx: { stanza: Element; element: Element }) => unknown): void;
+  set(ns: string, name: string, handler: (ctx: { stanza: Element; element: Element }) => unknown): void;
+}
+
 export interface XmppTransportOptions {
   address: string;
   entity: XmppEntity;
@@ -123,6 +129,17 @@ export class XmppTransport implements Transport {
 
   onPresence(handler: (stanza: Element) => void): void {
     this.events.on('presence', handler);
+  }
+
+  /**
+   * Answers IQ `type` requests whose child is `name` in `ns` (disco, XEP-0050 ad-hoc commands):
+   * the handler's element is the result's child, an <error/> element makes an error reply
+   * (xmpp.js iq-callee; unhandled IQs still get service-unavailable).
+   */
+  onIq(type: 'get' | 'set', ns: string, name: string, handler: (stanza: Element, child: Element) => Promise<Element | undefined> | Element | undefined): void {
+    const callee = (this.entity as XmppEntity & { iqCallee?: IqCallee }).iqCallee;
+    if (!callee) throw new Error(`${this.address}: this transport answers no IQs`);
+    callee[type](ns, name, (ctx) => handler(ctx.stanza, ctx.element));
   }
 
   on(event: 'online' | 'offline', handler: () => void): void {

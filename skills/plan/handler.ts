@@ -12,6 +12,20 @@ export function parts(question: string): string[] {
     .filter((p) => p.length >= 2);
 }
 
+/**
+ * Why a part was not answered, in words (issue 16: never silently half, never codes): the
+ * Coordinator's FAILURE arrives as "CODE: detail"; the code stays in meta (the trace).
+ */
+export function whyNot(message: string): { reason: string; code?: string } {
+  // "delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: <detail>" (agents/specialist/a2a.ts), or "CODE: detail".
+  const answered = /the Coordinator answered (?:FAILURE|REFUSE|NOT-UNDERSTOOD) ([A-Z_]*):\s*([\s\S]*)$/.exec(message);
+  const m = answered ? undefined : /^([A-Z][A-Z_]{2,}):\s*/.exec(message);
+  const code = answered?.[1] || m?.[1];
+  const text = (answered ? (answered[2] as string) : m ? message.slice(m[0].length) : message).trim();
+  const reason = /^I can't help with that one/.test(text) ? 'no specialist here answers that kind of question' : text.replace(/\.$/, '') || 'no answer came back';
+  return code ? { reason, code } : { reason };
+}
+
 export async function run(input: { question: string }, ctx: SkillContext) {
   const ps = parts(input.question);
   if (ps.length < 2) throw invalidArgs('give two or more parts separated by ";" (e.g. "answer both: what is 2+2; what time is it in Oslo?")');
@@ -19,8 +33,14 @@ export async function run(input: { question: string }, ctx: SkillContext) {
   const results = await Promise.all(ps.map((task) =>
     ctx.use('delegate_task', { task }).then(
       (r) => ({ task, ok: true, answer: r.answer, by: (r.meta?.answered_by as string | null) ?? null }),
-      (err: Error) => ({ task, ok: false, answer: err.message, by: null }),
+      (err: Error) => {
+        const why = whyNot(err.message);
+        return { task, ok: false, answer: why.reason, by: null, ...(why.code ? { code: why.code } : {}) };
+      },
     )));
   const lines = results.map((r, i) => `${i + 1}. ${r.task}: ${r.ok ? r.answer : `not answered (${r.answer})`}${r.by ? ` [${r.by}]` : ''}`);
-  return { answer: lines.join('\n'), meta: { parts: results.map((r) => ({ task: r.task, ok: r.ok, answered_by: r.by })) } };
+  const missed = results.filter((r) => !r.ok).length;
+  // Never silently half: a closing line says how many parts are missing.
+  if (missed > 0) lines.push(missed === results.length ? 'None of the parts could be answered.' : `${missed} of ${results.length} parts could not be answered (see above).`);
+  return { answer: lines.join('\n'), meta: { parts: results.map((r) => ({ task: r.task, ok: r.ok, answered_by: r.by, ...('code' in r ? { reason: r.code } : {}) })) } };
 }

@@ -212,7 +212,17 @@ describe('Bad input [every role] real processes answer each kind with a FIPA err
       wrongPerformative: 'INFORM', broken: without('text'),
       forbidden: { account: SPEC, name: SPEC, performative: 'REQUEST', content: () => userMsg('let me in') },
     }, started('coordinator'));
-    const answer = await peers.ask('presenter', env({ performative: 'REQUEST', sender: 'Presenter', receiver: 'Coordinator', content: userMsg('what is 17 * 23?') }), 15000);
+    const request = env({ performative: 'REQUEST', sender: 'Presenter', receiver: 'Coordinator', content: userMsg('what is 17 * 23?') });
+    const reply = new Promise<Envelope>((resolve) => {
+      peers.onEnvelope = (_a, e) => {
+        if (e.in_reply_to === request.reply_with && e.performative === 'INFORM') resolve(e);
+      };
+    });
+    // First the AGREE naming the specialist that took it (for the person's "still working" line), then the answer.
+    const agree = await peers.ask('presenter', request, 15000);
+    expect(agree).to.deep.include({ performative: 'AGREE' });
+    expect(agree.content.by).to.match(/^specialist-/);
+    const answer = await reply;
     expect(answer).to.deep.include({ performative: 'INFORM' });
     expect(answer.content).to.deep.include({ type: 'PRESENTER_REPLY', text: '391' });
   });

@@ -46,7 +46,7 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
 
   /** Waits for a line in every thread, then a little longer for duplicates; counts the lines per thread. */
   const settle = async (asked: Asked[], timeoutMs = 40000) => {
-    const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread);
+    const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !l.progress);
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline && asked.some((q) => lines(q).length === 0)) await sleep(100);
     const allAt = Date.now();

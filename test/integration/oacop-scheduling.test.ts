@@ -92,22 +92,26 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
 
   it('schedules two people from chat: the earliest common slot, and the invitation as .ics; bob is invited', async () => {
     const bobSeen = who('bob').lines.length;
-    const { answer, ics } = await who('alice').ask('/meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
+    const { answer, ics } = await who('alice').ask('meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
     expect(answer).to.contain('Booked: Meeting with bob').and.contain('Mon 14 Dec 2026, 09:00–09:30 UTC').and.contain('Participants: alice and bob');
-    expect(ics?.body).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
-    expect(ics?.oob).to.match(/^data:text\/calendar;charset=utf-8;base64,/);
-    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1];
+    // The .ics is an attachment (XEP-0066, body = its URL), fetched over HTTP on loopback; no iCalendar text in the chat.
+    expect(ics?.oob).to.match(/^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\/invitation\.ics$/);
+    expect(ics?.body).to.equal(ics?.oob);
+    expect(ics?.file).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
+    expect(who('alice').lines.some((l) => l.body.includes('BEGIN:VCALENDAR'))).to.equal(false);
+    const uid = /UID:(\S+)/.exec(ics?.file ?? '')?.[1];
     for (const p of ['alice', 'bob']) {
       expect(bookedEvents(w.calFile(p)).filter((e) => e.uid === uid && e.status === 'CONFIRMED'), p).to.have.length(1);
     }
     const invited = await who('bob').waitFor((l) => l.body.startsWith('alice invited you'), 'telling bob of the booking', 10000, bobSeen);
     expect(invited.body).to.equal('alice invited you to "Meeting with bob", Mon 14 Dec 2026, 09:00–09:30 UTC. The invitation (.ics) follows.');
-    const invitation = await who('bob').waitFor((l) => l.body.includes('BEGIN:VCALENDAR'), 'the invitation .ics for bob', 10000, bobSeen);
-    expect(invitation.body).to.contain(`UID:${uid}`);
+    const invitation = await who('bob').waitFor((l) => !!l.file?.includes('BEGIN:VCALENDAR'), 'the invitation .ics for bob', 10000, bobSeen);
+    expect(invitation.file).to.contain(`UID:${uid}`);
   });
 
   it('a person\'s time zone: u07 sets Europe/Berlin, reads the meeting in it; u08, in UTC, reads the same slot in UTC', async () => {
     expect((await who('u07').ask('my time zone is europe/berlin')).answer).to.match(/^From now on I read and show your times in Europe\/Berlin \(it is .+ there\)\.$/);
+    expect((await who('u07').ask('tz')).answer).to.contain('Your times are shown in Europe/Berlin');
     expect((await who('u07').ask('/tz')).answer).to.contain('Your times are shown in Europe/Berlin');
     expect((await who('u07').ask('my time zone is Atlantis/Capital')).answer).to.contain('I don\'t know the time zone "Atlantis/Capital"');
     const u08Seen = who('u08').lines.length;
@@ -120,14 +124,15 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
   it('schedules three people in a room for 3 from natural language, then "cancel that meeting" cancels it everywhere', async () => {
     const { answer, ics } = await who('alice').ask('schedule 30 min with bob and carol tomorrow afternoon in a room for 3', { ics: true });
     expect(answer).to.contain('Booked').and.contain('Participants: alice, bob and carol').and.contain('Room: atlas');
-    expect(ics?.body).to.contain('LOCATION:atlas');
-    const uid = /UID:(\S+)/.exec(ics?.body ?? '')?.[1] as string;
+    expect(ics?.file).to.contain('LOCATION:atlas');
+    const uid = /UID:(\S+)/.exec(ics?.file ?? '')?.[1] as string;
     expect(bookedEvents(w.roomFile('atlas')).find((e) => e.uid === uid)?.status).to.equal('CONFIRMED');
 
     const bobSeen = who('bob').lines.length;
     const cancelled = await who('alice').ask('cancel that meeting', { ics: true });
     expect(cancelled.answer).to.contain('Cancelled: Meeting with bob, carol').and.contain('room atlas released');
-    expect(cancelled.ics?.body).to.contain('METHOD:CANCEL').and.contain('SEQUENCE:3');
+    expect(cancelled.ics?.file).to.contain('METHOD:CANCEL').and.contain('SEQUENCE:3');
+    expect(cancelled.ics?.oob).to.match(/\/cancellation\.ics$/);
     for (const file of [w.calFile('alice'), w.calFile('bob'), w.calFile('carol'), w.roomFile('atlas')]) {
       expect(bookedEvents(file).find((e) => e.uid === uid)?.status, file).to.equal('CANCELLED');
     }
@@ -148,6 +153,20 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('carol').ask('/meet 30m u06 2026-12-14T15:00Z..2026-12-14T15:45Z cosmos')).answer).to.contain('15:15–15:45 UTC').and.contain('Room: cosmos');
   });
 
+  it('a meeting that cannot be booked says why truthfully ("busy then") and offers the nearest times that work, bookable as said', async () => {
+    expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
+    const { answer, line, thread } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
+    expect(answer).to.contain('• u10 is busy then').and.not.contain('declined');
+    expect(answer).to.contain('The nearest times that work for everyone:\n• Wed 20 Jan 2027, 12:00–12:30 UTC\n');
+    const book = /To book the first, say: (meet .+)$/m.exec(answer)?.[1] as string;
+    expect(book).to.equal('meet 30m u10 2027-01-20T12:00Z..2027-01-20T12:30Z');
+    // The same times as a form (XEP-0004) in the message; picking one (a form submit, no text) books it.
+    expect(line.choices?.[0]).to.equal(book);
+    expect(line.choices).to.have.length(3);
+    expect(await who('u11').chooseAndWait(thread, line.choices?.[1] as string)).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:30–13:00 UTC');
+    expect((await who('u11').ask(book)).answer).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:00–12:30 UTC');
+  });
+
   it('assigns a task from chat; bob is told, answers "50% draft started" and "done", and alice hears each update', async () => {
     const aliceSeen = who('alice').lines.length;
     const bobSeen = who('bob').lines.length;
@@ -155,6 +174,9 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect(assigned.answer).to.match(/^Assigned "Q1 report" to bob, due Fri \d+ \w+ 2026, 17:00 UTC/);
     const told = await who('bob').waitFor((l) => l.body.startsWith('alice assigned you a task'), 'the assignment', 10000, bobSeen);
     expect(told.body).to.contain('"Q1 report"');
+    // The approval is asked as a form too; bob answers by submitting it (no text typed).
+    expect(told.choices).to.deep.equal(['accept', 'decline', 'done']);
+    expect(await who('bob').chooseAndWait(told.thread, 'accept')).to.equal('Noted: you accepted "Q1 report". I told alice.');
 
     expect((await who('bob').ask('50% draft started')).answer).to.equal('Noted: you are working on "Q1 report" (50%): draft started. I told alice.');
     const progress = await who('alice').waitFor((l) => l.body.startsWith('bob is working on'), 'the progress update', 10000, aliceSeen);
@@ -190,7 +212,7 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
 
     // Each booked meeting: its .ics, and the same UID and start in every attendee's calendar and its room.
     const meetings = await Promise.all(booked.map(async (a) => {
-      const ics = (await who(a.asker).waitFor((l) => l.thread === a.thread && l.body.startsWith('BEGIN:VCALENDAR'), 'the .ics', 10000)).body;
+      const ics = (await who(a.asker).waitFor((l) => l.thread === a.thread && l.file !== undefined, 'the .ics', 10000)).file as string;
       const uid = /UID:(\S+)/.exec(ics)?.[1] as string;
       const room = /LOCATION:(\S+)/.exec(ics)?.[1] as string;
       const attendees = [...ics.matchAll(/ATTENDEE;[^:]*:xmpp:([^@\r\n]+)@/g)].map((m) => m[1] as string);

@@ -16,8 +16,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface Line {
   thread: string;
   body: string;
-  /** XEP-0066 url (the .ics as a data: URL), when present. */
+  /** XEP-0066 url of the attachment (the .ics), when present. */
   oob?: string;
+  /** A "still working on it" line (chat state composing): not the answer. */
+  progress?: boolean;
+  /** When it arrived (Date.now()). */
+  at: number;
+  /** The attachment's content, fetched from its XEP-0066 URL (the .ics). */
+  file?: string;
+  /** A choice form in the message (agents/presenter/choices.ts): its options' values. */
+  choices?: string[];
 }
 
 export class ChatPerson {
@@ -28,8 +36,17 @@ export class ChatPerson {
     t.onMessage((m: InboundMessage) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
       const oob = m.stanza.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined;
-      this.lines.push({ thread: m.thread ?? '', body: m.body, ...(oob ? { oob } : {}) });
-      for (const w of [...this.waiters]) w();
+      const form = m.stanza.getChildren('x', 'jabber:x:data').find((x) => x.attrs.type === 'form');
+      const choices = form?.getChildren('field').find((f) => f.attrs.var === 'say')?.getChildren('option').map((o) => o.getChildText('value') ?? '');
+      const line: Line = {
+        thread: m.thread ?? '', body: m.body, at: Date.now(), ...(oob ? { oob } : {}), ...(m.chatState === 'composing' ? { progress: true } : {}), ...(choices ? { choices } : {}),
+      };
+      // An attachment is fetched as a client would, before the line counts as received.
+      const fetched = oob?.startsWith('http://') ? fetch(oob).then((r) => (r.ok ? r.text() : `HTTP ${r.status}`), (e: Error) => `fetch failed: ${e.message}`) : Promise.resolve(undefined);
+      void fetched.then((file) => {
+        this.lines.push(file === undefined ? line : { ...line, file });
+        for (const w of [...this.waiters]) w();
+      });
     });
   }
 
@@ -73,12 +90,28 @@ export class ChatPerson {
     }
   }
 
-  /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation after it. */
-  async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; thread: string; ics?: Line }> {
+  /** Says `text` in a new thread; resolves with the answer and, when `ics`, the invitation (attachment) after it. */
+  async ask(text: string, { ics = false, timeoutMs = 60000 } = {}): Promise<{ answer: string; thread: string; line: Line; ics?: Line }> {
     const thread = this.say(text);
-    const answer = await this.waitFor((l) => l.thread === thread && !l.body.startsWith('BEGIN:VCALENDAR'), `answering "${text}"`, timeoutMs);
-    if (!ics) return { answer: answer.body, thread };
-    return { answer: answer.body, thread, ics: await this.waitFor((l) => l.thread === thread && l.body.startsWith('BEGIN:VCALENDAR'), `with the .ics for "${text}"`, 5000) };
+    const answer = await this.waitFor((l) => l.thread === thread && !l.progress && l.oob === undefined, `answering "${text}"`, timeoutMs);
+    if (!ics) return { answer: answer.body, thread, line: answer };
+    return { answer: answer.body, thread, line: answer, ics: await this.waitFor((l) => l.thread === thread && l.file !== undefined, `with the .ics for "${text}"`, 5000) };
+  }
+
+  /** Answers a choice form as a client with forms does: a message carrying only the submitted form (no body). */
+  choose(thread: string, say: string): void {
+    this.t.send({
+      to: this.presenter, type: 'chat', thread,
+      children: [xml('x', { xmlns: 'jabber:x:data', type: 'submit' },
+        xml('field', { var: 'FORM_TYPE' }, xml('value', {}, 'urn:parley:choice:1')), xml('field', { var: 'say' }, xml('value', {}, say)))],
+    });
+  }
+
+  /** choose() and wait for the answer in that thread. */
+  async chooseAndWait(thread: string, say: string, timeoutMs = 60000): Promise<string> {
+    const from = this.lines.length;
+    this.choose(thread, say);
+    return (await this.waitFor((l) => l.thread === thread && !l.progress && l.oob === undefined, `answering the choice "${say}"`, timeoutMs, from)).body;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { busyDelay, type BusyRetrySettings, nextWait, onlyBusy } from '../../agents/coordinator/busy-wait.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { harness, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';
@@ -83,7 +83,7 @@ describe('Coordinator [busy-wait] every candidate busy → wait and ask again, n
     for (let i = 1; i < w.length; i++) expect(w[i] as number).to.be.greaterThan((w[i - 1] as number) * 0.9);
     expect(h.last()).to.include({ performative: 'FAILURE', receiver: 'Presenter' });
     expect(h.last().content).to.deep.include({ reason: 'NO_CANDIDATE' });
-    expect(String(h.last().content.detail)).to.match(/specialist-a declined \(busy\)/);
+    expect(String(h.last().content.detail)).to.match(/busy right now \(specialist-a/);
   });
 
   it('does not wait when a candidate failed or timed out (not a capacity problem)', () => {
@@ -137,8 +137,9 @@ describe('Coordinator [busy-wait] every candidate busy → wait and ask again, n
     const cfp = h.last();
     expect(cfp.performative).to.equal('CFP');
     const propose = h.reply(cfp, 'PROPOSE', { type: 'AGORA_OFFER', request_id: cfp.reply_with, offer_id: 'o1', cost: 1, ttl: 5000, eta: 10 });
-    const accept = h.last();
-    expect(accept).to.include({ performative: 'ACCEPT-PROPOSAL', in_reply_to: propose.reply_with });
+    const accept = h.sent.filter((e) => e.performative === 'ACCEPT-PROPOSAL').at(-1) as Envelope;
+    expect(accept).to.include({ in_reply_to: propose.reply_with });
+    expect(h.last()).to.deep.include({ performative: 'AGREE', receiver: 'Presenter', content: { status: 'accepted', by: 'specialist-a' } });
     h.reply(accept, 'FAILURE', { type: 'AGORA_ERROR', code: 503, message: 'no free worker', reason: 'BUSY' });
     expect(waits(h)).to.have.length(1);
     h.clock.increment(waits(h)[0] as number);

@@ -33,7 +33,7 @@ describe('Coordinator [happy path] USER_MSG → DF → specialist → KB → PRE
     const reply = h.last();
 
     expect(h.sent.map((e) => `${e.performative} ${(e.content.type as string | undefined) ?? Object.keys(e.content)[0]} → ${e.receiver}`)).to.deep.equal([
-      'QUERY-REF need → Registry', 'REQUEST ASK_EXPERT → specialist-a', 'INFORM STORE_FACT → KB', 'INFORM PRESENTER_REPLY → Presenter',
+      'QUERY-REF need → Registry', 'REQUEST ASK_EXPERT → specialist-a', 'AGREE status → Presenter', 'INFORM STORE_FACT → KB', 'INFORM PRESENTER_REPLY → Presenter',
     ]);
     expect(h.lookup.content).to.deep.equal({ need: 'ASK_EXPERT', hint: 'How far is the moon?' });
     expect(ask.content).to.deep.equal({ type: 'ASK_EXPERT', args: { question: 'How far is the moon?' }, context_ref: { session_id: h.request.conversation_id } });
@@ -43,7 +43,9 @@ describe('Coordinator [happy path] USER_MSG → DF → specialist → KB → PRE
     expect(result.in_reply_to).to.equal(ask.reply_with);
     expect(stored.in_reply_to).to.equal(store.reply_with);
     expect(reply.in_reply_to).to.equal(h.request.reply_with);
-    for (const e of h.sent.slice(0, 3)) expect(e).not.to.have.property('in_reply_to');
+    // The initiating envelopes carry no in_reply_to; the AGREE to the Presenter answers the USER_MSG.
+    for (const e of [h.sent[0], h.sent[1], h.sent[3]]) expect(e).not.to.have.property('in_reply_to');
+    expect(h.sent[2]).to.deep.include({ in_reply_to: h.request.reply_with, content: { status: 'accepted', by: 'specialist-a' } });
     const all = [h.request, ...h.sent, agree, result, stored];
     expect(new Set(all.map((e) => e.conversation_id))).to.deep.equal(new Set([h.request.conversation_id]));
     expect(new Set(all.map((e) => e.reply_with)).size, 'reply_with unique').to.equal(all.length);
@@ -96,7 +98,8 @@ describe('Coordinator [retry] RETRY_NEXT on REFUSE, timeouts and FAILURE', () =>
     h.clock.increment(T.agreeTimeoutMs - 10);
     h.reply(askA, 'AGREE', { status: 'accepted' });
     h.clock.increment(T.resultTimeoutMs - 1);
-    expect(h.last()).to.equal(askA);
+    // The Presenter is told who took the question (once), so the person can be told too.
+    expect(h.last()).to.deep.include({ performative: 'AGREE', receiver: 'Presenter', in_reply_to: h.request.reply_with, content: { status: 'accepted', by: 'specialist-a' } });
     h.clock.increment(1);
     const [cancel, askB] = h.sent.slice(-2);
     expect(cancel).to.include({ performative: 'CANCEL', receiver: 'specialist-a', in_reply_to: askA.reply_with });
@@ -122,14 +125,32 @@ describe('Coordinator [failures] seed contract §4 reasons to the Presenter', ()
     return f.content as { reason: string; detail: string };
   };
 
-  it('NO_CANDIDATE when every candidate refused, naming them in the detail', () => {
+  it('NO_CANDIDATE when every candidate refused: the person reads who is busy, the codes go to the trace', () => {
     const h = started([A, B]);
     h.reply(askTo(h, 'specialist-a'), 'REFUSE', { reason: 'busy' });
     h.reply(askTo(h, 'specialist-b'), 'REFUSE', { reason: 'OUT_OF_SCOPE', detail: 'I only do maths' });
     const f = failure(h, h.request);
     expect(f.reason).to.equal('NO_CANDIDATE');
-    expect(f.detail).to.equal('Every specialist declined your question: specialist-a declined (busy); specialist-b declined (OUT_OF_SCOPE: I only do maths).');
+    expect(f.detail).to.equal('Every specialist that can answer this is busy right now (specialist-a). Please try again in a moment.');
+    expect(f.detail).to.not.contain('OUT_OF_SCOPE');
+    const note = h.notes.find((n) => n.decision === 'exhausted')?.detail as { attempts: Array<{ reason: string }> };
+    expect(note.attempts.map((a) => a.reason)).to.deep.equal(['busy', 'OUT_OF_SCOPE']);
     expect(h.isDone()).to.equal(true);
+  });
+
+  it('NO_CANDIDATE when every candidate said OUT_OF_SCOPE: what to try, from their own examples, no codes', () => {
+    const h = started([A, B]);
+    h.reply(askTo(h, 'specialist-a'), 'REFUSE', { reason: 'OUT_OF_SCOPE', detail: 'no skill of specialist-a recognises the question; it answers arithmetic (e.g. "what is 17 * 23?")' });
+    h.reply(askTo(h, 'specialist-b'), 'REFUSE', { reason: 'OUT_OF_SCOPE', detail: 'no skill of specialist-b recognises the question; it answers time (e.g. "what time is it in Tokyo?"), define (e.g. "define serendipity")' });
+    const f = failure(h, h.request);
+    expect(f).to.deep.equal({ reason: 'NO_CANDIDATE', detail: 'I can\'t help with that one. Try e.g. "what is 17 * 23?", "what time is it in Tokyo?" or "define serendipity". Say "help" to see everything I can do.' });
+  });
+
+  it('NO_CANDIDATE carries the one useful reason a specialist gave ("only 1..3999")', () => {
+    const h = started([A, B]);
+    h.reply(askTo(h, 'specialist-a'), 'REFUSE', { reason: 'OUT_OF_SCOPE', detail: 'no skill of specialist-a recognises the question' });
+    h.reply(askTo(h, 'specialist-b'), 'NOT-UNDERSTOOD', { reason: 'SCHEMA_VIOLATION', detail: 'roman numerals: only 1..3999' });
+    expect(failure(h, h.request)).to.deep.equal({ reason: 'NO_CANDIDATE', detail: 'roman numerals: only 1..3999' });
   });
 
   it('NO_CANDIDATE when the DF lists nobody', () => {
@@ -137,7 +158,7 @@ describe('Coordinator [failures] seed contract §4 reasons to the Presenter', ()
     expect(h.sent).to.have.length(2);
     const f = failure(h, h.request);
     expect(f.reason).to.equal('NO_CANDIDATE');
-    expect(f.detail).to.match(/No specialist is available/);
+    expect(f.detail).to.match(/No specialist is online right now/);
   });
 
   it('NO_CANDIDATE "directory unavailable" when the Registry does not answer', () => {
@@ -148,7 +169,8 @@ describe('Coordinator [failures] seed contract §4 reasons to the Presenter', ()
     h.clock.increment(1);
     const f = failure(h, request);
     expect(f.reason).to.equal('NO_CANDIDATE');
-    expect(f.detail).to.match(/^directory unavailable/);
+    expect(f.detail).to.match(/^I could not reach the directory/);
+    expect(h.notes.map((n) => n.decision)).to.include('directory-unavailable');
   });
 
   it('SPECIALIST_TIMEOUT when one timed out and the rest refused', () => {
@@ -158,7 +180,7 @@ describe('Coordinator [failures] seed contract §4 reasons to the Presenter', ()
     h.reply(askTo(h, 'specialist-b'), 'REFUSE', { reason: 'busy' });
     const f = failure(h, h.request);
     expect(f.reason).to.equal('SPECIALIST_TIMEOUT');
-    expect(f.detail).to.equal('No specialist answered in time: specialist-a did not accept within 3 s; specialist-b declined (busy).');
+    expect(f.detail).to.equal('specialist-a did not take the question within 3 s.');
   });
 
   it("the specialist's INVALID_ARGS when it failed and nobody else could answer", () => {
@@ -168,7 +190,7 @@ describe('Coordinator [failures] seed contract §4 reasons to the Presenter', ()
     h.reply(ask, 'FAILURE', { reason: 'INVALID_ARGS', detail: 'question must be arithmetic' });
     const f = failure(h, h.request);
     expect(f.reason).to.equal('INVALID_ARGS');
-    expect(f.detail).to.match(/specialist-a failed \(INVALID_ARGS: question must be arithmetic\)/);
+    expect(f.detail).to.equal('question must be arithmetic');
   });
 
   it("the specialist's INTERNAL_ERROR after trying the next candidate", () => {

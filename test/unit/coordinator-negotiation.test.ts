@@ -94,7 +94,7 @@ describe('Coordinator [negotiation] Agora REQUEST → OFFER → ACCEPT → RESUL
     const failure = h.last();
     expect(failure).to.include({ performative: 'FAILURE', receiver: 'Presenter', in_reply_to: h.request.reply_with });
     expect(failure.content.reason).to.equal('BUDGET_EXCEEDED');
-    expect(failure.content.detail).to.contain('specialist-a asked more than the budget (cost 3 > budget 2)');
+    expect(failure.content.detail).to.contain('exceeded the budget (cost 3 > budget 2)');
     expect(h.agora().at(-1)).to.equal('FAILED');
     expect(h.isDone()).to.equal(true);
   });
@@ -160,11 +160,13 @@ describe('Coordinator [negotiation] Agora REQUEST → OFFER → ACCEPT → RESUL
     expect(h.notes).to.deep.include({ decision: 'cfp-deadline', detail: { silent: ['specialist-a'], offers: 1 } });
   });
 
-  it('all refuse the CFP: FAILURE NO_CANDIDATE naming each refusal', () => {
+  it('all refuse the CFP: FAILURE NO_CANDIDATE in words, each refusal in the trace', () => {
     const h = negotiating([A, B]);
     for (const n of ['specialist-a', 'specialist-b']) h.reply(h.cfp(n), 'REFUSE', { type: 'AGORA_ERROR', code: 404, reason: 'OUT_OF_SCOPE', message: 'not mine' });
     expect(h.last().content.reason).to.equal('NO_CANDIDATE');
-    expect(h.last().content.detail).to.contain('specialist-a declined (OUT_OF_SCOPE: not mine)');
+    expect(h.last().content.detail).to.match(/^I can't help with that one\./);
+    const note = h.notes.find((n) => n.decision === 'exhausted')?.detail as { attempts: Array<{ candidate: string; reason: string }> };
+    expect(note.attempts).to.deep.include({ candidate: 'specialist-a', outcome: 'refused', reason: 'OUT_OF_SCOPE', detail: 'not mine' });
   });
 
   it('a candidate that does not speak contract-net (NOT-UNDERSTOOD) gets the direct flow', () => {

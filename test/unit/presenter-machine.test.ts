@@ -49,10 +49,10 @@ describe('Presenter [question] one actor per question', () => {
     expect(chat[1]?.text).to.equal(`4\n${TEXT.kbNote}`);
   });
 
-  it('turns a FAILURE NO_CANDIDATE into the clear sentence with its detail', () => {
+  it('turns a FAILURE NO_CANDIDATE into its detail, the sentence the Coordinator wrote for the person', () => {
     const { chat, request, answer, notes } = run();
     answer(replyTo(request, { performative: 'FAILURE', content: { reason: 'NO_CANDIDATE', detail: 'all 2 candidates refused' } }));
-    expect(chat[1]?.text).to.equal('Sorry, none of the specialists can answer that right now. (all 2 candidates refused)');
+    expect(chat[1]?.text).to.equal('all 2 candidates refused');
     expect(notes).to.include('answered: FAILURE');
   });
 

@@ -15,8 +15,8 @@ describe('Presenter [render] answers in words', () => {
   });
 
   const expected: Record<string, RegExp> = {
-    NO_CANDIDATE: /^Sorry, none of the specialists can answer that right now\. \(nobody\)$/,
-    SPECIALIST_TIMEOUT: /took too long to answer/,
+    NO_CANDIDATE: /^Sorry, none of the specialists can answer that right now\.$/,
+    SPECIALIST_TIMEOUT: /^Sorry, no answer arrived in time\. Please try again in a moment\.$/,
     INVALID_ARGS: /could not work with that question.*rephrase/,
     INTERNAL_ERROR: /something went wrong on our side/,
     KB_UNAVAILABLE: /knowledge base is unavailable/,
@@ -24,14 +24,23 @@ describe('Presenter [render] answers in words', () => {
   };
   for (const [reason, re] of Object.entries(expected)) {
     it(`turns FAILURE ${reason} into its own sentence`, () => {
-      const text = renderFailure({ reason, detail: reason === 'NO_CANDIDATE' ? 'nobody' : undefined });
+      const text = renderFailure({ reason });
       expect(text).to.match(re);
     });
   }
 
   it('has a sentence (not the generic fallback) for every FAILURE code in the catalogue', () => {
     for (const code of codesFor('FAILURE')) expect(renderFailure({ reason: code })).not.to.match(/request failed/);
-    expect(renderFailure({ reason: 'SOMETHING_NEW' })).to.equal('Sorry, the request failed (SOMETHING_NEW).');
+    expect(renderFailure({ reason: 'SOMETHING_NEW' })).to.equal('Sorry, the request failed.');
+  });
+
+  it('one sentence carries the Coordinator\'s detail, never the code (issue 16)', () => {
+    expect(renderFailure({ reason: 'NO_CANDIDATE', detail: 'I can\'t help with that one. Say "help" to see everything I can do.' }))
+      .to.equal('I can\'t help with that one. Say "help" to see everything I can do.');
+    expect(renderFailure({ reason: 'INVALID_ARGS', detail: 'roman numerals: only 1..3999' })).to.equal('Sorry, I could not answer that: roman numerals: only 1..3999');
+    expect(renderFailure({ reason: 'SPECIALIST_TIMEOUT', detail: 'math-1 took the question but did not answer within 30 s.' }))
+      .to.equal('Sorry, no answer arrived in time (math-1 took the question but did not answer within 30 s). Please try again in a moment.');
+    for (const code of codesFor('FAILURE')) expect(renderFailure({ reason: code, detail: 'x' })).to.not.contain(code);
   });
 
   it('clips a long detail so the person is not flooded', () => {
@@ -40,10 +49,10 @@ describe('Presenter [render] answers in words', () => {
     expect(text).to.match(/…\)$/);
   });
 
-  it('apologises for NOT-UNDERSTOOD and REFUSE from the Coordinator, naming the reason', () => {
+  it('apologises for NOT-UNDERSTOOD and REFUSE from the Coordinator in words (the code stays in the trace)', () => {
     expect(renderRejection('NOT-UNDERSTOOD', { reason: 'SCHEMA_VIOLATION', detail: 'bad text' }))
-      .to.equal('Sorry, the coordinator did not understand the request: SCHEMA_VIOLATION. (bad text)');
-    expect(renderRejection('REFUSE', { reason: 'busy' })).to.equal('Sorry, the coordinator refused the request: busy.');
+      .to.equal('Sorry, I could not understand that request: bad text');
+    expect(renderRejection('REFUSE', { reason: 'busy' })).to.equal('Sorry, I cannot do that request.');
   });
 
   it('knows which envelopes are answers', () => {

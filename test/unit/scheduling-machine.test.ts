@@ -196,11 +196,44 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(d.last().content.rich).to.deep.include({ status: 'directory-unavailable' });
   });
 
-  it('a declined required participant ends it with the reason', async () => {
+  it('a required participant with no free time (DECLINED) ends it with the truthful reason: busy then, not declined', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);
     t.reply(t.lastTo('calendar-bob', 'CFP'), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [] });
     await t.settle();
-    expect(t.last().content.text).to.contain('bob declined');
+    // Busy is curable by time: a second round asks for the 3 days after the window, to suggest the nearest times.
+    const again = t.lastTo('calendar-bob', 'CFP');
+    expect(again.content).to.deep.include({ revision: 2 });
+    expect((again.content.constraints as { timeWindow: unknown }).timeWindow).to.deep.equal({ start: '2026-12-10T17:00:00.000Z', end: '2026-12-13T17:00:00.000Z' });
+    t.offer('calendar-bob', [{ start: '2026-12-11T09:00:00Z', end: '2026-12-11T10:00:00Z' }, { start: '2026-12-12T14:00:00Z', end: '2026-12-12T14:30:00Z' }]);
+    await t.settle();
+    expect(t.to('calendar-bob', 'ACCEPT-PROPOSAL'), 'nothing is booked outside the asked window').to.have.length(0);
+    expect(t.last().content.text).to.equal([
+      'I could not find 30 minutes that everyone required can make between Thu 10 Dec 2026, 09:00–17:00 UTC.',
+      '• bob is busy then',
+      'The nearest times that work for everyone:',
+      '• Fri 11 Dec 2026, 09:00–09:30 UTC',
+      '• Fri 11 Dec 2026, 09:30–10:00 UTC',
+      '• Sat 12 Dec 2026, 14:00–14:30 UTC',
+      'To book the first, say: meet 30m bob 2026-12-11T09:00Z..2026-12-11T09:30Z',
+    ].join('\n'));
+    expect(t.last().content.text).to.not.contain('declined');
+  });
+
+  it('no time in the days after either: says so; a silent participant is not "busy" (no second round)', async () => {
+    const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
+    t.answerDirectory([cal('bob')]);
+    const declined = () => t.reply(t.lastTo('calendar-bob', 'CFP'), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: t.lastTo('calendar-bob', 'CFP').content.revision, status: 'DECLINED', availableSlots: [] });
+    declined();
+    await t.settle();
+    declined();
+    await t.settle();
+    expect(t.last().content.text).to.match(/bob is busy then\nThere is no time everyone can make in the 3 days after that either\.$/);
+    const q = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
+    q.answerDirectory([cal('bob')]);
+    q.clock.increment(5000);
+    await q.settle();
+    expect(q.to('calendar-bob', 'CFP')).to.have.length(1);
+    expect(q.last().content.text).to.contain('bob did not answer in time');
   });
 });

@@ -21,6 +21,9 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
     const bad = parseScheduling('my time zone is Mars/Olympus', NOW);
     expect(bad).to.deep.equal({ kind: 'scheduling-error', detail: 'I don\'t know the time zone "Mars/Olympus". Use an IANA name such as Europe/Berlin or America/New_York, or UTC.' });
     expect(canonicalZone('')).to.equal(undefined);
+    // A current name ICU knows under its legacy alias stays as written (not Asia/Calcutta).
+    expect(canonicalZone('Asia/Kolkata')).to.equal('Asia/Kolkata');
+    expect(canonicalZone('Europe/Kyiv')).to.equal('Europe/Kyiv');
     // Questions about other places stay with the time expert.
     expect(classifyIntent('what time is it in Tokyo?', NOW).kind).to.equal('ask');
     expect(classifyIntent('what time zone is Tokyo in?', NOW).kind).to.equal('ask');

@@ -160,4 +160,17 @@ describe('Sessions [delete] data_delete by the convener (RFC 0001 §6)', () => {
     expect(h.store.participants('s1')).to.deep.equal([]);
     expect(reason(h.call('SESSION_STATE', 's1', alice))).to.equal('UNKNOWN_SESSION');
   });
+
+  it('never reuses a deleted session\'s id (issue 16): creating it again is refused, by anyone', () => {
+    const h = harness();
+    h.create('s1');
+    h.call('SESSION_DELETE', 's1', alice);
+    expect(h.store.wasDeleted('s1')).to.equal(true);
+    for (const who of [alice, bob]) {
+      const again = h.create('s1', who);
+      expect(reason(again)).to.equal('SESSION_EXISTS');
+      expect(String(again.content.detail)).to.match(/was deleted and its id is never used again/);
+    }
+    expect(h.store.get('s1')).to.equal(undefined);
+  });
 });

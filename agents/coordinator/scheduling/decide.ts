@@ -51,10 +51,14 @@ export function invitees(wish: ScheduleRequest, asker: string, calendars: readon
   return { ok: true, people, rooms: fitting, seats };
 }
 
-/** Why a party offers nothing: declined, an OACoP error, or silence. */
+/**
+ * Why a party offers nothing, truthfully (issue 16): a calendar answers DECLINED exactly when it
+ * has no free slot in the window (agents/calendar/scheduling.ts), so that is "busy then", not a
+ * refusal; else an OACoP error, or silence.
+ */
 function missOf(name: string, env: Envelope | undefined): Miss {
   if (!env) return { who: name, why: 'did not answer in time' };
-  if (env.content.type === 'ProposalResponse') return { who: name, why: 'declined' };
+  if (env.content.type === 'ProposalResponse') return { who: name, why: name.startsWith('room-') ? 'is booked then' : 'is busy then' };
   return { who: name, why: `could not take part (${errorCode(env)})` };
 }
 
@@ -86,6 +90,30 @@ export function afterProposals(o: {
     .map((n) => missOf(n, o.replies[n]));
   if (misses.length === 0) misses.push({ who: 'everyone', why: 'has no common free time in that window' });
   return { ok: false, misses };
+}
+
+/** How far past the asked window the Coordinator looks for other times (issue 16: offer the nearest slots that work). */
+export const WIDEN_MS = 3 * 24 * 3600 * 1000;
+export const MAX_ALTERNATIVES = 3;
+
+/** Misses that a later time can cure (busy, booked, no common time), as opposed to silence or errors. */
+export const curableByTime = (misses: readonly Miss[]): boolean =>
+  misses.length > 0 && misses.every((m) => /^(?:is busy then|is booked then|has no common free time)/.test(m.why));
+
+/** The window after `w`: where to look for the nearest times that work. */
+export const widened = (w: Window): Window => ({ start: w.end, end: new Date(Date.parse(w.end) + WIDEN_MS).toISOString() });
+
+/** Up to `n` earliest non-overlapping choices the widened round offers (afterProposals, window by window). */
+export function nearestChoices(o: Parameters<typeof afterProposals>[0], n = MAX_ALTERNATIVES): Choice[] {
+  const found: Choice[] = [];
+  let cursor = o.window.start;
+  while (found.length < n && Date.parse(cursor) < Date.parse(o.window.end)) {
+    const r = afterProposals({ ...o, window: { start: cursor, end: o.window.end } });
+    if (!r.ok) break;
+    found.push(r.choice);
+    cursor = r.choice.slot.end;
+  }
+  return found;
 }
 
 export type ConfirmOutcome = { kind: 'booked' } | { kind: 'conflict'; confirmed: string[] } | { kind: 'failed'; confirmed: string[]; misses: Miss[] };

@@ -1,7 +1,9 @@
 // What a person asks of the Coordinator as OACoP initiator, from the chat line alone (issue
 // "Coordinator as initiator, from chat"). Pure: `now` comes in, nothing is looked up here.
 //   "schedule 30 min with bob and carol tomorrow afternoon in a room for 3"
-//   "/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<room name>]"
+//   "meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<room name>]"
+// Every command has a plain-word form (meet, tz, cancel, assign): profanity, Gajim and
+// Conversations take lines starting with "/" as their own commands. "/meet", "/tz", … stay aliases.
 //   "cancel that meeting"      "assign 'Q1 report' to bob by Friday"
 //   the assignee's answers: "accept", "decline", "50% draft started", "done", "blocked: …"
 // The strict form says its times in UTC (…Z); the natural form is read in the person's time zone
@@ -14,7 +16,7 @@ import { canonicalZone, DEFAULT_ZONE, offsetAt } from './zones.js';
 export interface RoomWish {
   /** Seats needed; undefined = as many as the meeting has participants. */
   capacity?: number;
-  /** A room named by the person (the /meet form's last word). */
+  /** A room named by the person (the meet form's last word). */
   name?: string;
 }
 
@@ -35,7 +37,7 @@ export type SchedulingIntent =
   | { kind: 'cancel-meeting' }
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
-  /** "my time zone is Europe/Berlin" / "/tz Europe/Berlin"; "/tz" alone asks which one is set. */
+  /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
   /** Recognised as a scheduling command but unusable: the person is told why. */
@@ -155,9 +157,9 @@ function clampToNow(req: ScheduleRequest, now: Date): SchedulingIntent {
 
 const ISO_RANGE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\.\.(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)$/;
 
-/** `/meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<name>]` — for scripts. */
+/** `meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<name>]` (or `/meet …`) — for scripts. */
 export function parseMeet(text: string, now: Date): SchedulingIntent {
-  const usage = 'usage: /meet <30m|1h|1h30> <name,name?,…> <start>Z..<end>Z [room|room:<seats>|<room name>]';
+  const usage = 'usage: meet <30m|1h|1h30> <name,name?,…> <start>Z..<end>Z [room|room:<seats>|<room name>]';
   const parts = text.trim().split(/\s+/).slice(1);
   const [dur, who, range, roomArg, ...extra] = parts;
   if (!dur || !who || !range || extra.length > 0) return { kind: 'scheduling-error', detail: usage };
@@ -195,7 +197,7 @@ function parseDeadline(text: string, now: Date, zone: string): string {
 }
 
 const ASSIGN = /^\s*(?:please\s+)?assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+([a-z][a-z0-9._-]*)\b(.*)$/i;
-const ASSIGN_STRICT = /^\s*\/assign\s+([a-z][a-z0-9._-]*)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\s+(.+)$/i;
+const ASSIGN_STRICT = /^\s*\/?assign\s+([a-z][a-z0-9._-]*)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\s+(.+)$/i;
 
 const TASK_WORDS: Array<[RegExp, TaskStatus]> = [
   [/^(?:i\s+)?(?:accept(?:ed)?|ok(?:ay)?,?\s+i(?:'ll| will) do it|yes,? i(?:'ll| will) do it)\b/i, 'ACCEPTED'],
@@ -223,8 +225,8 @@ export function parseTaskAnswer(text: string): SchedulingIntent | undefined {
   return undefined;
 }
 
-const SET_ZONE = /^\s*(?:\/tz|\/timezone|(?:please\s+)?(?:set\s+)?my\s+time\s?zone(?:\s+is|\s+to)?|i(?:'m| am)\s+in\s+time\s?zone)\s+(\S+)\s*[.!]?\s*$/i;
-const SHOW_ZONE = /^\s*(?:\/tz|\/timezone|what(?:'s| is)\s+my\s+time\s?zone\s*\??)\s*$/i;
+const SET_ZONE = /^\s*(?:\/?tz|\/?time\s?zone|(?:please\s+)?(?:set\s+)?my\s+time\s?zone(?:\s+is|\s+to)?|i(?:'m| am)\s+in\s+time\s?zone)\s+(\S+)\s*[.!]?\s*$/i;
+const SHOW_ZONE = /^\s*(?:\/?tz|\/?time\s?zone|what(?:'s| is)\s+my\s+time\s?zone\s*\??)\s*$/i;
 
 /** "my time zone is Europe/Berlin" → set-zone; an unknown zone is a usage error naming it. */
 export function parseZoneCommand(text: string): SchedulingIntent | undefined {
@@ -242,9 +244,9 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   const t = text.trim();
   const z = parseZoneCommand(t);
   if (z) return z;
-  if (/^\/meet\b/i.test(t)) return parseMeet(t, now);
+  if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
-  if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/cancel$/i.test(t)) {
+  if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
     return { kind: 'cancel-meeting' };
   }
   const strict = ASSIGN_STRICT.exec(t);

@@ -8,12 +8,13 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
 import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, invitees, type Party } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime, invitees, type Party, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
 import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
 import type { ScheduleRequest } from './parse.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
+import { suggest } from './alternatives.js';
 import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
@@ -59,6 +60,10 @@ interface Ctx {
   padMin: Record<string, number>;
   zones: Zones;
   text?: string;
+  /** The asked window found nothing: the proposal round now looks at the days after it, to suggest, not to book. */
+  widening?: { asked: Window; head: string };
+  /** The nearest times as choices the person can pick (rich.choices; agents/presenter/choices.ts). */
+  choices?: Array<{ label: string; say: string }>;
 }
 
 export const MAX_RESERVE_ATTEMPTS = 10;
@@ -77,6 +82,9 @@ const round = (envs: Array<[string, Envelope]>) => ({
 });
 
 const outcome = (context: Ctx) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
+const misses = (context: Ctx) => (outcome(context) as { misses: Miss[] }).misses;
+const noSlot = (context: Ctx) =>
+  noSlotText({ misses: misses(context), roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) });
 
 function gapMinutes(iso: string | undefined): number {
   const m = iso ? /^PT(?:(\d+)H)?(?:(\d+)M)?$/.exec(iso) : null;
@@ -197,6 +205,19 @@ export const scheduleMachine = setup({
     },
     deciding: {
       always: [
+        // The widened round only suggests (issue 16): the person asked for another window.
+        {
+          guard: ({ context }) => context.widening !== undefined,
+          target: 'releasing',
+          actions: [
+            assign(({ context }) => {
+              const w = context.widening as NonNullable<Ctx['widening']>;
+              const s = suggest({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin, head: w.head, zone: zoneOf(context.zones, context.asker) });
+              return { meeting: { ...context.meeting, window: w.asked }, ...s };
+            }),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'alternatives', detail: { text: context.text } })),
+          ],
+        },
         {
           guard: ({ context }) => outcome(context).ok,
           target: 'reserving',
@@ -205,7 +226,16 @@ export const scheduleMachine = setup({
             return r.ok ? { choice: r.choice } : {};
           }),
         },
-        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlotText({ misses: (outcome(context) as { misses: Miss[] }).misses, roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) }) })) },
+        {
+          // Busy (not silent, not an error): look at the days after the window for the nearest times that work.
+          guard: ({ context }) => !context.renegotiated && curableByTime(misses(context)),
+          target: 'proposing',
+          actions: [
+            assign(({ context }) => ({ widening: { asked: context.meeting.window, head: noSlot(context) }, meeting: { ...context.meeting, window: widened(context.meeting.window) } })),
+            emit(({ context }) => ({ type: 'note' as const, decision: 'widen', detail: { window: context.meeting.window } })),
+          ],
+        },
+        { target: 'releasing', actions: assign(({ context }) => ({ text: noSlot(context) })) },
       ],
     },
     reserving: {
@@ -274,7 +304,7 @@ export const scheduleMachine = setup({
             enqueue.emit({ type: 'send', envelope: out(context, 'CANCEL', who, cancel(context.meeting.threadId, context.revision + 1, 'the meeting could not be booked', context.meeting.requester)) });
           }
         }),
-        { type: 'reply', params: ({ context }) => ({ rich: { kind: 'meeting', status: 'not-booked', threadId: context.meeting.threadId } }) },
+        { type: 'reply', params: ({ context }) => ({ rich: { kind: 'meeting', status: 'not-booked', threadId: context.meeting.threadId, ...(context.choices?.length ? { choices: context.choices } : {}) } }) },
       ],
       invoke: { src: 'release', input: ({ context }) => ({ threadId: context.meeting.threadId }), onDone: 'done', onError: 'done' },
     },

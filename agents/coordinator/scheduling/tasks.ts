@@ -114,7 +114,11 @@ export const assignMachine = setup({
           type: 'send',
           envelope: notifyUser(context.self, context.threadId, assignee,
             `${who(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done".`,
-            { kind: 'task', status: 'assigned', threadId: context.threadId, title: context.title, deadline: context.deadline, assigner: context.assigner }),
+            {
+              kind: 'task', status: 'assigned', threadId: context.threadId, title: context.title, deadline: context.deadline, assigner: context.assigner,
+              // Asked as a form where the client has forms (agents/presenter/choices.ts); the same words typed work everywhere.
+              choices: [{ label: 'Accept', say: 'accept' }, { label: 'Decline', say: 'decline' }, { label: 'Done', say: 'done' }],
+            }),
         });
         enqueue.emit(reply(context.request, `Assigned "${context.title}" to ${context.assignee}, due ${due}. I told ${context.assignee} and will let you know each time they report.`,
           { kind: 'task', status: 'assigned', threadId: context.threadId, assignee, deadline: context.deadline }));

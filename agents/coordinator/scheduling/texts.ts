@@ -42,6 +42,21 @@ export function noSlotText(o: { misses: Miss[]; roomWanted: boolean; minutes: nu
   return why.length ? `${head}\n${why.map((w) => `• ${w}`).join('\n')}` : head;
 }
 
+/** The strict chat command that books exactly `slot` (UTC, parse.ts parseMeet). */
+export function bookCommand(slot: Window, o: { minutes: number; names: string[]; roomWanted: boolean }): string {
+  const hhmm = (iso: string) => `${new Date(iso).toISOString().slice(0, 16)}Z`;
+  return `meet ${o.minutes}m ${o.names.join(',')} ${hhmm(slot.start)}..${hhmm(slot.end)}${o.roomWanted ? ' room' : ''}`;
+}
+
+/** After the asked window failed: the nearest times that work, each with the command that books it. */
+export function alternativesText(o: { head: string; slots: Array<{ slot: Window; room?: string }>; minutes: number; names: string[]; roomWanted: boolean; zone?: string }): string {
+  if (o.slots.length === 0) return `${o.head}
+There is no time everyone can make in the 3 days after that either.`;
+  const cmd = bookCommand((o.slots[0] as { slot: Window }).slot, o);
+  return [o.head, 'The nearest times that work for everyone:', ...o.slots.map((s) => `• ${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`),
+    `To book the first, say: ${cmd}`].join('\n');
+}
+
 export const unknownPeopleText = (names: string[]) =>
   `I don't know a calendar for ${list(names)}. Only people with a calendar agent can be invited.`;
 

@@ -17,7 +17,10 @@ export function canonicalZone(text: string): string | undefined {
   if (!d.isValid) return undefined;
   try {
     // Intl canonicalises IANA names ("europe/berlin" → "Europe/Berlin").
-    return new Intl.DateTimeFormat('en-US', { timeZone: t }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: t }).resolvedOptions().timeZone;
+    // ICU answers some current names with their legacy alias (Asia/Kolkata → Asia/Calcutta): a
+    // name written with its capitals stays as the person wrote it.
+    return resolved.toLowerCase() !== t.toLowerCase() && /[A-Z]/.test(t) ? t : resolved;
   } catch {
     return d.zoneName ?? undefined; // a fixed offset luxon knows ("UTC+2")
   }

@@ -85,6 +85,7 @@ export class SessionService {
 
   private create(id: string, actor: Actor, c: SessionCreateContent): Outcome {
     if (this.store.get(id)) refuse('SESSION_EXISTS', `conversation ${id} already is a session; a new session needs a new conversation_id`);
+    if (this.store.wasDeleted(id)) refuse('SESSION_EXISTS', `session ${id} was deleted and its id is never used again; start a new conversation ("new") for a new session`);
     const schema = resolveStateSchema(c.state_schema) ?? refuse('UNKNOWN_STATE_SCHEMA', `unknown state_schema ${JSON.stringify(c.state_schema.slice(0, 300))}; known: contracts/session-state-*.json`);
     const errors = stateErrors(schema, c.state);
     if (errors.length) refuse('STATE_INVALID', `the state does not match ${schema}`, { errors });

@@ -42,7 +42,9 @@ CREATE TABLE IF NOT EXISTS participants (
   session_id TEXT NOT NULL, did TEXT NOT NULL, name TEXT, admitted_at TEXT NOT NULL, PRIMARY KEY (session_id, did));
 CREATE TABLE IF NOT EXISTS turns (
   session_id TEXT NOT NULL, seq INTEGER NOT NULL, turn_id TEXT NOT NULL, previous_turn_id TEXT, op TEXT NOT NULL,
-  actor TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, seq));`;
+  actor TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+-- Ids of deleted sessions (only the id and when): a deleted session's id is never used again.
+CREATE TABLE IF NOT EXISTS deleted_sessions (id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL);`;
 
 type Raw<T> = { [K in keyof T]: T[K] extends object | null ? string | null : T[K] };
 
@@ -124,8 +126,15 @@ export class SessionStore {
       const n = this.db.prepare('DELETE FROM turns WHERE session_id = ?').run(id).changes;
       this.db.prepare('DELETE FROM participants WHERE session_id = ?').run(id);
       this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+      this.db.prepare('INSERT OR IGNORE INTO deleted_sessions VALUES (?, ?)').run(id, new Date().toISOString());
       return n;
     });
+  }
+
+  /** True when a session with this id existed and was deleted (its id is retired). */
+  wasDeleted(id: string): boolean {
+    const has = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deleted_sessions'").get() !== undefined;
+    return has && this.db.prepare('SELECT 1 FROM deleted_sessions WHERE id = ?').get(id) !== undefined;
   }
 
   close(): void {

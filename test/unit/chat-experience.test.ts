@@ -1,0 +1,176 @@
+// Issue 16 pieces that need no XMPP: intents (small talk, plain-word commands), the attachment
+// server (unguessable links, nothing else served), and the supervisor giving up on a specialist
+// that keeps failing at start.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { xml } from '@xmpp/client';
+import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
+import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
+import { startFileServer } from '../../agents/presenter/files.js';
+import { classify } from '../../shared/runtime/pipeline.js';
+import { whyNot } from '../../skills/plan/handler.js';
+import { ManagedChild } from '../../shared/supervisor/child.js';
+import { clipWords } from '../../shared/supervisor/operate.js';
+import { until } from '../support/wait.js';
+
+const NOW = new Date('2026-12-09T10:00:00Z');
+
+describe('Chat [intents] small talk and plain-word commands', () => {
+  it('"hello", "thanks", "bye" are small talk; a question is not', () => {
+    expect(classifyIntent('hello')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
+    expect(classifyIntent('Good morning!')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
+    expect(classifyIntent('thank you very much')).to.deep.equal({ kind: 'smalltalk', greeting: 'thanks' });
+    expect(classifyIntent('bye')).to.deep.equal({ kind: 'smalltalk', greeting: 'bye' });
+    expect(classifyIntent('hello, what is 2+2?').kind).to.equal('ask');
+  });
+
+  it('every command has a plain-word form, and the slash forms stay aliases', () => {
+    for (const [plain, slash] of [['tz Europe/Berlin', '/tz Europe/Berlin'], ['tz', '/tz'], ['cancel', '/cancel'],
+      ['meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z', '/meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z'],
+      ['assign bob 2026-12-11T17:00Z Q1 report', '/assign bob 2026-12-11T17:00Z Q1 report']] as const) {
+      const a = classifyIntent(plain, NOW);
+      expect(a.kind, plain).to.equal('scheduling');
+      expect(a, plain).to.deep.equal(classifyIntent(slash, NOW));
+    }
+    expect(classifyIntent('meet 30m', NOW)).to.deep.include({ kind: 'scheduling' });
+    expect(JSON.stringify(classifyIntent('meet 30m', NOW))).to.contain('usage: meet ');
+  });
+
+  it('plan: a part nobody answered is said in words, its code kept apart', () => {
+    expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I can\'t help with that one. Say "help".'))
+      .to.deep.equal({ reason: 'no specialist here answers that kind of question', code: 'NO_CANDIDATE' });
+    expect(whyNot('INTERNAL_ERROR: delegate_task: the Coordinator answered FAILURE INVALID_ARGS: only 1..3999.')).to.deep.equal({ reason: 'only 1..3999', code: 'INVALID_ARGS' });
+  });
+});
+
+describe('CLI [text] descriptions are not cut mid-word', () => {
+  it('clips at a word boundary with an ellipsis, and leaves short text alone', () => {
+    expect(clipWords('Splits a request of several parts and delegates each part through the Coordinator', 40)).to.equal('Splits a request of several parts and…');
+    expect(clipWords('short', 40)).to.equal('short');
+    expect(clipWords('x'.repeat(50), 10)).to.equal(`${'x'.repeat(9)}…`);
+  });
+});
+
+describe('Presenter [files] .ics attachments on loopback', () => {
+  it('serves a stored file at its unguessable URL and nothing else (wrong id, traversal, listing, POST)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-files-'));
+    const files = await startFileServer(dir, '127.0.0.1', 0);
+    try {
+      const url = files.put('invitation.ics', 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n');
+      expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\/invitation\.ics$/);
+      const ok = await fetch(url);
+      expect(ok.status).to.equal(200);
+      expect(ok.headers.get('content-type')).to.match(/^text\/calendar/);
+      expect(await ok.text()).to.contain('BEGIN:VCALENDAR');
+      const base = url.replace(/\/files\/.*$/, '');
+      for (const p of ['/files/00000000000000000000000000000000/invitation.ics', '/files/', '/', '/files/../secrets/accounts.json', '/files/%2e%2e/x.ics']) {
+        expect((await fetch(base + p)).status, p).to.equal(404);
+      }
+      expect((await fetch(url, { method: 'POST' })).status).to.equal(405);
+      expect(fs.statSync(dir).mode & 0o077).to.equal(0);
+    } finally {
+      await files.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Supervisor [give up] a specialist that keeps failing at start', () => {
+  it('is restarted with back-off, then stopped after maxFailedStarts and reported as failed', async function () {
+    this.timeout(20000);
+    const logsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-giveup-'));
+    const child = new ManagedChild(
+      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'process.exit(3)'], readyMsg: 'registered' },
+      { env: process.env, logsDir, backoff: { minMs: 10, maxMs: 40, resetAfterMs: 60000, maxFailedStarts: 3 } },
+    );
+    const errors: string[] = [];
+    child.on('error', (m) => errors.push(m));
+    child.start();
+    await until(async () => child.status === 'failed', 'status failed', 15000, 20);
+    expect(child.info()).to.include({ status: 'failed', restarts: 2, pid: null });
+    expect(errors.at(-1)).to.match(/specialist-broken failed to start 3 times in a row; not restarting it/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(child.info().restarts).to.equal(2); // and it stays down
+    fs.rmSync(logsDir, { recursive: true, force: true });
+  });
+});
+
+describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
+  const FROM = 'alice@localhost/gajim';
+  const deps = (ran: string[], allowed = true) => ({
+    self: () => 'presenter@localhost/agent', now: () => 1000, allowed: () => allowed,
+    run: async (_from: string, text: string) => { ran.push(text); return `ok: ${text}`; },
+  });
+  const cmd = (node: string, attrs: Record<string, string> = {}, ...children: ReturnType<typeof xml>[]) => xml('command', { xmlns: NS_COMMANDS, node, ...attrs }, ...children);
+  const submit = (values: Record<string, string>) => xml('x', { xmlns: NS_DATA, type: 'submit' }, ...Object.entries(values).map(([k, v]) => xml('field', { var: k }, xml('value', {}, v))));
+
+  it('execute → a form; submit → the plain-word chat command, answered in the note', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('meet'), FROM, sessions, deps(ran));
+    expect(form.attrs).to.include({ status: 'executing', node: 'meet' });
+    expect(form.getChild('x', NS_DATA)?.getChildren('field').map((f) => f.attrs.var)).to.deep.equal(['with', 'minutes', 'when', 'room']);
+    const done = await handleCommand(cmd('meet', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ with: 'bob, carol?', minutes: '45', when: 'friday afternoon', room: '1' })), FROM, sessions, deps(ran));
+    expect(ran).to.deep.equal(['schedule 45 min with bob and carol? friday afternoon in a room']);
+    expect(done.attrs.status).to.equal('completed');
+    expect(done.getChildText('note')).to.equal('ok: schedule 45 min with bob and carol? friday afternoon in a room');
+  });
+
+  it('a session belongs to who started it, is used once, and an unknown node or a stranger is refused', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('tz'), FROM, sessions, deps(ran));
+    const sid = String(form.attrs.sessionid);
+    const stolen = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), 'mallory@localhost/x', sessions, deps(ran));
+    expect(stolen.name).to.equal('error');
+    const ok = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(ok.attrs.status).to.equal('completed');
+    const again = await handleCommand(cmd('tz', { sessionid: sid, action: 'complete' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(again.name).to.equal('error');
+    expect(ran).to.deep.equal(['tz UTC']);
+    expect((await handleCommand(cmd('rm-rf'), FROM, sessions, deps(ran))).getChild('item-not-found')).to.not.equal(undefined);
+    expect((await handleCommand(cmd('tz'), FROM, sessions, deps(ran, false))).getChild('forbidden')).to.not.equal(undefined);
+  });
+
+  it('a value that would smuggle another command or a second line is refused or flattened', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const form = await handleCommand(cmd('assign'), FROM, sessions, deps(ran));
+    const bad = await handleCommand(cmd('assign', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ title: "x' to eve by now\nsession delete", to: 'bob; rm', by: 'Friday' })), FROM, sessions, deps(ran));
+    expect(bad.attrs.status).to.equal('executing');
+    expect(bad.getChildText('note')).to.match(/Assign to/);
+    expect(ran).to.deep.equal([]);
+    const form2 = await handleCommand(cmd('assign'), FROM, sessions, deps(ran));
+    await handleCommand(cmd('assign', { sessionid: String(form2.attrs.sessionid), action: 'complete' }, submit({ title: "x' to eve\nsession delete", to: 'bob', by: 'Friday' })), FROM, sessions, deps(ran));
+    expect(ran).to.deep.equal(["assign 'x’ to eve session delete' to bob by Friday"]);
+  });
+});
+
+describe('Presenter [choices] a choice asked as a form, answered by submitting it', () => {
+  it('rich.choices → a list-single form; a submitted form → the chat line; anything else → nothing', () => {
+    expect(choicesOf({ choices: [{ label: 'Accept', say: 'accept' }, { label: 7, say: 'x' }, { label: 'Empty', say: ' ' }] })).to.deep.equal([{ label: 'Accept', say: 'accept' }]);
+    expect(choicesOf({})).to.equal(undefined);
+    const form = choiceForm([{ label: 'Accept', say: 'accept' }, { label: 'Decline', say: 'decline' }]);
+    expect(form.attrs).to.include({ xmlns: NS_DATA, type: 'form' });
+    expect(form.getChildren('field').find((f) => f.attrs.var === 'say')?.getChildren('option').map((o) => o.getChildText('value'))).to.deep.equal(['accept', 'decline']);
+    const submit = (formType: string, say: string) => xml('message', { type: 'chat' }, xml('x', { xmlns: NS_DATA, type: 'submit' },
+      xml('field', { var: 'FORM_TYPE' }, xml('value', {}, formType)), xml('field', { var: 'say' }, xml('value', {}, say))));
+    expect(submittedChoice(submit(CHOICE_FORM_TYPE, 'accept'))).to.equal('accept');
+    expect(submittedChoice(submit(CHOICE_FORM_TYPE, 'line one\nline two'))).to.equal('line one line two');
+    expect(submittedChoice(submit('urn:other', 'accept'))).to.equal(undefined);
+    expect(submittedChoice(xml('message', {}, xml('body', {}, 'accept')))).to.equal(undefined);
+  });
+
+  it('the pipeline passes a person\'s body-less form submit to the Presenter as chat, and nothing else without a body', () => {
+    const ctx = { domain: 'localhost', self: { name: 'Presenter', jid: 'presenter@localhost' }, readsChat: true } as unknown as Parameters<typeof classify>[1];
+    const msg = (stanza: ReturnType<typeof xml>, from = 'alice@localhost/gajim') =>
+      ({ from, fromBare: from.split('/')[0], to: 'presenter@localhost', toBare: 'presenter@localhost', type: 'chat', delayed: false, stanza, receivedAt: 0 }) as Parameters<typeof classify>[0];
+    const form = xml('message', { type: 'chat' }, xml('x', { xmlns: NS_DATA, type: 'submit' }));
+    expect(classify(msg(form), ctx).action).to.equal('chat');
+    expect(classify(msg(xml('message', { type: 'chat' })), ctx).action).to.equal('ignore');
+    expect(classify(msg(form, 'specialist-math@localhost/parley'), ctx).action).to.equal('ignore');
+  });
+});
