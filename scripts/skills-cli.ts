@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
+import { grantSkill, installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
 import { clipWords, ensureServed } from '../shared/supervisor/operate.js';
 
 const cfg = loadConfig();

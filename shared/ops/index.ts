@@ -4,7 +4,7 @@
 export { OpsError } from './errors.js';
 export { agentSnapshot, componentJid, spawnSpecialist, stopAgent, type AgentRow, type AgentSnapshot, type Presence, type SpawnRequest } from './agents.js';
 export {
-  checkUpload, findSkill, installSkillDir, installUpload, listSkills, removeSkill, setSkillEnabled, showSkill, updateSkillJson,
+  checkUpload, findSkill, grantSkill, installSkillDir, installUpload, listSkills, removeSkill, setSkillEnabled, showSkill, updateSkillJson,
   UPLOAD_LIMITS, type SkillSummary, type SkillUpload,
 } from './skills.js';
 export { deleteSession, listSessions, showSession, verifySession, type SessionVerdict } from './sessions.js';

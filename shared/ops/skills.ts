@@ -47,16 +47,33 @@ export function findSkill(cfg: ParleyConfig, name: string): SkillDef {
 
 export function showSkill(cfg: ParleyConfig, name: string) {
   const s = findSkill(cfg, name);
-  return { ...summary(s), dir: s.dir, handler: s.handlerPath, manifest: s.manifest, skill_json: fs.readFileSync(path.join(s.dir, 'skill.json'), 'utf8') };
+  return { ...summary(s), dir: s.dir, handler: s.handlerPath, manifest: s.manifest, granted: s.granted, skill_json: fs.readFileSync(path.join(s.dir, 'skill.json'), 'utf8') };
 }
 
 export function setSkillEnabled(cfg: ParleyConfig, name: string, enabled: boolean): SkillSummary {
   findSkill(cfg, name);
   const dirs = defaultSkillDirs(cfg.home);
   const { registry } = readRegistry(dirs.user);
-  registry.skills[name] = { enabled };
+  registry.skills[name] = { ...registry.skills[name], enabled };
   writeRegistry(dirs.user, registry);
   return summary(findSkill(cfg, name));
+}
+
+/**
+ * The operator's grant (docs/skills.md "Sandbox"): a user skill gets the capabilities its
+ * skill.json declares now (environment variables, read paths, network) — or none again
+ * (`revoke`). What skill.json declares later is not granted until the operator grants again.
+ */
+export function grantSkill(cfg: ParleyConfig, name: string, { revoke = false } = {}): { granted: SkillDef['granted']; declared: NonNullable<SkillDef['manifest']['capabilities']> } {
+  const s = findSkill(cfg, name);
+  if (s.source === 'builtin') throw new OpsError(409, 'BUILTIN', `${name} is a built-in skill: it has what its skill.json declares`);
+  const declared = s.manifest.capabilities ?? {};
+  const dirs = defaultSkillDirs(cfg.home);
+  const { registry } = readRegistry(dirs.user);
+  const entry = { enabled: registry.skills[name]?.enabled ?? true };
+  registry.skills[name] = revoke ? entry : { ...entry, grants: declared };
+  writeRegistry(dirs.user, registry);
+  return { granted: findSkill(cfg, name).granted, declared };
 }
 
 /** Loads the handler once in a worker: a skill whose code does not load is never installed. */

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyError } from '../../shared/acl/errors.js';
-import { loadCatalogue } from '../../shared/skills/catalogue.js';
-import { SkillHost } from '../../shared/skills/host.js';
+import { loadCatalogue, writeRegistry } from '../../shared/skills/catalogue.js';
+import { resolveGrants, SkillHost } from '../../shared/skills/host.js';
 import { isolation } from '../../shared/skills/sandbox.js';
 import { tempSkillDirs, writeSkill } from '../support/skills.js';
 
@@ -133,5 +133,53 @@ describe('Skills [sandbox] hostile skills fail clearly and the host keeps servin
   it('a skill whose example kills its sandbox at warm-up is not served, with a clear reason', () => {
     expect(report.added).to.include.members(['fine', 'readsecrets', 'killer']).and.not.include('warmupkiller');
     expect(report.problems.find((p) => p.name === 'warmupkiller')?.detail).to.match(/disabled at warm-up: its example "warmupkiller now" failed \(.*exited \(code 1\)/);
+  });
+});
+
+describe('Skills [sandbox] capabilities: declared in skill.json and granted by the operator', function () {
+  this.timeout(60000);
+  const handler = `import fs from 'node:fs';
+export function run(input) {
+  let read;
+  try { read = fs.readFileSync(input.question.split(' ')[1], 'utf8'); } catch (e) { read = 'DENIED ' + e.code; }
+  return JSON.stringify({ setting: process.env.PARLEY_TEST_SETTING ?? null, read });
+}\n`;
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sbx-data-'));
+  fs.chmodSync(shared, 0o755);
+  fs.writeFileSync(path.join(shared, 'table.txt'), 'the table', { mode: 0o644 });
+  fs.chmodSync(path.join(shared, 'table.txt'), 0o644);
+  const ask = async (host: SkillHost) => JSON.parse((await host.run('needs', { question: `needs ${path.join(shared, 'table.txt')}` }, 's')).answer) as { setting: string | null; read: string };
+  const load = async (grants?: object) => {
+    const dirs = tempSkillDirs();
+    writeSkill(dirs.user, 'needs', handler, { capabilities: { env: ['PARLEY_TEST_SETTING'], read: [shared] } });
+    if (grants) writeRegistry(dirs.user, { skills: { needs: { enabled: true, grants } } });
+    const host = new SkillHost({ select: (d) => d.name === 'needs', maxWorkers: 1 });
+    await host.apply(loadCatalogue(dirs));
+    return host;
+  };
+  before(() => { process.env.PARLEY_TEST_SETTING = 'forty-two'; });
+  after(() => { delete process.env.PARLEY_TEST_SETTING; });
+
+  it('declared but not granted: no variable, no read', async () => {
+    const host = await load();
+    try {
+      expect(await ask(host)).to.deep.equal({ setting: null, read: 'DENIED ERR_ACCESS_DENIED' });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('granted: exactly the declared variable and path', async () => {
+    const host = await load({ env: ['PARLEY_TEST_SETTING', 'PARLEY_HOME'], read: [shared, '/etc'] });
+    try {
+      expect(await ask(host)).to.deep.equal({ setting: 'forty-two', read: 'the table' });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('never a path inside the state directory, whatever was granted', () => {
+    const g = resolveGrants({ env: ['PARLEY_HOME'], read: ['/srv/parley-home/secrets', '/srv', '${PARLEY_HOME}', '/data/tables'] }, { PARLEY_HOME: '/srv/parley-home' });
+    expect(g.fsRead).to.deep.equal(['/data/tables']);
   });
 });
