@@ -28,8 +28,18 @@ program.command('list').description('every skill, enabled or not, and every skil
 
 program.command('show <name>').description('a skill\'s manifest and where it lives').action((name: string) => {
   const s = showSkill(cfg, name);
-  console.log(JSON.stringify({ source: s.source, enabled: s.enabled, dir: s.dir, handler: s.handler, fingerprint: s.fingerprint, manifest: s.manifest }, null, 2));
+  console.log(JSON.stringify({ source: s.source, enabled: s.enabled, dir: s.dir, handler: s.handler, fingerprint: s.fingerprint, granted: s.granted, manifest: s.manifest }, null, 2));
 });
+
+program.command('grant <name>')
+  .description('give a user skill the capabilities its skill.json declares (env, read, network); --revoke takes them back')
+  .option('--revoke', 'take every capability back')
+  .action((name: string, o: { revoke?: boolean }) => {
+    const g = grantSkill(cfg, name, { revoke: o.revoke === true });
+    const list = (c: typeof g.granted) => [...(c.env ?? []).map((v) => `env ${v}`), ...(c.read ?? []).map((p) => `read ${p}`), ...(c.network ? ['network'] : [])];
+    const now = list(g.granted);
+    console.log(`${name}: ${now.length ? `granted ${now.join(', ')}` : 'no capabilities (its sandbox reads only its own code)'}; running specialists follow within seconds`);
+  });
 
 program
   .command('add <dir>')
