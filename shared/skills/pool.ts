@@ -103,7 +103,7 @@ class PoolWorker {
           : error ? `crashed: ${error.slice(0, 300)}`
           : signal ? `was killed (${signal})` : `exited (code ${code})`;
         reject(new Error(`${how} while starting`));
-        this.gone(new ParleyError('INTERNAL_ERROR', `the ${o.name} skill's sandbox ${how}`), onGone);
+        this.gone(new ParleyError('INTERNAL_ERROR', `the ${o.name} skill ${how}`), onGone);
       });
     });
     this.ready.catch(() => undefined);
