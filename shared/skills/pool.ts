@@ -72,7 +72,10 @@ class PoolWorker {
       skillDir, memoryMb: o.memoryMb, ...(o.grants ? { grants: o.grants } : {}),
     });
     // Only granted variables: no secret, path or setting of the specialist reaches the skill.
-    this.worker = spawn(cmd.command, cmd.args, { env: { ...o.grants?.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+    // Its own process group, so terminate() ends the whole chain (unshare → setpriv → prlimit →
+    // node): the parent-death signal of unshare --kill-child does not survive setpriv's change of
+    // user. A worker whose specialist died sees its IPC channel close and exits (worker.ts).
+    this.worker = spawn(cmd.command, cmd.args, { env: { ...o.grants?.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', detached: true });
     for (const s of [this.worker.stdout, this.worker.stderr]) {
       s?.on('data', (b: Buffer) => {
         const text = String(b).trimEnd();
@@ -140,7 +143,12 @@ class PoolWorker {
   terminate(): void {
     clearTimeout(this.idleTimer);
     this.dead = true;
-    this.worker.kill('SIGKILL');
+    if (this.worker.connected) this.worker.disconnect();
+    try {
+      if (this.worker.pid !== undefined) process.kill(-this.worker.pid, 'SIGKILL'); // the whole group
+    } catch {
+      this.worker.kill('SIGKILL'); // already gone, or no group of its own
+    }
   }
 }
 

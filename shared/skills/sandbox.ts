@@ -66,6 +66,9 @@ export interface SandboxCommand {
   args: string[];
 }
 
+/** RLIMIT_CPU of one worker process, seconds (see sandboxCommand). */
+const CPU_SECONDS = 3600;
+
 /** Node's own baseline (runtime, ICU, the worker script) on top of what the skill may use. */
 const BASELINE_MB = 160;
 
@@ -87,7 +90,9 @@ export function sandboxCommand(spec: SandboxSpec): SandboxCommand {
   const l = available();
   const ns = l.namespaces ? [UNSHARE, ...(spec.grants?.network ? [] : ['--net']), '--pid', '--fork', '--kill-child', '--'] : [];
   const user = l.user ? [SETPRIV, `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_GID}`, '--clear-groups', '--no-new-privs', '--'] : [];
-  const limits = fs.existsSync(PRLIMIT) ? [PRLIMIT, `--data=${dataBytes}`, '--core=0', '--'] : [];
+  // --cpu: a worker orphaned while spinning (its specialist SIGKILLed mid-call) still ends, after an
+  // hour of CPU; a pool replaces a worker that reaches it like any that died.
+  const limits = fs.existsSync(PRLIMIT) ? [PRLIMIT, `--data=${dataBytes}`, '--core=0', `--cpu=${CPU_SECONDS}`, '--'] : [];
   const all = [...ns, ...user, ...limits, ...node];
   return { command: all[0] as string, args: all.slice(1) };
 }

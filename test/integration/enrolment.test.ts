@@ -240,7 +240,7 @@ describe('Enrolment [system] a rogue specialist-evil and an enrolled specialist 
     expect(stdout).to.contain(`revoked: specialist-time@${s.cfg.domain}`);
     const after = await alice.ask('what time is it in Tokyo?');
     expect(after.answer).not.to.match(/It is \d\d:\d\d in Tokyo/);
-    expect(after.answer).to.match(/^Sorry, none of the specialists can answer that right now/);
+    expect(after.answer).to.match(/^I can't help with that one/); // NO_CANDIDATE: the friendly sentence, the code stays in the trace
     expect((await alice.ask('what is 2 + 3?')).answer).to.contain('5');
   });
 });

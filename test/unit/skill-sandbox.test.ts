@@ -2,6 +2,7 @@
 // five hostile skills attack from inside their sandbox — read secrets, open a socket, spin,
 // allocate Buffers, kill the process — and each gets a clear FAILURE while the host keeps
 // answering; a skill whose example kills its sandbox at warm-up is not served, with the reason.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { loadCatalogue, writeRegistry } from '../../shared/skills/catalogue.js';
 import { resolveGrants, SkillHost } from '../../shared/skills/host.js';
 import { isolation } from '../../shared/skills/sandbox.js';
 import { tempSkillDirs, writeSkill } from '../support/skills.js';
+import { until } from '../support/wait.js';
 
 const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: ParleyError) => e);
 
@@ -181,5 +183,22 @@ export function run(input) {
   it('never a path inside the state directory, whatever was granted', () => {
     const g = resolveGrants({ env: ['PARLEY_HOME'], read: ['/srv/parley-home/secrets', '/srv', '${PARLEY_HOME}', '/data/tables'] }, { PARLEY_HOME: '/srv/parley-home' });
     expect(g.fsRead).to.deep.equal(['/data/tables']);
+  });
+});
+
+describe('Skills [sandbox] no worker outlives its pool', function () {
+  this.timeout(60000);
+  it('closing the host ends every sandbox process, a spinning one included (its whole process group)', async () => {
+    const dirs = tempSkillDirs();
+    const marker = `spinner${Math.random().toString(36).slice(2, 8)}`;
+    writeSkill(dirs.user, marker, HOSTILE.spin, { limits: { timeoutMs: 60000 }, examples: [] });
+    const host = new SkillHost({ select: (d) => d.name === marker, maxWorkers: 2 });
+    await host.apply(loadCatalogue(dirs));
+    const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.includes(marker) && l.includes('worker.js')).length;
+    void host.run(marker, { question: `${marker} now` }, 's').catch(() => undefined); // spins until killed
+    await until(() => running() > 0, 'the sandbox to run');
+    await host.close();
+    await until(() => running() === 0, 'every sandbox process of the pool to end');
+    expect(running()).to.equal(0);
   });
 });
