@@ -133,10 +133,23 @@ describe('Console dashboard [browser]', function () {
     await page.waitForSelector('tr[data-supervised="specialist-web1"] .badge:text("stopped")', { timeout: 30000 });
   });
 
-  it('shows sessions, meetings, tasks, bookings and the DF read-only', async () => {
+  it('shows sessions, meetings, tasks, bookings and the DF read-only, with a session\'s hash chain verified on screen', async () => {
+    // A person convenes a Coordination Session from chat and adds a step: two turns in its chain.
+    const person = await Person.connect(s!.cfg, 'convener');
+    let sessionId = '';
+    try {
+      sessionId = newConversationId();
+      await person.ask('session start Launch plan', { thread: sessionId });
+      await person.ask('session add Draft the agenda', { thread: sessionId });
+    } finally {
+      await person.close();
+    }
     await page.goto(`${c.base}/#/data`);
     await page.waitForSelector('h3:text("Directory (DF)")');
     expect(await page.textContent('main')).to.contain('specialist-math');
+    await page.click(`ul.convs li:has-text("${sessionId}")`);
+    const verdict = await page.waitForSelector('#chain-verdict .badge.ok', { timeout: 10000 });
+    expect(await verdict.textContent()).to.match(/hash chain verified: [2-9]\d* turns/);
     await shot('data');
     expect(errors).to.deep.equal([]);
   });
