@@ -1,9 +1,9 @@
 // npm run stop NAME: stops a supervised agent (a spawned specialist, or any other) and keeps it
-// down; `npm start`'s supervisor does the stopping (shared/supervisor/operate.ts, also used by
-// the console's API).
+// down; `npm start`'s supervisor does the stopping (shared/ops/agents.ts, the same code as
+// the console's POST /api/agents/{name}/stop).
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { stopAgent } from '../shared/supervisor/operate.js';
+import { stopAgent } from '../shared/ops/index.js';
 
 const cfg = loadConfig();
 new Command('stop')

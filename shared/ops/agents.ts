@@ -105,7 +105,12 @@ export async function spawnSpecialist(cfg: ParleyConfig, req: SpawnRequest): Pro
 /** Stops a supervised agent and keeps it down (the supervisor's POST /stop). */
 export async function stopAgent(cfg: ParleyConfig, name: string): Promise<ChildInfo> {
   const res = await controlRequest(cfg, 'POST', '/stop', { name });
-  if (!res) throw new OpsError(503, 'NO_SUPERVISOR', 'no supervisor runs for this PARLEY_HOME (npm start)');
+  if (!res) throw new OpsError(503, 'NO_SUPERVISOR', 'no supervisor runs for this PARLEY_HOME (npm start); nothing to stop');
+  if (res.status === 404) {
+    const running = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
+    const names = ((running?.body.agents ?? []) as ChildInfo[]).map((a) => a.name);
+    throw new OpsError(404, 'NO_SUCH_AGENT', `no agent named ${name}${names.length ? `; running: ${names.join(', ')}` : ''}`);
+  }
   if (res.status !== 200) throw new OpsError(res.status, String(res.body.error), String(res.body.detail));
   return res.body.agent as ChildInfo;
 }

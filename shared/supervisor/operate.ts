@@ -37,20 +37,6 @@ export function checkSpawnSkills(home: string, opts: { name: string; role?: stri
 }
 
 /** Stops a supervised agent and keeps it down (POST /stop); the console calls this too. */
-export async function stopAgent(cfg: ParleyConfig, name: string): Promise<ChildInfo> {
-  const res = await controlRequest(cfg, 'POST', '/stop', { name });
-  if (!res) throw new OperatorError('NO_SUPERVISOR', 'no supervisor is running for this PARLEY_HOME (npm start); nothing to stop');
-  if (res.status === 404) throw new OperatorError('NO_SUCH_AGENT', `no agent named ${name}${await knownNames(cfg)}`);
-  if (res.status !== 200) throw new OperatorError('SUPERVISOR_ERROR', `supervisor: ${String(res.body.error)}: ${String(res.body.detail)}`);
-  return res.body.agent as ChildInfo;
-}
-
-async function knownNames(cfg: ParleyConfig): Promise<string> {
-  const res = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
-  const names = ((res?.body.agents ?? []) as ChildInfo[]).map((a) => a.name);
-  return names.length ? `; running: ${names.join(', ')}` : '';
-}
-
 export interface Serving {
   /** Supervised specialists that serve the skill now (their role allows it, their --skills include it). */
   by: string[];
