@@ -1,0 +1,121 @@
+// The crash matrix (issue 12), the whole system under the real supervisor: 50 questions from 5
+// people in flight, one fault injected at a named moment of the flow (test/support/crash-matrix.ts:
+// reached when the agent's telemetry shows it, never after a fixed sleep), and every question must
+// end with exactly one line: ≥ 49 of 50 the right answer, none twice, none waiting past the RESULT
+// timeout plus the restart. Two specialists share the topic, so the negotiated flow runs (offers,
+// ACCEPT, fallbacks). One supervisor (and one ejabberd) per fault kind.
+import { expect } from 'chai';
+import type { ParleyConfig } from '../../shared/config/index.js';
+import * as ejabberd from '../../shared/ejabberd/control.js';
+import type { ChildInfo } from '../../shared/supervisor/child.js';
+import { controlRequest } from '../../shared/supervisor/control.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { askAll, expectHeld, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
+import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const PEOPLE = 5;
+const PER_PERSON = 10;
+const TOTAL = PEOPLE * PER_PERSON;
+const RESULT_TIMEOUT_MS = 6000;
+/** A restart: the supervisor's back-off and an agent's start (a loaded 2-core machine), or ejabberd's. */
+const RESTART_MS = 8000;
+const MAX_WAIT_MS = RESULT_TIMEOUT_MS + RESTART_MS + 4000;
+
+const SETTINGS: Record<string, string> = {
+  PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic',
+  PARLEY_SPECIALIST_CONCURRENCY: '200',
+  PARLEY_AUTOSCALE: '0',
+  PARLEY_CANDIDATE_CACHE_MS: '0', // every question asks the DF (the Registry crash must matter)
+  PARLEY_AGREE_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
+  PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
+  PARLEY_REGISTRY_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
+  PARLEY_KB_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
+  PARLEY_PRESENTER_TIMEOUT_MS: String(RESULT_TIMEOUT_MS + RESTART_MS),
+};
+
+type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
+
+const CASES: Array<{ fault: Fault; label: string; moments: string[] }> = [
+  { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' }, moments: ['before-df-answer', 'accept-to-result', 'store-fact', 'presenter-reply'] },
+  { label: 'specialist', fault: { kind: 'kill', agent: 'specialist-math' }, moments: ['accept-to-result', 'store-fact'] },
+  { label: 'presenter', fault: { kind: 'kill', agent: 'presenter' }, moments: ['accept-to-result', 'presenter-reply'] },
+  { label: 'kb', fault: { kind: 'kill', agent: 'kb' }, moments: ['accept-to-result', 'store-fact'] },
+  { label: 'registry', fault: { kind: 'kill', agent: 'registry' }, moments: ['before-df-answer'] },
+  { label: 'ejabberd kill -9', fault: { kind: 'ejabberd-kill' }, moments: ['before-df-answer', 'accept-to-result', 'presenter-reply'] },
+  { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' }, moments: ['accept-to-result', 'presenter-reply'] },
+];
+
+const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
+// PENDING (issue 12, unfinished): every case of this matrix failed in its first run on the
+// unfixed code (the fixes for XEP-0198 acks after handling, durable specialists and resend after
+// an ejabberd restart are not in yet), so it runs only on demand: PARLEY_CRASH_MATRIX=1.
+const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
+
+for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
+  matrix(`Durability matrix [crash] ${c.label} with 50 questions in flight`, function () {
+    this.timeout(90000);
+    let s: Supervised;
+    let cfg: ParleyConfig;
+    let people: ChatPerson[] = [];
+
+    const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
+    const agent = async (name: string) => (await agents()).find((a) => a.name === name) as ChildInfo;
+    const ready = async (name: string, oldPid: number | null) => {
+      for (let i = 0; i < 400; i++) {
+        const a = await agent(name);
+        if (a?.status === 'ready' && a.pid !== oldPid) return;
+        await sleep(25);
+      }
+      throw new Error(`${name} not back`);
+    };
+
+    const inject = async (): Promise<void> => {
+      const f = c.fault;
+      if (f.kind === 'kill') {
+        const v = await agent(f.agent);
+        process.kill(v.pid as number, 'SIGKILL');
+        await ready(f.agent, v.pid);
+      } else if (f.kind === 'ejabberd-kill') {
+        ejabberd.kill(cfg);
+        await ejabberd.start(cfg);
+      } else {
+        await ejabberd.stop(cfg);
+        await ejabberd.start(cfg);
+      }
+    };
+
+    before(async function () {
+      this.timeout(150000);
+      s = await startSupervisor('parley-crash-', SETTINGS, { timeoutMs: 140000 });
+      cfg = s.cfg;
+      people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `crash-${i}`)));
+      // Warm: one question each, so the first case does not pay start-up costs.
+      const warm = askAll(people, 1);
+      const v = await settle(warm, 20000, 0);
+      expect(v.answered, 'warm-up').to.equal(PEOPLE);
+    });
+
+    after(async function () {
+      this.timeout(60000);
+      await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+      await stopSupervisor(s?.sup, cfg);
+    });
+
+    for (const key of c.moments) {
+      const m = MOMENTS[key];
+      if (!m) throw new Error(`unknown moment ${key}`);
+      it(`${c.label} at "${m.name}": ≥ 49 of 50 answered, none twice, none waiting past the RESULT timeout + restart`, async () => {
+        const since = Date.now();
+        const asked = askAll(people, PER_PERSON);
+        const seen = await untilMoment(cfg, m, since);
+        const t0 = Date.now();
+        await inject();
+        const backMs = Date.now() - t0;
+        const v = await settle(asked, MAX_WAIT_MS + 2000);
+        console.log(`      (${report(`${c.label} @ ${key}`, v, `; fault at ${seen} ${m.performative}, back in ${backMs} ms`)})`);
+        expectHeld(v, TOTAL, MAX_WAIT_MS, `${c.label} @ ${key}`);
+      });
+    }
+  });
+}
