@@ -20,6 +20,7 @@ import { bare } from '../../shared/transport/stanza.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
+import { SqliteThreadOwners } from './thread-owners.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 
 // Durable (docs/runtime.md "Durability"): question actors in data/presenter-exchanges.sqlite.
@@ -74,7 +75,7 @@ function say(line: ChatEmitted): void {
 
 const desk = new ChatDesk({
   allow,
-  sessions: new Sessions(tunables.presenterIdleMs),
+  sessions: new Sessions(tunables.presenterIdleMs, undefined, undefined, new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'))),
   timeoutMs: tunables.presenterTimeoutMs,
   progressMs: tunables.presenterProgressMs,
   resultTimeoutMs: tunables.resultTimeoutMs,

@@ -3,6 +3,7 @@
 // otherwise each person has one conversation, renewed after idleMs of silence or on "new".
 // Pure bookkeeping: time comes in as `now`, ids from an injectable generator.
 import { newConversationId } from '../../shared/acl/envelope.js';
+import type { ThreadOwners } from './thread-owners.js';
 
 export interface Session {
   /** conversation_id of the envelopes. */
@@ -33,6 +34,8 @@ export class Sessions {
     private readonly idleMs: number,
     private readonly newId: () => string = newConversationId,
     private readonly maxEntries = 100000,
+    /** Durable record of owners (thread-owners.ts): the map above is its cache. */
+    private readonly durable?: ThreadOwners,
   ) {}
 
   /** The conversation for a message from `person` (bare JID) carrying `clientThread`. */
@@ -72,16 +75,24 @@ export class Sessions {
   /** A fresh id, owned by `person` so no one else's client can echo it into their chat. */
   private mint(person: string): string {
     const id = this.newId();
-    this.put(this.owners, id, person);
+    this.own(id, person);
     return id;
   }
 
   private claim(person: string, thread: string): boolean {
     if (!USABLE_THREAD.test(thread)) return false;
-    const owner = this.owners.get(thread);
-    if (owner !== undefined) return owner === person;
-    this.put(this.owners, thread, person);
+    const owner = this.owners.get(thread) ?? this.durable?.get(thread);
+    if (owner !== undefined) {
+      this.put(this.owners, thread, owner);
+      return owner === person;
+    }
+    this.own(thread, person);
     return true;
+  }
+
+  private own(thread: string, person: string): void {
+    this.put(this.owners, thread, person);
+    this.durable?.set(thread, person);
   }
 
   /** Bounded maps: the oldest entry goes first (Map keeps insertion order). */

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { Sessions } from '../../agents/presenter/sessions.js';
 import { allowList, isAllowed, onPresenceStanza } from '../../agents/presenter/subscriptions.js';
+import { SqliteThreadOwners } from '../../agents/presenter/thread-owners.js';
 
 function book(idleMs = 1000) {
   let n = 0;
@@ -84,5 +88,30 @@ describe('Presenter [allow] who may subscribe and chat', () => {
     expect(onPresenceStanza(list, 'subscribe', 'dave@example.org')).to.deep.equal([{ to: 'dave@example.org', type: 'unsubscribed' }]);
     expect(onPresenceStanza(list, undefined, 'alice@localhost/gajim')).to.deep.equal([]);
     expect(onPresenceStanza(list, 'subscribed', 'alice@localhost')).to.deep.equal([]);
+  });
+});
+
+describe('Presenter [sessions] thread ownership survives a restart (no squatting)', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-threads-')), 'presenter-threads.sqlite');
+  const A = 'alice@localhost';
+  const B = 'mallory@localhost';
+
+  it('a thread a person used, and an id the Presenter minted for her, stay hers after a restart', () => {
+    const before = new SqliteThreadOwners(file);
+    const first = new Sessions(60000, undefined, undefined, before);
+    expect(first.resolve(A, 'alice-thread-1', 0).conversationId).to.equal('alice-thread-1');
+    const minted = first.resolve(A, undefined, 0).conversationId;
+    before.close();
+
+    // The Presenter restarts (a new process: new maps, the same database); Mallory sends first.
+    const after = new SqliteThreadOwners(file);
+    const second = new Sessions(60000, undefined, undefined, after);
+    const squat = second.resolve(B, 'alice-thread-1', 1);
+    expect(squat.conversationId).to.not.equal('alice-thread-1');
+    expect(squat.thread).to.equal('alice-thread-1'); // her client keeps its thread; her conversation is her own
+    expect(second.resolve(B, minted, 1).conversationId).to.not.equal(minted);
+    expect(second.resolve(A, 'alice-thread-1', 2).conversationId).to.equal('alice-thread-1');
+    expect(second.resolve(A, minted, 2).conversationId).to.equal(minted);
+    after.close();
   });
 });
