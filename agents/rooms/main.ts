@@ -19,7 +19,8 @@ import { createLogger } from '../../shared/log/index.js';
 import { telemetryFile } from '../../shared/runtime/boot.js';
 import { ComponentHost } from '../../shared/runtime/component-agent.js';
 import { roomsDomain, useRoleBook } from '../../shared/runtime/names.js';
-import { Signing, signingEnabled } from '../../shared/runtime/signing.js';
+import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from '../../shared/runtime/signing.js';
+import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
@@ -63,7 +64,10 @@ for (const room of rooms) {
   const name = `room-${room.name}`;
   // Each room signs with its own key (secrets/keys/room-<name>.json), its DID pinned for its JID.
   const identity = ensureAgentIdentity(config.home, name, jid);
-  const signing = signingEnabled() ? new Signing({ identity, trust: new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) }), domain: config.domain }) : undefined;
+  const signing = signingEnabled() ? new Signing({
+    identity, trust: new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) }), domain: config.domain,
+    ledger: new ReplayLedger(replayLedgerFile(config, name)), ...offlineWindowFromEnv(process.env),
+  }) : undefined;
   const agent = host.host(jid, {
     telemetry: new SqliteTelemetry(telemetryFile(config, name), name), logger: logger.child({ room: room.name }), ...(signing ? { signing } : {}),
   });

@@ -55,18 +55,22 @@ export class ReplayWindow {
     return this.expiries.size;
   }
 
-  /** Whether `key` (message timestamp `timestampMs`) may pass; does not record it. */
-  check(key: string, timestampMs: number): ReplayVerdict {
+  /**
+   * Whether `key` (message timestamp `timestampMs`) may pass; does not record it. `expiryMs`: when
+   * the message stops being acceptable, if later than its timestamp + maxAge (one delivered after
+   * an offline gap, offline-gaps.ts).
+   */
+  check(key: string, timestampMs: number, expiryMs = timestampMs + this.maxAgeMs): ReplayVerdict {
     this.prune();
-    const expiry = timestampMs + this.maxAgeMs;
+    const expiry = expiryMs;
     if (this.expiries.has(key)) return 'replay';
     if (expiry <= this.horizon) return 'beyond-horizon';
     return 'fresh';
   }
 
   /** Records `key`; call only after the signature verified, so forgeries cannot fill the window. */
-  record(key: string, timestampMs: number): void {
-    const expiry = timestampMs + this.maxAgeMs;
+  record(key: string, timestampMs: number, expiryMs = timestampMs + this.maxAgeMs): void {
+    const expiry = expiryMs;
     if (expiry < this.now() || this.expiries.has(key)) return;
     this.expiries.set(key, expiry);
     const index = Math.floor(expiry / this.bucketMs);
@@ -77,9 +81,9 @@ export class ReplayWindow {
   }
 
   /** check + record in one step: 'fresh' means it was recorded. */
-  admit(key: string, timestampMs: number): ReplayVerdict {
-    const verdict = this.check(key, timestampMs);
-    if (verdict === 'fresh') this.record(key, timestampMs);
+  admit(key: string, timestampMs: number, expiryMs = timestampMs + this.maxAgeMs): ReplayVerdict {
+    const verdict = this.check(key, timestampMs, expiryMs);
+    if (verdict === 'fresh') this.record(key, timestampMs, expiryMs);
     return verdict;
   }
 

@@ -17,7 +17,8 @@ export type VerifyCode =
   | 'STALE' | 'FUTURE' | 'REPLAY' | 'MALFORMED';
 
 export type VerifyResult =
-  | { ok: true; did: string }
+  /** key/expiresAt: the replay-window entry recorded for it (what a durable ledger keeps). */
+  | { ok: true; did: string; key?: string; expiresAt?: number }
   | { ok: false; code: VerifyCode; agora: 400 | 401; detail: string };
 
 /**
@@ -35,6 +36,12 @@ export interface VerifyOptions {
   maxFutureMs?: number;
   /** Without a window there is no REPLAY check (stateless verification). */
   replay?: ReplayWindow;
+  /**
+   * For an envelope older than maxAgeMs: until when it is still acceptable, if at all (one signed
+   * while this agent was offline and held for it by the server, offline-gaps.ts). Never derived
+   * from anything the sender or another client controls, such as a <delay/> stamp.
+   */
+  lateUntil?: (timestampMs: number, now: number) => number | undefined;
   now?: () => number;
   impl?: Ed25519Impl;
 }
@@ -112,11 +119,16 @@ export function verifyEnvelope(envelope: unknown, options: VerifyOptions | strin
   const ts = Date.parse(timestamp);
   const maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const maxFutureMs = opts.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
-  if (now - ts > maxAgeMs) return fail('STALE', `timestamp is ${now - ts} ms old (limit ${maxAgeMs} ms, Agora §1)`);
+  let expiresAt = ts + maxAgeMs;
+  if (now - ts > maxAgeMs) {
+    const late = opts.lateUntil?.(ts, now);
+    if (late === undefined || late <= now) return fail('STALE', `timestamp is ${now - ts} ms old (limit ${maxAgeMs} ms, Agora §1)`);
+    expiresAt = late;
+  }
   if (ts - now > maxFutureMs) return fail('FUTURE', `timestamp is ${ts - now} ms ahead (limit ${maxFutureMs} ms)`);
 
   const key = opts.replay ? ReplayWindow.keyOf(did, replyWith) : '';
-  const seen = opts.replay?.check(key, ts);
+  const seen = opts.replay?.check(key, ts, expiresAt);
   if (seen === 'replay') return fail('REPLAY', `reply_with ${replyWith} from this DID was already accepted`);
   if (seen === 'beyond-horizon') return fail('STALE', 'older than the replay window can vouch for (window at capacity)');
 
@@ -129,13 +141,13 @@ export function verifyEnvelope(envelope: unknown, options: VerifyOptions | strin
   if (!(opts.impl ?? nodeEd25519).verify(sig, message, publicKey)) {
     return fail('BAD_SIGNATURE', 'Ed25519 signature does not match the envelope and sender_did');
   }
-  opts.replay?.record(key, ts);
-  return { ok: true, did };
+  if (!opts.replay) return { ok: true, did };
+  opts.replay.record(key, ts, expiresAt);
+  return { ok: true, did, key, expiresAt };
 }
 
 export interface Verifier {
-  /** `at`: judge freshness as of this time instead of now (a server-stamped offline delivery, signing.ts). */
-  (envelope: unknown, expectedDid?: string, at?: number): VerifyResult;
+  (envelope: unknown, expectedDid?: string): VerifyResult;
   readonly replay: ReplayWindow;
 }
 
@@ -144,7 +156,6 @@ export function createVerifier(opts: Omit<VerifyOptions, 'expectedDid'> = {}): V
   const replay = opts.replay ?? new ReplayWindow({ maxAgeMs: opts.maxAgeMs, now: opts.now });
   // A window that forgets ids before the STALE limit would let copies through in between.
   if (replay.maxAgeMs < (opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS)) throw new RangeError('replay window shorter than maxAgeMs');
-  const verify = (envelope: unknown, expectedDid?: string, at?: number) =>
-    verifyEnvelope(envelope, { ...opts, replay, expectedDid, ...(at !== undefined ? { now: () => at } : {}) });
+  const verify = (envelope: unknown, expectedDid?: string) => verifyEnvelope(envelope, { ...opts, replay, expectedDid });
   return Object.assign(verify, { replay });
 }

@@ -6,13 +6,12 @@ import { makeEnvelope } from '../acl/envelope.js';
 import { errorContent, type ErrorCode, performativeFor, toParleyError } from '../acl/errors.js';
 import { mayAnswerWithError } from '../acl/performatives.js';
 import type { Logger } from '../log/index.js';
-import { serverStoredAt } from '../transport/stanza.js';
 import type { InboundMessage, Transport } from '../transport/types.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Signing } from './signing.js';
+import type { SignatureCheck, Signing } from './signing.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
@@ -76,7 +75,13 @@ export class Agent {
       },
     });
     opts.transport.onMessage((msg) => this.receive(msg));
-    opts.transport.on('online', () => this.flushHeld());
+    // The signing layer keeps this agent's absences: only what was signed while it was away and
+    // held by the server may be older than 60 s (shared/identity/offline-gaps.ts).
+    opts.transport.on('offline', () => opts.signing?.wentOffline());
+    opts.transport.on('online', () => {
+      opts.signing?.cameOnline();
+      this.flushHeld();
+    });
   }
 
   /** Envelopes waiting (unsigned) for the transport to come back. */
@@ -112,6 +117,7 @@ export class Agent {
     this.heldQueue = [];
     this.router.stopAll();
     await this.opts.transport.stop();
+    this.opts.signing?.close();
     this.opts.telemetry.close();
   }
 
@@ -196,11 +202,22 @@ export class Agent {
 
   private process(msg: InboundMessage): void {
     const signing = this.opts.signing;
+    let accepted: SignatureCheck | undefined;
+    try {
+      this.handle(msg, signing ? (env, from, kind) => (accepted = signing.check(env, from, kind)) : undefined);
+    } finally {
+      // Durable only once handled: a kill before this line leaves the server's redelivery
+      // acceptable (at-least-once); after it, a copy is refused even after a restart.
+      if (accepted) signing?.commit(accepted);
+    }
+  }
+
+  private handle(msg: InboundMessage, verify: ((env: Envelope, from: Identity, kind: string) => SignatureCheck) | undefined): void {
+    const signing = this.opts.signing;
     const limiter = this.opts.rateLimit;
     const c = classify(msg, {
       domain: this.opts.domain, self: this.self, readsChat: this.opts.readsChat ?? false,
-      // A message our server stored while we were away is judged by its age when stored (signing.ts).
-      ...(signing ? { verify: (env: Envelope, from: Identity, kind: string) => signing.check(env, from, kind, msg.delayed ? serverStoredAt(msg.stanza, this.opts.domain) : undefined) } : {}),
+      ...(verify ? { verify } : {}),
       ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
       ...(this.assigned ? { assigned: this.assigned } : {}),
     });

@@ -4,17 +4,22 @@
 // role policy (pipeline.ts). PARLEY_SIGNING=0 turns both off, for benchmarking only.
 import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
-import type { ParleyConfig } from '../config/index.js';
+import path from 'node:path';
+import { type ParleyConfig, paths } from '../config/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import type { Identity as KeyIdentity } from '../identity/keys.js';
 import { pinnedDidsFile } from '../identity/keystore.js';
 import type { Roster } from '../identity/roster.js';
+import { DEFAULT_OFFLINE_GRACE_MS, OfflineGaps } from '../identity/offline-gaps.js';
+import { DEFAULT_MAX_AGE_MS, ReplayWindow } from '../identity/replay.js';
 import { createVerifier, signEnvelope, type Verifier, type VerifyCode } from '../identity/sign.js';
 import { type DidResolver, TrustStore } from '../identity/trust.js';
+import { ReplayLedger } from '../store/replay-ledger.js';
 import { identify, type Identity } from './names.js';
 
 export type SignatureCheck =
-  | { ok: true; did: string; firstUse: boolean }
+  /** replay: the window entry to make durable once the envelope was handled (commit). */
+  | { ok: true; did: string; firstUse: boolean; replay?: { key: string; expiresAt: number } }
   /** quiet: recorded and counted but not answered (see REPLAYED below). */
   | { ok: false; code: ErrorCode; detail: string; quiet?: boolean };
 
@@ -29,15 +34,20 @@ export interface SigningOptions {
   firstUse?: readonly string[];
   maxAgeMs?: number;
   /**
-   * How long after the server stored it (XEP-0203 delay stamped by our own domain) an envelope
-   * delivered from offline storage or a taken-over session is still judged by its age at storage
-   * time rather than now (default PARLEY_OFFLINE_MAX_AGE_MS, 1 h). Beyond it: STALE as usual.
+   * The oldest envelope accepted after this agent was away (signed during its absence and held by
+   * the server; offline-gaps.ts), default PARLEY_OFFLINE_MAX_AGE_MS, 1 h. Beyond it: STALE.
    */
   offlineMaxAgeMs?: number;
+  /** How long after coming back such envelopes are still expected (PARLEY_OFFLINE_GRACE_MS, 2 min). */
+  offlineGraceMs?: number;
+  /** The durable replay ledger: accepted envelopes stay refused as copies across restarts. */
+  ledger?: ReplayLedger;
   now?: () => number;
 }
 
 export const DEFAULT_OFFLINE_MAX_AGE_MS = 3600_000;
+/** How often the ledger records that this agent is alive (the start of the gap after a crash). */
+export const HEARTBEAT_MS = 5_000;
 
 const CODES: Record<VerifyCode, ErrorCode> = {
   MISSING_SIGNATURE: 'MISSING_SIGNATURE',
@@ -62,13 +72,60 @@ export class Signing {
   private readonly verify: Verifier;
   private readonly firstUse: ReadonlySet<string>;
   private readonly now: () => number;
+  /** This agent's absences: the only grounds for accepting an envelope older than 60 s. */
+  readonly gaps: OfflineGaps;
+  readonly replay: ReplayWindow;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: SigningOptions) {
     this.did = opts.identity.did;
     this.trust = opts.trust;
     this.firstUse = new Set(opts.firstUse ?? []);
     this.now = opts.now ?? Date.now;
-    this.verify = createVerifier({ now: this.now, ...(opts.maxAgeMs !== undefined ? { maxAgeMs: opts.maxAgeMs } : {}) });
+    const maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.gaps = new OfflineGaps({ maxAgeMs, offlineMaxAgeMs: opts.offlineMaxAgeMs ?? DEFAULT_OFFLINE_MAX_AGE_MS, graceMs: opts.offlineGraceMs ?? DEFAULT_OFFLINE_GRACE_MS });
+    this.replay = new ReplayWindow({ maxAgeMs, now: this.now });
+    const now = this.now();
+    if (opts.ledger) {
+      // What this agent accepted before it stopped is still refused as a copy (issue "Close the perimeter" §5).
+      for (const e of opts.ledger.live(now)) this.replay.record(e.key, 0, e.expiresAt);
+      // Away since its last heartbeat: what the server held for it meanwhile is not STALE.
+      const alive = opts.ledger.aliveAt();
+      if (alive !== undefined && alive < now) this.gaps.opened(alive);
+    }
+    this.verify = createVerifier({ now: this.now, maxAgeMs, replay: this.replay, lateUntil: (ts, at) => this.gaps.acceptableUntil(ts, at) });
+  }
+
+  /** The transport lost the server: from now on it may hold envelopes for us. */
+  wentOffline(): void {
+    this.gaps.opened(this.now());
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  /** Back online: the gap closes; the ledger's heartbeat runs while online. */
+  cameOnline(): void {
+    const ledger = this.opts.ledger;
+    this.gaps.closed(this.now());
+    if (!ledger || this.heartbeat) return;
+    ledger.heartbeat(this.now());
+    this.heartbeat = setInterval(() => ledger.heartbeat(this.now()), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Makes an accepted envelope's replay entry durable; called once it was handled (agent.ts). */
+  commit(check: SignatureCheck): void {
+    if (check.ok && check.replay) this.opts.ledger?.record(check.replay.key, check.replay.expiresAt, this.now());
+  }
+
+  close(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    const ledger = this.opts.ledger;
+    if (ledger) {
+      ledger.heartbeat(this.now());
+      ledger.close();
+    }
   }
 
   /** The envelope as it goes on the wire: timestamp stamped now, sender_did + signature (Agora §2). */
@@ -77,16 +134,11 @@ export class Signing {
   }
 
   /**
-   * Verifies an envelope that passed schema validation, against the DID bound to `from`.
-   * `storedAt`: when our server stored it for later delivery (XEP-0203; agent.ts reads it). The
-   * Agora §1 60 s limit then applies between signing and storage, so an envelope held by the
-   * server through an outage is not STALE, up to offlineMaxAgeMs after storage.
+   * Verifies an envelope that passed schema validation, against the DID bound to `from`. Older
+   * than 60 s (Agora §1) it passes only if signed while this agent was away (offline-gaps.ts); a
+   * <delay/> stamp counts for nothing, whoever claims to have stamped it.
    */
-  check(envelope: Envelope, from: Identity, kind: string, storedAt?: number): SignatureCheck {
-    const now = this.now();
-    const offlineMax = this.opts.offlineMaxAgeMs ?? DEFAULT_OFFLINE_MAX_AGE_MS;
-    const at = storedAt !== undefined && storedAt <= now && now - storedAt <= offlineMax ? storedAt : undefined;
-    const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
+  check(envelope: Envelope, from: Identity, kind: string): SignatureCheck {    const presented = typeof envelope.sender_did === 'string' ? envelope.sender_did : undefined;
     // ENROL (the Registry): the operator's token is the authority, and the credential binds the
     // key that signed; any earlier binding of the JID is the operator's to replace by that token.
     const firstUse = this.firstUse.has(kind);
@@ -98,8 +150,8 @@ export class Signing {
       if (!presented || !envelope.signature) return { ok: false, code: 'MISSING_SIGNATURE', detail: 'the envelope carries no sender_did and signature' };
       if (!firstUse) return { ok: false, code: 'UNKNOWN_DID', detail: `no DID is bound to ${from.jid}` };
     }
-    const r = this.verify(envelope, expected, at);
-    if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined };
+    const r = this.verify(envelope, expected);
+    if (r.ok) return { ok: true, did: r.did, firstUse: expected === undefined, ...(r.key !== undefined && r.expiresAt !== undefined ? { replay: { key: r.key, expiresAt: r.expiresAt } } : {}) };
     const code = CODES[r.code];
     // The DID check above means only the bound JID itself can present an accepted envelope again:
     // that is a retransmission (XEP-0198 resend, offline redelivery), already acted upon. Answering
@@ -128,10 +180,21 @@ export function signingFor(
   cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> & { roster?: Roster } = {}, env: NodeJS.ProcessEnv = process.env,
 ): Signing | undefined {
   if (!signingEnabled(env)) return undefined;
-  const offline = Number(env.PARLEY_OFFLINE_MAX_AGE_MS);
-  if (opts.offlineMaxAgeMs === undefined && env.PARLEY_OFFLINE_MAX_AGE_MS && Number.isFinite(offline) && offline >= 0) opts = { ...opts, offlineMaxAgeMs: offline };
   const identity = ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`);
   const { roster, ...rest } = opts;
   const trust = new TrustStore(pinnedDidsFile(cfg.home), roster ? { enrolled: (jid) => roster.didOf(jid) } : {});
-  return new Signing({ identity, trust, domain: cfg.domain, ...rest });
+  return new Signing({ identity, trust, domain: cfg.domain, ledger: new ReplayLedger(replayLedgerFile(cfg, account)), ...offlineWindowFromEnv(env), ...rest });
+}
+
+/** $PARLEY_HOME/data/<account>-replay.sqlite: the agent's durable replay ledger. */
+export function replayLedgerFile(cfg: ParleyConfig, account: string): string {
+  return path.join(paths(cfg).data, `${account}-replay.sqlite`);
+}
+
+/** PARLEY_OFFLINE_MAX_AGE_MS / PARLEY_OFFLINE_GRACE_MS (offline-gaps.ts), when set to a number ≥ 0. */
+export function offlineWindowFromEnv(env: NodeJS.ProcessEnv): Pick<SigningOptions, 'offlineMaxAgeMs' | 'offlineGraceMs'> {
+  const num = (v: string | undefined) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : undefined);
+  const maxAge = num(env.PARLEY_OFFLINE_MAX_AGE_MS);
+  const grace = num(env.PARLEY_OFFLINE_GRACE_MS);
+  return { ...(maxAge !== undefined ? { offlineMaxAgeMs: maxAge } : {}), ...(grace !== undefined ? { offlineGraceMs: grace } : {}) };
 }

@@ -22,21 +22,6 @@ export function messageStanza(msg: OutboundMessage): Element {
   return xml('message', attrs, ...children);
 }
 
-/**
- * When `server` (our domain) stored this stanza for later delivery: the earliest XEP-0203 delay
- * it stamped (offline storage, or a session's unacknowledged queue handed to its successor).
- * Delays stamped by anyone else are ignored: a client may put any <delay/> in what it sends.
- */
-export function serverStoredAt(stanza: Element, server: string): number | undefined {
-  let at: number | undefined;
-  for (const d of stanza.getChildren('delay', NS_DELAY)) {
-    if (d.attrs.from !== server) continue;
-    const t = Date.parse(String(d.attrs.stamp ?? ''));
-    if (Number.isFinite(t) && (at === undefined || t < at)) at = t;
-  }
-  return at;
-}
-
 export function readMessage(stanza: Element, receivedAt = Date.now()): InboundMessage {
   const from = String(stanza.attrs.from ?? '');
   const to = String(stanza.attrs.to ?? '');

@@ -1,0 +1,157 @@
+// Replay protection that survives a restart and ignores client-supplied delay stamps (issue "Close
+// the perimeter" §5): the durable ledger (shared/store/replay-ledger.ts), the agent's own record of
+// its absences (shared/identity/offline-gaps.ts), and both wired into Signing and Agent.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import xml from '@xmpp/xml';
+import { expect } from 'chai';
+import type { Envelope } from '../../shared/acl/envelope.js';
+import { OfflineGaps } from '../../shared/identity/offline-gaps.js';
+import { identify } from '../../shared/runtime/names.js';
+import { ReplayLedger } from '../../shared/store/replay-ledger.js';
+import { NS_DELAY } from '../../shared/transport/stanza.js';
+import { DOMAIN, inbound, testAgent } from '../support/fake-transport.js';
+import { signAs, testSigning } from '../support/signing.js';
+import { userMsg } from './coordinator-harness.js';
+
+const T0 = Date.parse('2026-06-01T12:00:00Z');
+const MIN = 60_000;
+const presenter = `presenter@${DOMAIN}`;
+const presenterId = identify(presenter, DOMAIN);
+
+/** A person's question as the Presenter signed it at `ts` for the Coordinator. */
+function signedAt(ts: number): Envelope {
+  return signAs(presenter, { ...userMsg('what is 6 * 7?'), timestamp: new Date(ts).toISOString() });
+}
+
+describe('Replay [gaps] an envelope older than 60 s passes only if signed while this agent was away', () => {
+  const gaps = () => new OfflineGaps({ maxAgeMs: MIN, offlineMaxAgeMs: 60 * MIN, graceMs: 2 * MIN });
+
+  it('admits what was signed during (or just before) a closed gap, until the grace period ends', () => {
+    const g = gaps();
+    g.opened(T0);
+    g.closed(T0 + 10 * MIN);
+    expect(g.acceptableUntil(T0 + 5 * MIN, T0 + 10 * MIN + 1000)).to.equal(T0 + 12 * MIN);
+    expect(g.acceptableUntil(T0 - 30_000, T0 + 10 * MIN + 1000), 'signed 30 s before going away').to.equal(T0 + 12 * MIN);
+    expect(g.acceptableUntil(T0 - 2 * MIN, T0 + 10 * MIN + 1000), 'signed long before the gap').to.equal(undefined);
+    expect(g.acceptableUntil(T0 + 5 * MIN, T0 + 12 * MIN + 1), 'after the grace period').to.equal(undefined);
+    expect(g.size, 'the spent gap is forgotten').to.equal(0);
+  });
+
+  it('never admits anything older than offlineMaxAgeMs, and nothing without a gap', () => {
+    const g = gaps();
+    expect(g.acceptableUntil(T0, T0 + 2 * MIN)).to.equal(undefined);
+    g.opened(T0);
+    g.closed(T0 + 90 * MIN);
+    expect(g.acceptableUntil(T0 + 10 * MIN, T0 + 90 * MIN)).to.equal(undefined);
+    expect(g.acceptableUntil(T0 + 40 * MIN, T0 + 90 * MIN)).to.equal(T0 + 92 * MIN);
+  });
+
+  it('treats a gap the transport has not closed yet as ending now (held stanzas arrive before "online")', () => {
+    const g = gaps();
+    g.opened(T0);
+    g.opened(T0 + MIN); // a second report while still away keeps the first start
+    expect(g.acceptableUntil(T0 + 30_000, T0 + 5 * MIN)).to.equal(T0 + 7 * MIN);
+  });
+});
+
+describe('Replay [ledger] accepted envelopes stay refused across a restart; delay stamps count for nothing', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-replay-'));
+    file = path.join(dir, 'coordinator-replay.sqlite');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** One Coordinator process: its Signing over the ledger file, clock at `now`. */
+  const kb = (clock: { now: number }) => testSigning(`coordinator@${DOMAIN}`, DOMAIN, { ledger: new ReplayLedger(file), now: () => clock.now });
+
+  it('refuses a copy after a restart (REPLAYED), and keeps entries only while a copy could pass', () => {
+    const clock = { now: T0 + 1000 };
+    const first = kb(clock);
+    const env = signedAt(T0);
+    const check = first.check(env, presenterId, 'USER_MSG');
+    expect(check).to.deep.include({ ok: true });
+    first.commit(check);
+    first.close();
+    clock.now = T0 + 20_000; // restarted 19 s later
+    const second = kb(clock);
+    expect(second.check(env, presenterId, 'USER_MSG')).to.deep.include({ ok: false, code: 'REPLAYED' });
+    second.close();
+    const ledger = new ReplayLedger(file);
+    expect(ledger.live(T0 + 59_000).length).to.equal(1);
+    expect(ledger.live(T0 + MIN + 1).length, 'expired with the envelope itself').to.equal(0);
+    ledger.close();
+  });
+
+  it('does not make an envelope durable before it was handled (a kill in between leaves the redelivery acceptable)', () => {
+    const clock = { now: T0 + 1000 };
+    const first = kb(clock);
+    const env = signedAt(T0);
+    expect(first.check(env, presenterId, 'USER_MSG')).to.deep.include({ ok: true });
+    // killed here: no commit
+    const second = kb(clock);
+    expect(second.check(env, presenterId, 'USER_MSG')).to.deep.include({ ok: true });
+    first.close();
+    second.close();
+  });
+
+  it('admits, once, what was signed while the Coordinator was down, also across a second restart', () => {
+    const clock = { now: T0 };
+    const first = kb(clock);
+    first.cameOnline(); // heartbeat at T0
+    first.close(); // killed (the last heartbeat stays T0)
+    clock.now = T0 + 10 * MIN;
+    const env = signedAt(T0 + 3 * MIN); // sent to it while it was away, held by the server
+    const second = kb(clock);
+    second.cameOnline();
+    const check = second.check(env, presenterId, 'USER_MSG');
+    expect(check, 'held through the outage').to.deep.include({ ok: true });
+    second.commit(check);
+    expect(second.check(env, presenterId, 'USER_MSG')).to.deep.include({ ok: false, code: 'REPLAYED' });
+    second.close();
+    clock.now += 1000;
+    const third = kb(clock);
+    third.cameOnline();
+    // Its gap now starts after the envelope was signed: STALE by the time rules, and still in the ledger.
+    expect(third.check(env, presenterId, 'USER_MSG'), 'after another restart').to.deep.include({ ok: false });
+    expect(third.replay.check(check.ok && check.replay ? check.replay.key : '', T0 + 3 * MIN, T0 + 12 * MIN)).to.equal('replay');
+    third.close();
+  });
+
+  it('refuses a 146 s old envelope carrying a forged <delay from="<domain>"> (STALE_MESSAGE), at a real Agent', async () => {
+    const clock = { now: T0 + 146_000 };
+    const { agent, transport } = testAgent('coordinator', { signing: kb(clock) });
+    await agent.start();
+    transport.setStatus('online');
+    const env = signedAt(T0);
+    const msg = inbound(presenter, env);
+    msg.stanza.append(xml('delay', { xmlns: NS_DELAY, from: DOMAIN, stamp: new Date(T0 + 1000).toISOString() }));
+    msg.delayed = true;
+    transport.deliver(msg);
+    const [reply] = transport.envelopes();
+    expect(reply?.performative).to.equal('REFUSE');
+    expect((reply?.content as { reason?: string }).reason).to.equal('STALE_MESSAGE');
+    agent.signing?.close();
+  });
+
+  it('at a real Agent: a copy delivered to the restarted agent is dropped (REPLAYED), not handled again', async () => {
+    const clock = { now: T0 + 1000 };
+    const a = testAgent('coordinator', { signing: kb(clock) });
+    await a.agent.start();
+    a.transport.setStatus('online');
+    const env = signedAt(T0);
+    a.transport.deliver(inbound(presenter, env));
+    expect(a.agent.counters.rejected.REPLAYED ?? 0).to.equal(0);
+    a.agent.signing?.close();
+    const b = testAgent('coordinator', { signing: kb(clock) });
+    await b.agent.start();
+    b.transport.setStatus('online');
+    b.transport.deliver(inbound(presenter, env));
+    expect(b.agent.counters.rejected.REPLAYED).to.equal(1);
+    expect(b.transport.envelopes(), 'a copy is not answered').to.deep.equal([]);
+    b.agent.signing?.close();
+  });
+});
