@@ -24,11 +24,11 @@ export interface Moment {
 
 export const MOMENTS: Record<string, Moment> = {
   // The DF has the lookups but the Coordinator has not all its answers yet.
-  'before-df-answer': { name: 'before the DF answer', agent: 'registry', direction: 'in', performative: 'REQUEST', count: 5 },
+  'before-df-answer': { name: 'before the DF answer', agent: 'Registry', direction: 'in', performative: 'REQUEST', count: 5 },
   // ACCEPT-PROPOSAL sent (Agora PROCESSING), RESULTs still to come.
-  'accept-to-result': { name: 'between ACCEPT and RESULT', agent: 'coordinator', direction: 'out', performative: 'ACCEPT-PROPOSAL', count: 10 },
-  'store-fact': { name: 'during STORE_FACT', agent: 'coordinator', direction: 'out', performative: 'INFORM', contentType: 'STORE_FACT', count: 10 },
-  'presenter-reply': { name: 'during PRESENTER_REPLY', agent: 'coordinator', direction: 'out', performative: 'INFORM', contentType: 'PRESENTER_REPLY', count: 15 },
+  'accept-to-result': { name: 'between ACCEPT and RESULT', agent: 'Coordinator', direction: 'out', performative: 'ACCEPT-PROPOSAL', count: 10 },
+  'store-fact': { name: 'during STORE_FACT', agent: 'Coordinator', direction: 'out', performative: 'INFORM', contentType: 'STORE_FACT', count: 10 },
+  'presenter-reply': { name: 'during PRESENTER_REPLY', agent: 'Coordinator', direction: 'out', performative: 'INFORM', contentType: 'PRESENTER_REPLY', count: 15 },
 };
 
 /** Envelopes matching `m` in the agent's telemetry since `since` (epoch ms). */
@@ -80,10 +80,14 @@ export function askAll(people: ChatPerson[], perPerson: number): Asked[] {
   }));
 }
 
+const PROGRESS = /^Still working on it: /;
+
 /** Waits for a line in every thread (at most `timeoutMs`), then `dupWaitMs` for duplicates, and judges. */
 export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500): Promise<Verdict> {
   const firstAt = new Map<string, number>();
-  const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread);
+  // "Still working on it: …" (agents/presenter/render.ts) is a progress note, not an answer: a
+  // question slowed by the fault gets one, then its answer.
+  const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !PROGRESS.test(l.body ?? ''));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const q of asked) if (!firstAt.has(q.thread) && lines(q).length > 0) firstAt.set(q.thread, Date.now());
