@@ -29,11 +29,13 @@ const { agent, config, logger, store } = createAgent({
   durable: true,
   readsChat: true,
   onChat: (msg: InboundMessage) => {
-    // A chat line with an id is handled once, even when redelivered after a restart.
+    // A chat line with an id is handled once, even when redelivered after a restart or resent by
+    // the person's client after a stream break (XEP-0198: what the server did not acknowledge is
+    // sent again, same id, possibly from a new resource: keyed by the bare JID).
     // A submitted choice form (choices.ts) is the chat line it stands for.
     const chosen = submittedChoice(msg.stanza);
     const line = chosen ? { ...msg, body: chosen } : msg;
-    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.from} ${msg.id}`) ? 'duplicate' : desk.handle(line));
+    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.fromBare} ${msg.id}`) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
   },

@@ -99,8 +99,20 @@ function logTail(cfg: ParleyConfig, lines = 20): string {
 
 export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Promise<InstanceStatus> {
   assertInstalled();
-  const before = await status(cfg);
+  let before = await status(cfg);
   if (before.running) return before;
+  // Our own node may still hold its ports for a moment: just SIGKILLed (the kernel closes its
+  // sockets when the process is reaped) or starting (ports open, API not yet answering). Wait
+  // for it to be gone or up before calling the ports someone else's.
+  const ours = readPid(cfg);
+  if ((before.c2s || before.http) && ours !== undefined) {
+    const until = Date.now() + 10_000;
+    while (!before.running && (before.c2s || before.http) && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      before = await status(cfg);
+    }
+    if (before.running) return before;
+  }
   if (before.c2s || before.http) {
     throw new Error(`port ${before.c2s ? cfg.c2sPort : cfg.httpPort} is taken by something that is not this Parley instance`);
   }

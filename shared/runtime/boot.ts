@@ -67,7 +67,10 @@ export function createAgent(opts: BootOptions): Booted {
   // over the session its predecessor left waiting for XEP-0198 resumption, and with it the
   // stanzas queued there (a new resource would leave them to bounce after resume_timeout).
   const resource = process.env.PARLEY_RESOURCE || 'parley';
-  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource });
+  // The agent that writes to people asks for the server's ack right after each burst: a line the
+  // server had routed but not yet acknowledged when it died is sent again, and a person's client
+  // shows a copy as a second answer (issue "Keep every conversation through any single crash").
+  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}) });
   // PARLEY_DURABLE=0: no snapshots, no ledger (benchmark comparisons; a crash then loses conversations).
   const store = opts.durable && process.env.PARLEY_DURABLE !== '0' ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({

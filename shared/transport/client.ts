@@ -18,6 +18,12 @@ export interface ClientTransportOptions {
   priority?: number;
   /** Extra children for the initial presence (e.g. a status text). */
   presence?: Element[];
+  /**
+   * How long after a burst of stanzas the XEP-0198 ack request <r/> goes out (xmpp.js: 250 ms).
+   * What the server has not acknowledged when the stream breaks is sent again after reconnect, so
+   * for lines to people, who cannot drop a copy, this window is where duplicates come from.
+   */
+  ackDebounceMs?: number;
 }
 
 export function clientTransport(opts: ClientTransportOptions): XmppTransport {
@@ -33,6 +39,7 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
     },
   });
   xmpp.streamManagement.preferredMaximum = 300;
+  if (opts.ackDebounceMs !== undefined) xmpp.streamManagement.requestAckDebounce = opts.ackDebounceMs;
   fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
   const transport = new XmppTransport({
     address: opts.jid,

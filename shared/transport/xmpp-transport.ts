@@ -39,6 +39,9 @@ export interface XmppTransportOptions {
   maxQueued?: number;
 }
 
+/** How long one reconnect attempt may take before it is abandoned and retried. */
+const ATTEMPT_DEADLINE_MS = 10_000;
+
 export class XmppTransport implements Transport {
   readonly address: string;
   private readonly entity: XmppEntity;
@@ -51,6 +54,7 @@ export class XmppTransport implements Transport {
   private stopping = false;
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private attemptTimer: NodeJS.Timeout | undefined;
   /** Stanzas of a burst waiting for their turn (dispatch). */
   private inbox: Element[] = [];
   private draining = false;
@@ -100,6 +104,7 @@ export class XmppTransport implements Transport {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.attemptTimer);
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     if (this.entity.status !== 'offline') await this.entity.stop().catch(() => undefined);
@@ -190,6 +195,7 @@ export class XmppTransport implements Transport {
   }
 
   private async onlineNow(runHook = true): Promise<void> {
+    clearTimeout(this.attemptTimer);
     this.attempt = 0;
     this._status = 'online';
     if (runHook) {
@@ -260,6 +266,16 @@ export class XmppTransport implements Transport {
   private async reconnect(): Promise<void> {
     if (this.stopping || this.entity.status === 'online') return;
     const { service, domain, lang } = this.entity.options;
+    // A server still starting (a restarted ejabberd accepts TCP before it serves streams) can
+    // leave a login half done forever: no error, no 'online'. Give each attempt a deadline.
+    clearTimeout(this.attemptTimer);
+    this.attemptTimer = setTimeout(() => {
+      if (this.stopping || this._status === 'online') return;
+      this.log.debug({ attempt: this.attempt }, 'reconnect attempt stalled; starting over');
+      this.entity.socket?.destroy();
+      this.scheduleReconnect();
+    }, ATTEMPT_DEADLINE_MS);
+    this.attemptTimer.unref();
     try {
       await this.entity.connect(service);
       await this.entity.open({ domain, lang });

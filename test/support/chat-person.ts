@@ -1,6 +1,7 @@
 // A person chatting with the Presenter for OACoP tests: unlike shared/trace/ask.ts (first reply
 // per question), it keeps every line the Presenter sends — replies, the .ics that follows, and
 // notifications nobody asked for — and waits for the one a test expects.
+import { randomUUID } from 'node:crypto';
 import xml, { type Element } from '@xmpp/xml';
 import { newConversationId } from '../../shared/acl/envelope.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
@@ -70,7 +71,9 @@ export class ChatPerson {
   }
 
   say(text: string, thread: string = newConversationId()): string {
-    this.t.send({ to: this.presenter, type: 'chat', thread, body: text });
+    // An id on every line, as every real client sets one: a line resent after a stream break
+    // (XEP-0198) keeps it, and the Presenter handles it once.
+    this.t.send({ to: this.presenter, type: 'chat', id: `line-${randomUUID()}`, thread, body: text });
     return thread;
   }
 
