@@ -49,6 +49,36 @@ function rateLimitDetail(limiter: RateLimiter, key: string): string {
   return `over ${perSecond}/s (burst ${burst}) from ${key}; retry in ${limiter.retryAfterMs(key)} ms (Agora 429)`;
 }
 
+/** How far back before a disconnect sent envelopes are sent again after it (resendAtRisk). */
+const RESEND_WINDOW_MS = 5000;
+
+interface SentRecord {
+  at: number;
+  envelope: Envelope;
+  toJid: string | undefined;
+}
+
+/** The envelopes sent in the last RESEND_WINDOW_MS, oldest first. */
+class SentLog {
+  private items: SentRecord[] = [];
+  private head = 0;
+
+  add(r: SentRecord): void {
+    this.items.push(r);
+    const cutoff = r.at - RESEND_WINDOW_MS;
+    while (this.head < this.items.length && (this.items[this.head] as SentRecord).at < cutoff) this.head += 1;
+    // Compact now and then instead of shifting per send.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  since(at: number): SentRecord[] {
+    return this.items.slice(this.head).filter((r) => r.at >= at);
+  }
+}
+
 export class Agent {
   readonly self: Identity;
   readonly router: Router;
@@ -58,6 +88,9 @@ export class Agent {
   private heldQueue: Array<{ envelope: Envelope; toJid: string | undefined }> = [];
   private started = false;
   private readonly sentObservers: SentObserver[] = [];
+  /** What went out lately (see resendAtRisk). */
+  private readonly recentlySent = new SentLog();
+  private atRisk: SentRecord[] = [];
   /** The pipeline's assigned-conversation check (policy.ts `assigned`); none = such kinds are refused. */
   assigned: ((jid: string, conversationId: string) => boolean) | undefined;
 
@@ -77,9 +110,13 @@ export class Agent {
     opts.transport.onMessage((msg) => this.receive(msg));
     // The signing layer keeps this agent's absences: only what was signed while it was away and
     // held by the server may be older than 60 s (shared/identity/offline-gaps.ts).
-    opts.transport.on('offline', () => opts.signing?.wentOffline());
+    opts.transport.on('offline', () => {
+      opts.signing?.wentOffline();
+      this.atRisk = this.recentlySent.since(Date.now() - RESEND_WINDOW_MS);
+    });
     opts.transport.on('online', () => {
       opts.signing?.cameOnline();
+      this.resendAtRisk();
       this.flushHeld();
     });
   }
@@ -152,7 +189,23 @@ export class Agent {
     this.sentObservers.push(observer);
   }
 
+  /**
+   * After the server went away: envelopes sent just before are sent again. A server that stops
+   * (ejabberd stop) acknowledges stanzas it then drops with the sessions it closes; ours had no
+   * way to know. Receivers drop a copy of what they already had by (sender DID, reply_with):
+   * the replay window and ledger, and the router's dedupe, so this costs a few stanzas, never a
+   * second answer (issue "Keep every conversation through any single crash").
+   */
+  private resendAtRisk(): void {
+    const atRisk = this.atRisk;
+    this.atRisk = [];
+    if (atRisk.length === 0) return;
+    this.log.info({ envelopes: atRisk.length }, 'resending what was sent just before the server went away');
+    for (const r of atRisk) this.transmit(r.envelope, r.toJid);
+  }
+
   private transmit(unsigned: Envelope, toJid?: string): void {
+    this.recentlySent.add({ at: Date.now(), envelope: unsigned, toJid });
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
     const body = JSON.stringify(envelope);

@@ -113,7 +113,6 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
         await inject();
         const backMs = Date.now() - t0;
         const v = await settle(asked, MAX_WAIT_MS + 2000);
-        console.log('DEBUG statuses', people.map((p) => (p as unknown as { t: { status: string } }).t.status).join(','));
         console.log(`      (${report(`${c.label} @ ${key}`, v, `; fault at ${seen} ${m.performative}, back in ${backMs} ms`)})`);
         expectHeld(v, TOTAL, MAX_WAIT_MS, `${c.label} @ ${key}`);
       });

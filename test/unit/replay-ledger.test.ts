@@ -155,3 +155,23 @@ describe('Replay [ledger] accepted envelopes stay refused across a restart; dela
     b.agent.signing?.close();
   });
 });
+
+describe('Resend [reconnect] what was sent just before the server went away is sent again, and dropped as a copy where it had arrived', () => {
+  it('resends the last envelopes (same reply_with, signed again) after a reconnect; the receiver handles them once', async () => {
+    const coordinator = testAgent('coordinator');
+    await coordinator.agent.start();
+    const question = userMsg('what is 6 * 7?');
+    const forward = { ...question, sender: 'Coordinator', receiver: 'KB', reply_with: `r-${question.reply_with}` };
+    coordinator.agent.send(forward);
+    expect(coordinator.transport.sent).to.have.length(1);
+    coordinator.transport.setStatus('offline');
+    coordinator.transport.setStatus('online');
+    const sent = coordinator.transport.envelopes();
+    expect(sent.map((e) => e.reply_with)).to.deep.equal([forward.reply_with, forward.reply_with]);
+    // At the receiver the first copy is handled, the second dropped as REPLAYED (never answered).
+    const kb = testAgent('kb');
+    await kb.agent.start();
+    for (const m of coordinator.transport.sent) kb.transport.deliver(inbound(`coordinator@${DOMAIN}`, JSON.parse(m.body ?? '{}') as Envelope));
+    expect(kb.agent.counters.rejected.REPLAYED).to.equal(1);
+  });
+});
