@@ -15,10 +15,11 @@ import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
 import { calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
+import { envNumber, envString } from '../shared/config/index.js';
 
 const opts = new Command('start')
   .description('Start ejabberd and every Parley agent; Ctrl-C stops them all')
-  .option('--specialists <list>', 'specialists as name[@role]:skill+skill,… (env PARLEY_SPECIALISTS)', process.env.PARLEY_SPECIALISTS || DEFAULT_SPECIALISTS)
+  .option('--specialists <list>', 'specialists as name[@role]:skill+skill,… (env PARLEY_SPECIALISTS)', envString('PARLEY_SPECIALISTS') ?? DEFAULT_SPECIALISTS)
   .option('--ready-timeout <ms>', 'how long to wait for every agent before saying what is missing', '60000')
   .parse()
   .opts<{ specialists: string; readyTimeout: string }>();
@@ -29,13 +30,13 @@ const cfg = loadConfig();
 const ctx: SpecContext = {
   agentsDir: path.join(repoRoot(), 'dist', 'agents'),
   // Supervisor tests run a fake agent for every role (test/fixtures/fake-agent.ts).
-  agentScript: process.env.PARLEY_SUPERVISOR_AGENT_SCRIPT || undefined,
+  agentScript: envString('PARLEY_SUPERVISOR_AGENT_SCRIPT'),
 };
 const sup = new Supervisor({
   env: { ...process.env, ...configEnv(cfg) },
   logsDir: paths(cfg).logsDir,
   say,
-  graceMs: Number(process.env.PARLEY_STOP_GRACE_MS || 5000),
+  graceMs: envNumber('PARLEY_STOP_GRACE_MS'),
 });
 const { roles, problems: roleProblems } = loadRoles(cfg.home);
 for (const p of roleProblems) say(`roles: ${p} (ignored)`);
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   if (stopping) return;
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
-    idleAfterMs: Number(process.env.PARLEY_SPAWN_IDLE_MS || 60000),
+    idleAfterMs: envNumber('PARLEY_SPAWN_IDLE_MS'),
     checkSkills: (d) => void checkSpawnSkills(cfg.home, { name: `specialist-${d.name}`, ...(d.role ? { role: d.role } : {}), skills: d.experts }),
   });
   // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.

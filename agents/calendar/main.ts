@@ -18,11 +18,11 @@ import { registrationMachine, type RegistrationEmitted } from '../specialist/reg
 import { CalendarContext } from './context.js';
 import { calendarExchangeMachine, type HandleInput } from './machine.js';
 import { CALENDAR_KINDS, handleOacop } from './service.js';
+import { envNumber, envString } from '../../shared/config/index.js';
 
-const env = process.env;
 const program = new Command('calendar')
   .description('A Parley calendar agent answering OACoP for one person')
-  .requiredOption('--person <name>', 'whose calendar (account calendar-<name>)', env.PARLEY_CALENDAR_PERSON)
+  .requiredOption('--person <name>', 'whose calendar (account calendar-<name>)', envString('PARLEY_CALENDAR_PERSON'))
   .parse();
 const { person } = program.opts<{ person: string }>();
 try {
@@ -32,7 +32,7 @@ try {
 }
 
 const config = loadConfig();
-const tunables = loadTunables(env, config.domain);
+const tunables = loadTunables(process.env, config.domain);
 const account = `calendar-${person}`;
 ensureCalendarConfig(config, person, `${person}@${config.domain}`);
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
@@ -59,7 +59,7 @@ const { agent, logger, onShutdown } = createAgent({ account, config, enrolAs: 'c
 const machine = calendarExchangeMachine.provide({
   actors: { handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) => handleOacop(ctx, input.kind, input.request, input.from)) },
 });
-const handleMs = Number(env.PARLEY_CALENDAR_HANDLE_MS || 10000);
+const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 for (const kind of CALENDAR_KINDS) {
   agent.router.on(kind, (request, from) => ({ machine, input: { request, from, self: agent.name, kind, handleMs } }));
 }

@@ -7,12 +7,13 @@ import { consoleSettings, startConsole } from '../../shared/console/index.js';
 import { installationRoster } from '../../shared/identity/roster.js';
 import { createLogger } from '../../shared/log/index.js';
 import { useRoleBook } from '../../shared/runtime/names.js';
+import { envNumber } from '../../shared/config/index.js';
 
 const logger = createLogger('console');
 // The console only watches: it runs at a lower CPU priority (PARLEY_CONSOLE_NICE, default 10), so
 // on a saturated machine the agents' hot path gets the CPU first (npm run bench -- --console).
 try {
-  os.setPriority(Number(process.env.PARLEY_CONSOLE_NICE ?? 10));
+  os.setPriority(envNumber('PARLEY_CONSOLE_NICE'));
 } catch (err) {
   logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
 }

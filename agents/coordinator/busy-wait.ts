@@ -7,6 +7,7 @@
 // then the person gets the §4 verdict (NO_CANDIDATE) as before. Pure: the jitter is a hash of
 // the conversation and the attempt, so SimulatedClock tests are deterministic.
 import type { Attempt } from './replies.js';
+import { envNumber } from '../../shared/config/index.js';
 
 export interface BusyRetrySettings {
   /** The first wait (before jitter). */
@@ -19,15 +20,9 @@ export interface BusyRetrySettings {
 
 /** PARLEY_BUSY_RETRY_MS (first wait; 0 = fail at once as before), PARLEY_BUSY_RETRY_MAX_MS; budget = RESULT timeout. */
 export function busyRetryFrom(env: NodeJS.ProcessEnv, resultTimeoutMs: number): BusyRetrySettings | undefined {
-  const num = (name: string, fallback: number): number => {
-    const raw = env[name];
-    const n = raw === undefined || raw === '' ? fallback : Number(raw);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got ${JSON.stringify(raw)}`);
-    return n;
-  };
-  const baseMs = num('PARLEY_BUSY_RETRY_MS', 20);
+  const baseMs = envNumber('PARLEY_BUSY_RETRY_MS', env);
   if (baseMs === 0) return undefined;
-  return { baseMs, maxMs: Math.max(baseMs, num('PARLEY_BUSY_RETRY_MAX_MS', 1000)), budgetMs: resultTimeoutMs };
+  return { baseMs, maxMs: Math.max(baseMs, envNumber('PARLEY_BUSY_RETRY_MAX_MS', env)), budgetMs: resultTimeoutMs };
 }
 
 const isBusy = (reason: string): boolean => reason.toLowerCase() === 'busy';

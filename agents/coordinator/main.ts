@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
-import { paths } from '../../shared/config/index.js';
+import { envFlag, envNumber, paths } from '../../shared/config/index.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
@@ -29,12 +29,11 @@ import { Assignments } from './assignments.js';
 const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
 const tunables = loadTunables(process.env, config.domain);
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = tunables;
-const scaleTimeoutMs = Number(process.env.PARLEY_SCALE_TIMEOUT_MS || 20000);
+const scaleTimeoutMs = envNumber('PARLEY_SCALE_TIMEOUT_MS');
 const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs, scaleTimeoutMs };
 // PARLEY_CANDIDATE_CACHE_MS: how long a DF answer serves questions of the same shape (0 = off).
-const cacheMs = Number(process.env.PARLEY_CANDIDATE_CACHE_MS ?? 250);
-if (!Number.isFinite(cacheMs) || cacheMs < 0) throw new Error(`PARLEY_CANDIDATE_CACHE_MS must be a number ≥ 0, got ${process.env.PARLEY_CANDIDATE_CACHE_MS}`);
-const oacopTimeoutMs = Number(process.env.PARLEY_OACOP_TIMEOUT_MS || 5000);
+const cacheMs = envNumber('PARLEY_CANDIDATE_CACHE_MS');
+const oacopTimeoutMs = envNumber('PARLEY_OACOP_TIMEOUT_MS');
 // Agora §3 negotiated flow (docs/acl_contract.md "Negotiated requests").
 const agora = {
   mode: tunables.negotiate, cfpTimeoutMs: tunables.cfpTimeoutMs, acceptMarginMs: tunables.offerMarginMs,
@@ -71,7 +70,7 @@ const expert = expertMachine.provide({
 });
 // Every candidate busy and no scale-up → wait and ask again (PARLEY_BUSY_RETRY_MS; busy-wait.ts).
 const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
-const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: process.env.PARLEY_AUTOSCALE !== '0', ...(busyRetry ? { busyRetry } : {}) };
+const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: envFlag('PARLEY_AUTOSCALE'), ...(busyRetry ? { busyRetry } : {}) };
 
 // OAP RFC 0001 Coordination Sessions (docs/sessions.md): SESSION_* requests and chat commands.
 const sessions = wireSessions({ agent, config, logger, roster, onShutdown }, tunables.heartbeatMs);
@@ -81,7 +80,7 @@ agent.router.on('USER_MSG', userMsgFactory({
   cache: new CandidateCache(cacheMs),
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
-  ...(process.env.PARLEY_WINNER_MEMORY === '1' ? { winners: new WinnerMemory() } : {}),
+  ...(envFlag('PARLEY_WINNER_MEMORY') ? { winners: new WinnerMemory() } : {}),
   agora,
   scheduling: {
     oacopTimeoutMs,

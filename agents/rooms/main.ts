@@ -29,6 +29,7 @@ import { registrationMachine, type RegistrationEmitted } from '../specialist/reg
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
+import { envNumber } from '../../shared/config/index.js';
 
 const config = loadConfig();
 // Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
@@ -38,7 +39,7 @@ const tunables = loadTunables(process.env, config.domain);
 const logger = createLogger('rooms');
 const rooms = loadRooms(config.home);
 const domain = roomsDomain(config.domain);
-const handleMs = Number(process.env.PARLEY_CALENDAR_HANDLE_MS || 10000);
+const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 
 const transport = componentTransport({ domain, password: componentSecret(config), host: config.host, port: config.componentPort, logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });

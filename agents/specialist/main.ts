@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { waitFor } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
-import { loadConfig } from '../../shared/config/index.js';
+import { envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
@@ -28,23 +28,22 @@ const positive = (v: string): number => {
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
   return n;
 };
-const env = process.env;
 const program = new Command('specialist')
   .description('A Parley specialist answering ASK_EXPERT with skills')
-  .option('--name <name>', 'specialist name; the account is specialist-<name>', env.PARLEY_SPECIALIST_NAME || 'general')
-  .option('--role <role>', 'role from config/roles.json or $PARLEY_HOME/roles.json (default: the role named like the specialist, else general)', env.PARLEY_SPECIALIST_ROLE || '')
-  .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', env.PARLEY_SPECIALIST_SKILLS || '')
-  .option('--experts <list>', 'alias of --skills', env.PARLEY_SPECIALIST_EXPERTS || '')
+  .option('--name <name>', 'specialist name; the account is specialist-<name>', envString('PARLEY_SPECIALIST_NAME'))
+  .option('--role <role>', 'role from config/roles.json or $PARLEY_HOME/roles.json (default: the role named like the specialist, else general)', envString('PARLEY_SPECIALIST_ROLE') ?? '')
+  .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', envString('PARLEY_SPECIALIST_SKILLS') ?? '')
+  .option('--experts <list>', 'alias of --skills', envString('PARLEY_SPECIALIST_EXPERTS') ?? '')
   .option('--concurrency <n>', 'skill jobs running at once (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   // Jobs beyond the workers wait (AGREE now, INFORM when a worker is free: FIPA SC00026 allows it)
   // instead of REFUSE busy at once; only past concurrency + queue is a question refused busy.
   .option('--queue <n>', 'jobs accepted beyond --concurrency, waiting for a worker (PARLEY_SPECIALIST_QUEUE; default 2 × concurrency; 0 = none)')
-  .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, positive(env.PARLEY_SPECIALIST_COMPUTE_MS || '10000'))
+  .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, envNumber('PARLEY_SPECIALIST_COMPUTE_MS'))
   .option('--idle-after-ms <ms>', 'log "idle" after this long without work (the supervisor stops idle extras)', positive)
   // Agora §4 OFFER terms for CFPs: a number, or per skill "2,time=0.5" (docs/acl_contract.md).
-  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, env.PARLEY_SPECIALIST_COST)
-  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, env.PARLEY_SPECIALIST_ETA_MS)
-  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, env.PARLEY_SPECIALIST_OFFER_TTL_MS)
+  .option('--cost <n>', `offer cost (PARLEY_SPECIALIST_COST; default ${DEFAULT_TERMS.cost})`, envString('PARLEY_SPECIALIST_COST'))
+  .option('--eta-ms <ms>', `offer eta (PARLEY_SPECIALIST_ETA_MS; default ${DEFAULT_TERMS.etaMs})`, envString('PARLEY_SPECIALIST_ETA_MS'))
+  .option('--ttl-ms <ms>', `how long an offer may be accepted (PARLEY_SPECIALIST_OFFER_TTL_MS; default ${DEFAULT_TERMS.ttlMs})`, envString('PARLEY_SPECIALIST_OFFER_TTL_MS'))
   .parse();
 const opts = program.opts<{
   name: string; role: string; skills: string; experts: string; concurrency?: number; queue?: string; computeTimeoutMs: number; idleAfterMs?: number;
@@ -52,7 +51,7 @@ const opts = program.opts<{
 }>();
 
 const config = loadConfig();
-const tunables = loadTunables(env, config.domain);
+const tunables = loadTunables(process.env, config.domain);
 const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${opts.name}`;
 const dirs = defaultSkillDirs(config.home);
 const { roles, problems: roleProblems } = loadRoles(config.home);
@@ -74,9 +73,9 @@ const { role, terms } = (() => {
 })();
 const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
 const queue = (() => {
-  const raw = opts.queue ?? env.PARLEY_SPECIALIST_QUEUE ?? '';
-  const n = raw === '' ? 2 * concurrency : Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : program.error(`error: --queue / PARLEY_SPECIALIST_QUEUE must be an integer ≥ 0, got ${JSON.stringify(raw)}`);
+  if (opts.queue === undefined) return envNumber('PARLEY_SPECIALIST_QUEUE', process.env, 2 * concurrency);
+  const n = Number(opts.queue);
+  return Number.isInteger(n) && n >= 0 ? n : program.error(`error: --queue must be an integer ≥ 0, got ${JSON.stringify(opts.queue)}`);
 })();
 
 // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
@@ -87,7 +86,7 @@ for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
 const host = new SkillHost({
   select: selector(role, wanted),
   maxWorkers: concurrency + 2,
-  a2a: coordinatorLink(agent, Number(env.PARLEY_A2A_TIMEOUT_MS || 20000)),
+  a2a: coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS')),
   onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
 });
 host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
@@ -97,7 +96,7 @@ await host.apply(loadCatalogue(dirs));
 const slots = new Slots(concurrency + queue);
 // Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
 // (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
-const offers = new Slots(Number(env.PARLEY_SPECIALIST_MAX_OFFERS) > 0 ? Number(env.PARLEY_SPECIALIST_MAX_OFFERS) : 16 * concurrency);
+const offers = new Slots(envNumber('PARLEY_SPECIALIST_MAX_OFFERS', process.env, 16 * concurrency));
 const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => logger.info({ idle_ms: ms }, 'idle')) : undefined;
 // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
 // skills answered their own examples in their workers during host.apply).
@@ -136,7 +135,7 @@ host.on('changed', (skills) => {
   agent.router.send(conversationId, update);
   logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');
 });
-const watcher = env.PARLEY_SKILLS_WATCH === '0' ? undefined : watchSkills(dirs, () => {
+const watcher = !envFlag('PARLEY_SKILLS_WATCH') ? undefined : watchSkills(dirs, () => {
   host.apply(loadCatalogue(dirs)).then(
     (r) => logger.info({ added: r.added, removed: r.removed, changed: r.changed, problems: r.problems.length }, 'skills reloaded'),
     (err: Error) => logger.error({ err: err.message }, 'skills reload failed'),

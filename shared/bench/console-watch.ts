@@ -10,6 +10,7 @@ import { consoleSettings } from '../console/settings.js';
 import { freePort } from '../ejabberd/ports.js';
 import { consoleSpec } from '../supervisor/spec.js';
 import type { Watcher } from './full-flow.js';
+import { envRaw } from '../config/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -44,7 +45,7 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
           fs.rmSync(wrapper, { force: true });
         };
         const page = context.pages()[0] ?? (await context.newPage());
-        const base = `http://127.0.0.1:${process.env.PARLEY_CONSOLE_PORT}`;
+        const base = `http://127.0.0.1:${envRaw('PARLEY_CONSOLE_PORT') ?? ''}`;
         await page.goto(`${base}/login`);
         await page.fill('#token', token);
         await page.click('button[type=submit]');

@@ -13,11 +13,12 @@ import { Supervisor } from '../supervisor/supervisor.js';
 import { Person } from '../trace/ask.js';
 import type { TempInstance } from '../ejabberd/temp-instance.js';
 import type { Runner, Scenario } from './scenario.js';
+import { envNumber, envRaw, envString } from '../config/index.js';
 
 /** People asking (several, so one chat session's serialisation does not dominate). */
-const PEOPLE = Number(process.env.PARLEY_BENCH_PEOPLE || 10);
+const PEOPLE = envNumber('PARLEY_BENCH_PEOPLE', process.env, 10);
 /** Both default specialists: the DF must rank the arithmetic one first for a product. */
-const SPECIALISTS = process.env.PARLEY_BENCH_SPECIALISTS || 'math:arithmetic,time:time';
+const SPECIALISTS = envString('PARLEY_BENCH_SPECIALISTS') ?? 'math:arithmetic,time:time';
 
 const CLK_TCK = (() => {
   try {
@@ -57,10 +58,10 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
   const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents') };
   // `npm run bench -- --cpu-prof DIR` profiles the agents, not this process (Node refuses
   // --cpu-prof in NODE_OPTIONS, so the flags go on each agent's command line).
-  const nodeArgs = (process.env.PARLEY_BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
   const sup = new Supervisor({
     // Fresh offers reused (PARLEY_WINNER_MEMORY=1) unless the caller chose: see docs/bench.md.
-    env: { PARLEY_WINNER_MEMORY: '1', ...process.env, ...instance.env, PARLEY_LOG_LEVEL: process.env.PARLEY_LOG_LEVEL || 'info' },
+    env: { PARLEY_WINNER_MEMORY: '1', ...process.env, ...instance.env, PARLEY_LOG_LEVEL: envString('PARLEY_LOG_LEVEL') as string },
     logsDir: paths(cfg).logsDir,
     say: (line) => process.stderr.write(`\n  [supervisor] ${line}`),
   });
@@ -97,7 +98,7 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
 
 export const fullFlow: Scenario = {
   name: 'full-flow',
-  description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS}, PARLEY_WINNER_MEMORY=${process.env.PARLEY_WINNER_MEMORY ?? '1'})`,
+  description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS}, PARLEY_WINNER_MEMORY=${envRaw('PARLEY_WINNER_MEMORY') ?? '1'})`,
   goal: { p50Ms: 5, perSecond: 300, maxFailures: 0 },
   setup: (instance) => setup(instance),
 };

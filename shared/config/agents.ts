@@ -1,12 +1,6 @@
 // Tunables of the agents (issue #3), from the environment, with the seed contract's defaults.
 // Every role reads its own knobs through here so names stay consistent across processes.
-function ms(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return n;
-}
+import { envList, envNumber, envOptionalNumber, envEnum, envString } from './env.js';
 
 export interface AgentTunables {
   /** Seed contract §3: AGREE within 3 s. */
@@ -43,39 +37,26 @@ export interface AgentTunables {
   offerMarginMs: number;
 }
 
-function negotiateMode(raw: string | undefined): AgentTunables['negotiate'] {
-  const v = raw === undefined || raw === '' ? 'auto' : raw;
-  if (v !== 'auto' && v !== 'always' && v !== 'never') throw new Error(`PARLEY_NEGOTIATE must be auto, always or never, got ${JSON.stringify(raw)}`);
-  return v;
-}
-
-function cost(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`PARLEY_AGORA_MAX_COST must be a number ≥ 0, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = env.PARLEY_DOMAIN || 'localhost'): AgentTunables {
-  const leaseMs = ms(env, 'PARLEY_LEASE_MS', 15000);
-  const agreeTimeoutMs = ms(env, 'PARLEY_AGREE_TIMEOUT_MS', 3000);
-  const maxCost = cost(env.PARLEY_AGORA_MAX_COST);
+export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = envString('PARLEY_DOMAIN', env) as string): AgentTunables {
+  const leaseMs = envNumber('PARLEY_LEASE_MS', env);
+  const agreeTimeoutMs = envNumber('PARLEY_AGREE_TIMEOUT_MS', env);
+  const maxCost = envOptionalNumber('PARLEY_AGORA_MAX_COST', env);
   return {
     agreeTimeoutMs,
-    resultTimeoutMs: ms(env, 'PARLEY_RESULT_TIMEOUT_MS', 30000),
-    registryTimeoutMs: ms(env, 'PARLEY_REGISTRY_TIMEOUT_MS', 3000),
-    kbTimeoutMs: ms(env, 'PARLEY_KB_TIMEOUT_MS', 2000),
+    resultTimeoutMs: envNumber('PARLEY_RESULT_TIMEOUT_MS', env),
+    registryTimeoutMs: envNumber('PARLEY_REGISTRY_TIMEOUT_MS', env),
+    kbTimeoutMs: envNumber('PARLEY_KB_TIMEOUT_MS', env),
     leaseMs,
-    heartbeatMs: ms(env, 'PARLEY_HEARTBEAT_MS', Math.max(100, Math.floor(leaseMs / 3))),
-    specialistConcurrency: ms(env, 'PARLEY_SPECIALIST_CONCURRENCY', 8),
-    presenterIdleMs: ms(env, 'PARLEY_PRESENTER_IDLE_MS', 30 * 60 * 1000),
-    presenterTimeoutMs: ms(env, 'PARLEY_PRESENTER_TIMEOUT_MS', 120000),
-    presenterProgressMs: ms(env, 'PARLEY_PRESENTER_PROGRESS_MS', 5000),
-    presenterFilesPort: ms(env, 'PARLEY_FILES_PORT', 0),
-    presenterAllow: (env.PARLEY_PRESENTER_ALLOW || domain).split(',').map((s) => s.trim()).filter(Boolean),
-    negotiate: negotiateMode(env.PARLEY_NEGOTIATE),
-    cfpTimeoutMs: ms(env, 'PARLEY_CFP_TIMEOUT_MS', agreeTimeoutMs),
+    heartbeatMs: envNumber('PARLEY_HEARTBEAT_MS', env, Math.max(100, Math.floor(leaseMs / 3))),
+    specialistConcurrency: envNumber('PARLEY_SPECIALIST_CONCURRENCY', env),
+    presenterIdleMs: envNumber('PARLEY_PRESENTER_IDLE_MS', env),
+    presenterTimeoutMs: envNumber('PARLEY_PRESENTER_TIMEOUT_MS', env),
+    presenterProgressMs: envNumber('PARLEY_PRESENTER_PROGRESS_MS', env),
+    presenterFilesPort: envNumber('PARLEY_FILES_PORT', env),
+    presenterAllow: envList('PARLEY_PRESENTER_ALLOW', env, [domain]),
+    negotiate: envEnum('PARLEY_NEGOTIATE', env),
+    cfpTimeoutMs: envNumber('PARLEY_CFP_TIMEOUT_MS', env, agreeTimeoutMs),
     ...(maxCost !== undefined ? { agoraMaxCost: maxCost } : {}),
-    offerMarginMs: env.PARLEY_OFFER_MARGIN_MS === '0' ? 0 : ms(env, 'PARLEY_OFFER_MARGIN_MS', 20),
+    offerMarginMs: envNumber('PARLEY_OFFER_MARGIN_MS', env),
   };
 }

@@ -1,6 +1,10 @@
 // Parley's configuration comes from the environment only (issue #2 §2); every CLI and agent
 // reads it through here so that two instances with different values run side by side.
 import path from 'node:path';
+import { envEnum, envFlag, envNumber, envString } from './env.js';
+
+export * from './env.js';
+export { VARIABLES, type VarName, type VarSpec } from './variables.js';
 
 export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */
@@ -22,16 +26,6 @@ export interface ParleyConfig {
 // Defaults sit away from a system ejabberd's 5222/5269/5275/5280/5443.
 export const DEFAULT_PORTS = { c2s: 15222, component: 15275, http: 15280, dist: 15370 } as const;
 
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) {
-    throw new Error(`${name} must be a TCP port (1-65535), got ${JSON.stringify(raw)}`);
-  }
-  return n;
-}
-
 /**
  * Every process that reads the configuration works inside the state directory, so it creates
  * files owner-only (0600/0700): SQLite databases, their WAL, logs, telemetry, secrets.
@@ -42,19 +36,19 @@ export function restrictFileModes(): void {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   restrictFileModes();
-  const c2sPort = port(env, 'PARLEY_C2S_PORT', DEFAULT_PORTS.c2s);
+  const c2sPort = envNumber('PARLEY_C2S_PORT', env);
   return {
-    home: path.resolve(env.PARLEY_HOME || './.parley'),
-    domain: env.PARLEY_DOMAIN || 'localhost',
+    home: path.resolve(envString('PARLEY_HOME', env) as string),
+    domain: envString('PARLEY_DOMAIN', env) as string,
     host: '127.0.0.1',
     c2sPort,
-    componentPort: port(env, 'PARLEY_COMPONENT_PORT', DEFAULT_PORTS.component),
-    httpPort: port(env, 'PARLEY_HTTP_PORT', DEFAULT_PORTS.http),
+    componentPort: envNumber('PARLEY_COMPONENT_PORT', env),
+    httpPort: envNumber('PARLEY_HTTP_PORT', env),
     // Derived from the c2s port unless set, so a second instance only has to move its ports.
-    distPort: port(env, 'PARLEY_DIST_PORT', c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
-    mam: env.PARLEY_MAM === '1' || env.PARLEY_MAM === 'true',
-    offlineLimit: Number(env.PARLEY_OFFLINE_LIMIT || 100000),
-    logLevel: env.PARLEY_EJABBERD_LOGLEVEL || 'warning',
+    distPort: envNumber('PARLEY_DIST_PORT', env, c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
+    mam: envFlag('PARLEY_MAM', env),
+    offlineLimit: envNumber('PARLEY_OFFLINE_LIMIT', env),
+    logLevel: envEnum('PARLEY_EJABBERD_LOGLEVEL', env),
   };
 }
 

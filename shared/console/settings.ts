@@ -8,7 +8,7 @@
 //   PARLEY_CONSOLE_RETENTION_DAYS  telemetry older than this is deleted (default 7; 0 = keep all)
 //   PARLEY_OTLP_URL       OTLP/HTTP traces endpoint (…/v1/traces); unset = no OpenTelemetry at all
 import path from 'node:path';
-import { DEFAULT_PORTS, type ParleyConfig, paths } from '../config/index.js';
+import { DEFAULT_PORTS, envFlag, envNumber, envString, type ParleyConfig, paths } from '../config/index.js';
 
 export const DEFAULT_CONSOLE_PORT = 15290;
 
@@ -22,25 +22,16 @@ export interface ConsoleSettings {
   tokenFile: string;
 }
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number, { integer = true, min = 0 } = {}): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) throw new Error(`${name} must be a number ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
 export function consoleSettings(cfg: ParleyConfig, env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
-  const port = positive(env, 'PARLEY_CONSOLE_PORT', cfg.c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_CONSOLE_PORT : cfg.c2sPort + (DEFAULT_CONSOLE_PORT - DEFAULT_PORTS.c2s), { min: 1 });
-  if (port > 65535) throw new Error(`PARLEY_CONSOLE_PORT must be a TCP port, got ${port}`);
+  const port = envNumber('PARLEY_CONSOLE_PORT', env, cfg.c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_CONSOLE_PORT : cfg.c2sPort + (DEFAULT_CONSOLE_PORT - DEFAULT_PORTS.c2s));
   return {
     port,
-    bind: env.PARLEY_CONSOLE_BIND || '127.0.0.1',
-    sessionTtlMs: positive(env, 'PARLEY_CONSOLE_SESSION_TTL_MS', 12 * 3600 * 1000, { min: 1 }),
-    retentionDays: positive(env, 'PARLEY_CONSOLE_RETENTION_DAYS', 7, { integer: false }),
-    ...(env.PARLEY_OTLP_URL ? { otlpUrl: env.PARLEY_OTLP_URL } : {}),
+    bind: envString('PARLEY_CONSOLE_BIND', env) as string,
+    sessionTtlMs: envNumber('PARLEY_CONSOLE_SESSION_TTL_MS', env),
+    retentionDays: envNumber('PARLEY_CONSOLE_RETENTION_DAYS', env),
+    ...(envString('PARLEY_OTLP_URL', env) ? { otlpUrl: envString('PARLEY_OTLP_URL', env) as string } : {}),
     tokenFile: path.join(paths(cfg).secrets, 'console-token'),
   };
 }
 
-export const consoleEnabled = (env: NodeJS.ProcessEnv = process.env) => env.PARLEY_CONSOLE !== '0';
+export const consoleEnabled = (env: NodeJS.ProcessEnv = process.env) => envFlag('PARLEY_CONSOLE', env);

@@ -9,9 +9,10 @@ import { SecretMap, secureStateDir } from '../secrets/index.js';
 import { ADMIN_ACCOUNT, api, apiAnswers, isAuthRefusal } from './api.js';
 import { portOpen, waitFor } from './ports.js';
 import { nodeName, renderConfig } from './render.js';
+import { envString } from '../config/env.js';
 
 const run = promisify(execFile);
-export const EJABBERDCTL = process.env.PARLEY_EJABBERDCTL || '/usr/sbin/ejabberdctl';
+export const EJABBERDCTL = envString('PARLEY_EJABBERDCTL') as string;
 const RUN_AS = 'ejabberd'; // Debian's ejabberdctl, called as root, runs the node as this user.
 
 export interface InstanceStatus {

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Credential, type EnrolledRole, enrolmentsFile, OPERATOR_KEY, readEnrolments, verifyCredential } from './enrolment.js';
 import { loadIdentity } from './keystore.js';
+import { envString } from '../config/env.js';
 
 export type EnrolmentState =
   | { state: 'enrolled'; role: EnrolledRole; did: string; exp: number }
@@ -105,7 +106,7 @@ export class Roster {
  * kept in secrets/credentials/*.json (an agent's own, from redeeming a token) are learned.
  */
 export function installationRoster(home: string, env: NodeJS.ProcessEnv = process.env): Roster {
-  const operatorDid = loadIdentity(home, OPERATOR_KEY)?.did ?? (env.PARLEY_OPERATOR_DID || undefined);
+  const operatorDid = loadIdentity(home, OPERATOR_KEY)?.did ?? envString('PARLEY_OPERATOR_DID', env);
   const roster = new Roster(enrolmentsFile(home), operatorDid ? { operatorDid } : {});
   const dir = path.join(home, 'secrets', 'credentials');
   for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {

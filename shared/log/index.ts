@@ -1,10 +1,11 @@
 // One structured logger (pino) for every agent: JSON lines on stdout, which the supervisor
 // writes to $PARLEY_HOME/logs/<agent>.log. Secrets are redacted by path.
 import { pino, type Logger as PinoLogger } from 'pino';
+import { envString } from '../config/env.js';
 
 export type Logger = PinoLogger;
 
-export function createLogger(name: string, level = process.env.PARLEY_LOG_LEVEL || 'info'): Logger {
+export function createLogger(name: string, level = envString('PARLEY_LOG_LEVEL') as string): Logger {
   return pino({
     name,
     level,

@@ -1,7 +1,7 @@
 // Process wiring shared by every agent's main.ts: config, credentials, logger, telemetry,
 // transport, Agent, and a clean shutdown on SIGTERM/SIGINT. Roles add their exchanges.
 import path from 'node:path';
-import { loadConfig, type ParleyConfig, paths } from '../config/index.js';
+import { envFlag, envString, loadConfig, type ParleyConfig, paths } from '../config/index.js';
 import { credentialsFor } from '../ejabberd/accounts.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { clientTransport } from '../transport/client.js';
@@ -66,13 +66,13 @@ export function createAgent(opts: BootOptions): Booted {
   // One fixed resource per account (PARLEY_RESOURCE, default "parley"): a restarted process takes
   // over the session its predecessor left waiting for XEP-0198 resumption, and with it the
   // stanzas queued there (a new resource would leave them to bounce after resume_timeout).
-  const resource = process.env.PARLEY_RESOURCE || 'parley';
+  const resource = envString('PARLEY_RESOURCE') as string;
   // The agent that writes to people asks for the server's ack right after each burst: a line the
   // server had routed but not yet acknowledged when it died is sent again, and a person's client
   // shows a copy as a second answer (issue "Keep every conversation through any single crash").
   const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}) });
   // PARLEY_DURABLE=0: no snapshots, no ledger (benchmark comparisons; a crash then loses conversations).
-  const store = opts.durable && process.env.PARLEY_DURABLE !== '0' ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
+  const store = opts.durable && envFlag('PARLEY_DURABLE') ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({
     jid,
     domain: config.domain,
@@ -109,7 +109,7 @@ export function createAgent(opts: BootOptions): Booted {
 /** Provisioning on the operator's host: the agent's key, and its enrolment as `role`. */
 function enrolLocally(config: ParleyConfig, account: string, jid: string, role: EnrolledRole, logger: Logger): void {
   const authority = new EnrolmentAuthority(config.home);
-  if (authority.operatorDid() === undefined && process.env.PARLEY_OPERATOR_DID) return; // another host: its credential came from a token
+  if (authority.operatorDid() === undefined && envString('PARLEY_OPERATOR_DID')) return; // another host: its credential came from a token
   const identity = ensureAgentIdentity(config.home, account, jid);
   const r = authority.ensureEnrolled(jid, identity.did, role);
   if (r.revoked) logger.error({ jid }, `${jid} is revoked: the Registry refuses it until the operator runs \`npm run enrol -- issue ${account} --role ${role}\``);

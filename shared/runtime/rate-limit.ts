@@ -4,6 +4,7 @@
 // over the limit is answered REFUSE RATE_LIMITED and goes no further; the agent keeps serving.
 // Memory is bounded: at most `maxKeys` buckets, the least recently used forgotten first (a
 // forgotten bucket comes back full, which is what an idle sender's bucket would be anyway).
+import { envNumber } from '../config/index.js';
 
 export interface RateLimitOptions {
   /** Tokens added per second (sustained envelopes/s per sender). */
@@ -61,14 +62,7 @@ export class RateLimiter {
 
 /** PARLEY_RATE_LIMIT_PER_S (default 2000; 0 = off) and PARLEY_RATE_LIMIT_BURST (default 2 × rate). */
 export function rateLimitFromEnv(env: NodeJS.ProcessEnv): RateLimitOptions | undefined {
-  const num = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got ${JSON.stringify(raw)}`);
-    return n;
-  };
-  const perSecond = num('PARLEY_RATE_LIMIT_PER_S', 2000);
+  const perSecond = envNumber('PARLEY_RATE_LIMIT_PER_S', env);
   if (perSecond === 0) return undefined;
-  return { perSecond, burst: Math.max(1, num('PARLEY_RATE_LIMIT_BURST', perSecond * 2)) };
+  return { perSecond, burst: Math.max(1, envNumber('PARLEY_RATE_LIMIT_BURST', env, perSecond * 2)) };
 }

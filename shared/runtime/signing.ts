@@ -5,7 +5,7 @@
 import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
 import path from 'node:path';
-import { type ParleyConfig, paths } from '../config/index.js';
+import { envFlag, envNumber, type ParleyConfig, paths } from '../config/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import type { Identity as KeyIdentity } from '../identity/keys.js';
 import { pinnedDidsFile } from '../identity/keystore.js';
@@ -172,7 +172,7 @@ export class Signing {
 
 /** Whether agents sign and verify: on unless PARLEY_SIGNING=0 (benchmarks only). */
 export function signingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.PARLEY_SIGNING !== '0';
+  return envFlag('PARLEY_SIGNING', env);
 }
 
 /** The Signing of account `account` (key created and pinned on first use), or undefined when disabled. */
@@ -193,8 +193,5 @@ export function replayLedgerFile(cfg: ParleyConfig, account: string): string {
 
 /** PARLEY_OFFLINE_MAX_AGE_MS / PARLEY_OFFLINE_GRACE_MS (offline-gaps.ts), when set to a number ≥ 0. */
 export function offlineWindowFromEnv(env: NodeJS.ProcessEnv): Pick<SigningOptions, 'offlineMaxAgeMs' | 'offlineGraceMs'> {
-  const num = (v: string | undefined) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : undefined);
-  const maxAge = num(env.PARLEY_OFFLINE_MAX_AGE_MS);
-  const grace = num(env.PARLEY_OFFLINE_GRACE_MS);
-  return { ...(maxAge !== undefined ? { offlineMaxAgeMs: maxAge } : {}), ...(grace !== undefined ? { offlineGraceMs: grace } : {}) };
+  return { offlineMaxAgeMs: envNumber('PARLEY_OFFLINE_MAX_AGE_MS', env), offlineGraceMs: envNumber('PARLEY_OFFLINE_GRACE_MS', env) };
 }

@@ -10,6 +10,7 @@ import { formatErrors } from './manifest.js';
 import path from 'node:path';
 import { type CallRequest, SkillPool } from './pool.js';
 import type { SandboxSpec } from './sandbox.js';
+import { envString } from '../config/env.js';
 
 /**
  * Granted capabilities made concrete for the sandbox: variables with their values from this
@@ -17,7 +18,7 @@ import type { SandboxSpec } from './sandbox.js';
  * whatever was granted: that is where the secrets are.
  */
 export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = process.env): NonNullable<SandboxSpec['grants']> {
-  const home = env.PARLEY_HOME ? path.resolve(env.PARLEY_HOME) : undefined;
+  const home = path.resolve(envString('PARLEY_HOME', env) as string);
   const vars = Object.fromEntries((g.env ?? []).filter((v) => env[v] !== undefined).map((v) => [v, env[v] as string]));
   const read = (g.read ?? [])
     .map((p) => p.replace(/^\$\{([A-Z][A-Z0-9_]*)\}$/, (_, v: string) => vars[v] ?? ''))

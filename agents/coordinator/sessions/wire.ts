@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { fromPromise, waitFor } from 'xstate';
 import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import { envNumber } from '../../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
 import type { Booted } from '../../../shared/runtime/boot.js';
 import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
@@ -18,19 +19,13 @@ import { sessionsDbFile, SessionStore } from './store.js';
 
 export const SESSION_KINDS = ['SESSION_CREATE', 'SESSION_JOIN', 'SESSION_LEAVE', 'SESSION_STATE', 'SESSION_UPDATE', 'SESSION_CLOSE', 'SESSION_LOG', 'SESSION_HANDOFF', 'SESSION_DELETE'] as const;
 
-const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
-  const raw = env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, got ${raw}`);
-  return n;
-};
 
 /** PARLEY_SESSION_QUOTA (20 open sessions per convener), PARLEY_SESSION_MAX_PARTICIPANTS (16), PARLEY_SESSION_MAX_HOURS (720). */
 export function sessionLimits(env: NodeJS.ProcessEnv = process.env): SessionLimits {
   return {
-    quota: positive(env, 'PARLEY_SESSION_QUOTA', 20),
-    maxParticipants: positive(env, 'PARLEY_SESSION_MAX_PARTICIPANTS', 16),
-    maxDurationHours: positive(env, 'PARLEY_SESSION_MAX_HOURS', 720),
+    quota: envNumber('PARLEY_SESSION_QUOTA', env),
+    maxParticipants: envNumber('PARLEY_SESSION_MAX_PARTICIPANTS', env),
+    maxDurationHours: envNumber('PARLEY_SESSION_MAX_HOURS', env),
   };
 }
 

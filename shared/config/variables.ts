@@ -1,0 +1,121 @@
+// Every PARLEY_* environment variable, declared once (issue "One house a newcomer can read" §2):
+// its kind, its default and what it does. Code reads them only through shared/config/env.ts,
+// which validates against this table (a bad value is a clear error at start, never a NaN delay);
+// the README's configuration tables are generated from it (`npm run gen:config-docs`) and a unit
+// test fails when code, table and README disagree.
+
+export type VarKind = 'ms' | 'number' | 'port' | 'flag' | 'string' | 'enum' | 'list' | 'path' | 'url';
+
+export interface VarSpec {
+  kind: VarKind;
+  /** The value when unset (flags: on/off); absent when none or computed (see `shown`). */
+  default?: number | string | boolean;
+  /** How the README shows a computed default. */
+  shown?: string;
+  /** 'enum': the allowed values. */
+  values?: readonly string[];
+  /** Lower bound for numbers (default 0 for counts; ms and ports must be positive unless min 0). */
+  min?: number;
+  integer?: boolean;
+  doc: string;
+  /** Set by Parley itself for its children, or by tests and the bench: README's second table. */
+  internal?: true;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const EJABBERD_LOG_LEVELS = ['none', 'emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'] as const;
+
+export const VARIABLES = {
+  // The instance
+  PARLEY_HOME: { kind: 'path', default: './.parley', doc: 'state: ejabberd config/spool/logs, secrets (0600), SQLite data, telemetry, agent logs' },
+  PARLEY_DOMAIN: { kind: 'string', default: 'localhost', doc: 'XMPP domain; rooms live on `rooms.<domain>`' },
+  PARLEY_C2S_PORT: { kind: 'port', default: 15222, doc: 'client port on 127.0.0.1 (away from a system ejabberd)' },
+  PARLEY_COMPONENT_PORT: { kind: 'port', default: 15275, doc: 'XEP-0114 component port on 127.0.0.1' },
+  PARLEY_HTTP_PORT: { kind: 'port', default: 15280, doc: "ejabberd's HTTP API on 127.0.0.1 (admin only)" },
+  PARLEY_DIST_PORT: { kind: 'port', shown: '15370 (c2s port + 148 when that moved)', doc: 'Erlang distribution (no epmd)' },
+  PARLEY_MAM: { kind: 'flag', default: false, doc: '`1` turns on message archiving (slow under agent load)' },
+  PARLEY_OFFLINE_LIMIT: { kind: 'number', default: 100000, min: 1, integer: true, doc: "messages ejabberd keeps per offline account" },
+  PARLEY_EJABBERD_LOGLEVEL: { kind: 'enum', default: 'warning', values: EJABBERD_LOG_LEVELS, doc: "ejabberd's log level" },
+  PARLEY_EJABBERDCTL: { kind: 'path', default: '/usr/sbin/ejabberdctl', doc: "Debian's ejabberdctl" },
+  PARLEY_LOG_LEVEL: { kind: 'enum', default: 'info', values: LOG_LEVELS, doc: "agents' log level (pino)" },
+  PARLEY_RESOURCE: { kind: 'string', default: 'parley', doc: "the agents' fixed XMPP resource: a restarted agent takes over its old session and the messages queued for it" },
+  // The seed contract's exchange
+  PARLEY_AGREE_TIMEOUT_MS: { kind: 'ms', default: 3000, doc: 'seed contract §3: AGREE within this long' },
+  PARLEY_RESULT_TIMEOUT_MS: { kind: 'ms', default: 30000, doc: 'seed contract §3: RESULT within this long' },
+  PARLEY_REGISTRY_TIMEOUT_MS: { kind: 'ms', default: 3000, doc: "how long the Coordinator waits for the DF's candidates" },
+  PARLEY_KB_TIMEOUT_MS: { kind: 'ms', default: 2000, doc: 'how long the Coordinator waits for the KB before KB_UNAVAILABLE' },
+  PARLEY_LEASE_MS: { kind: 'ms', default: 15000, doc: 'Registry lease: a specialist silent this long is dropped' },
+  PARLEY_HEARTBEAT_MS: { kind: 'ms', shown: 'lease / 3', doc: 'heartbeat period of registered agents' },
+  PARLEY_OACOP_TIMEOUT_MS: { kind: 'ms', default: 5000, doc: 'how long the Coordinator waits for a calendar or room agent' },
+  // Specialists and scaling
+  PARLEY_SPECIALISTS: { kind: 'string', default: 'math:arithmetic,time:time', doc: 'the specialists `npm start` runs: `name[@role]:skill+skill,…`' },
+  PARLEY_SPECIALIST_CONCURRENCY: { kind: 'number', default: 8, min: 1, integer: true, doc: 'skill jobs running at once per specialist' },
+  PARLEY_SPECIALIST_QUEUE: { kind: 'number', shown: '2 × concurrency', min: 0, integer: true, doc: 'jobs a specialist accepts beyond that, waiting for a worker; past it: REFUSE `busy` (also `--queue`)' },
+  PARLEY_SPECIALIST_COMPUTE_MS: { kind: 'ms', default: 10000, doc: 'a skill job running longer ends in FAILURE TIMEOUT (also `--compute-timeout-ms`)' },
+  PARLEY_SPECIALIST_COST: { kind: 'string', shown: '1', doc: 'offer cost, or per expert `2,time=0.5` (also `--cost`)' },
+  PARLEY_SPECIALIST_ETA_MS: { kind: 'string', shown: '100', doc: 'offer eta, or per expert (also `--eta-ms`)' },
+  PARLEY_SPECIALIST_OFFER_TTL_MS: { kind: 'string', shown: '5000', doc: 'how long an offer may be accepted, or per expert (also `--ttl-ms`)' },
+  PARLEY_SPECIALIST_MAX_OFFERS: { kind: 'number', shown: '16 × concurrency', min: 1, integer: true, doc: 'open offers a specialist holds at once' },
+  PARLEY_A2A_TIMEOUT_MS: { kind: 'ms', default: 20000, doc: "how long a specialist's delegation through the Coordinator may take" },
+  PARLEY_SKILLS_WATCH: { kind: 'flag', default: true, doc: '`0`: specialists do not reload skills when their files change' },
+  PARLEY_AUTOSCALE: { kind: 'flag', default: true, doc: '`0`: the Coordinator never asks the supervisor for more specialists when all are busy' },
+  PARLEY_SPAWN_IDLE_MS: { kind: 'ms', default: 60000, doc: 'an automatically started specialist stops after this long without work' },
+  PARLEY_SCALE_TIMEOUT_MS: { kind: 'ms', default: 20000, doc: 'how long the Coordinator waits for a scaled-up specialist' },
+  PARLEY_STOP_GRACE_MS: { kind: 'ms', default: 5000, doc: 'how long the supervisor waits for a stopping agent before SIGKILL' },
+  PARLEY_CANDIDATE_CACHE_MS: { kind: 'ms', default: 250, min: 0, doc: "how long the Coordinator reuses the DF's candidates for a need (`0`: ask every time)" },
+  PARLEY_BUSY_RETRY_MS: { kind: 'ms', default: 20, min: 0, doc: 'every candidate busy and no scale-up: the first wait before asking again (`0` = NO_CANDIDATE at once)' },
+  PARLEY_BUSY_RETRY_MAX_MS: { kind: 'ms', default: 1000, min: 0, doc: 'the longest such wait (doubling, jittered), within the RESULT timeout in all' },
+  // Agora negotiation
+  PARLEY_NEGOTIATE: { kind: 'enum', default: 'auto', values: ['auto', 'always', 'never'], doc: 'Agora negotiated flow: `auto` when the DF lists ≥ 2 specialists, `always`, `never`' },
+  PARLEY_CFP_TIMEOUT_MS: { kind: 'ms', shown: 'the AGREE timeout', doc: 'how long offers are collected' },
+  PARLEY_AGORA_MAX_COST: { kind: 'number', shown: 'none', min: 0, doc: 'the budget (`max_cost`) of every negotiated request' },
+  PARLEY_OFFER_MARGIN_MS: { kind: 'ms', default: 20, min: 0, doc: "an offer counts as expired this long before its ttl ends (the ACCEPT's trip)" },
+  PARLEY_WINNER_MEMORY: { kind: 'flag', default: false, doc: '`1`, `auto` negotiation: while the winning offer is valid, questions of the same shape go straight to the winner (`npm run bench` turns it on)' },
+  // People
+  PARLEY_PRESENTER_ALLOW: { kind: 'list', shown: 'the domain', doc: 'who may chat with the Presenter (domains or bare JIDs, comma-separated)' },
+  PARLEY_PRESENTER_IDLE_MS: { kind: 'ms', default: 1800000, doc: "a person's conversation id is renewed after this much silence" },
+  PARLEY_PRESENTER_TIMEOUT_MS: { kind: 'ms', default: 120000, doc: 'how long a person waits before "no answer"' },
+  PARLEY_PRESENTER_PROGRESS_MS: { kind: 'ms', default: 5000, doc: 'a person waiting this long is told the work is under way' },
+  PARLEY_FILES_PORT: { kind: 'number', default: 0, min: 0, integer: true, doc: "loopback port of the Presenter's attachment (.ics) server; `0`: any free port" },
+  PARLEY_CALENDAR_HANDLE_MS: { kind: 'ms', default: 10000, doc: 'how long a calendar or room agent may take for one request' },
+  // Coordination Sessions (OAP)
+  PARLEY_SESSION_QUOTA: { kind: 'number', default: 20, min: 1, integer: true, doc: 'open Coordination Sessions per convener' },
+  PARLEY_SESSION_MAX_PARTICIPANTS: { kind: 'number', default: 16, min: 1, integer: true, doc: 'participants per session' },
+  PARLEY_SESSION_MAX_HOURS: { kind: 'number', default: 720, min: 1, integer: true, doc: "a session's longest lifetime" },
+  // Trust and durability
+  PARLEY_SIGNING: { kind: 'flag', default: true, doc: '`0` turns envelope signing and verification off (benchmark comparisons only)' },
+  PARLEY_DURABLE: { kind: 'flag', default: true, doc: '`0` turns off the Presenter\'s and Coordinator\'s SQLite snapshots (benchmark comparisons only)' },
+  PARLEY_RATE_LIMIT_PER_S: { kind: 'number', default: 2000, min: 0, doc: 'envelopes per second per sender DID, every agent; over it: REFUSE `RATE_LIMITED` (`0` = off)' },
+  PARLEY_RATE_LIMIT_BURST: { kind: 'number', shown: '2 × rate', min: 1, doc: 'the burst of that token bucket' },
+  PARLEY_OFFLINE_MAX_AGE_MS: { kind: 'ms', default: 3600000, min: 0, doc: 'the oldest envelope an agent accepts after it was away (signed during its absence, held by ejabberd); never judged by a delay stamp' },
+  PARLEY_OFFLINE_GRACE_MS: { kind: 'ms', default: 120000, min: 0, doc: 'how long after an agent is back such held envelopes are still accepted' },
+  PARLEY_OPERATOR_DID: { kind: 'string', shown: 'none', doc: "the operator's DID on a host without the operator key (agents that joined from elsewhere)" },
+  // The console
+  PARLEY_CONSOLE: { kind: 'flag', default: true, doc: '`0`: `npm start` runs no console' },
+  PARLEY_CONSOLE_PORT: { kind: 'port', shown: '15290 (c2s port + 68 when that moved)', doc: "the console's HTTP port" },
+  PARLEY_CONSOLE_BIND: { kind: 'string', default: '127.0.0.1', doc: "the console's bind address" },
+  PARLEY_CONSOLE_NICE: { kind: 'number', default: 10, min: -20, integer: true, doc: "the console process's nice value (it never slows the agents)" },
+  PARLEY_CONSOLE_SESSION_TTL_MS: { kind: 'ms', default: 43200000, doc: 'how long a browser login lasts' },
+  PARLEY_CONSOLE_RETENTION_DAYS: { kind: 'number', default: 7, min: 0, doc: 'telemetry older than this is deleted (`0` keeps all)' },
+  PARLEY_OTLP_URL: { kind: 'url', shown: 'off', doc: 'OTLP/HTTP traces endpoint (e.g. `http://127.0.0.1:4318/v1/traces`): every conversation as an OpenTelemetry trace' },
+  // Set by Parley for its children, or by the tests and the bench
+  PARLEY_SPECIALIST_NAME: { kind: 'string', default: 'general', internal: true, doc: "a specialist process's name (`--name`)" },
+  PARLEY_SPECIALIST_ROLE: { kind: 'string', internal: true, doc: "a specialist process's role (`--role`)" },
+  PARLEY_SPECIALIST_SKILLS: { kind: 'string', internal: true, doc: "a specialist process's skills (`--skills`)" },
+  PARLEY_SPECIALIST_EXPERTS: { kind: 'string', internal: true, doc: 'alias of PARLEY_SPECIALIST_SKILLS' },
+  PARLEY_CALENDAR_PERSON: { kind: 'string', internal: true, doc: "a calendar process's person (`--person`)" },
+  PARLEY_SUPERVISOR_AGENT_SCRIPT: { kind: 'path', internal: true, doc: 'tests: the script the supervisor runs for every agent' },
+  PARLEY_WORDNET_DICT: { kind: 'path', internal: true, doc: "tests: the `define` skill's WordNet directory" },
+  PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
+  PARLEY_BENCH_PEOPLE: { kind: 'number', internal: true, min: 1, integer: true, doc: 'bench: people asking at once' },
+  PARLEY_BENCH_SPECIALISTS: { kind: 'string', internal: true, doc: 'bench: the specialists of the full flow' },
+  PARLEY_CRASH_MATRIX: { kind: 'flag', default: false, internal: true, doc: 'tests: `1` runs the crash matrix' },
+  PARLEY_CRASH_ONLY: { kind: 'list', internal: true, doc: 'tests: the crash matrix cases to run' },
+  PARLEY_KEEP_TEST_HOME: { kind: 'flag', default: false, internal: true, doc: "tests: keep the test instances' state directories" },
+} as const satisfies Record<string, VarSpec>;
+
+export type VarName = keyof typeof VARIABLES;
+
+export function isDeclared(name: string): name is VarName {
+  return Object.prototype.hasOwnProperty.call(VARIABLES, name);
+}
