@@ -5,6 +5,7 @@ import type { Envelope } from '../../shared/acl/envelope.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
 import { type ChatEmitted, type QuestionInput, userMsg } from './machine.js';
 import { charCount, MAX_TEXT_CHARS, TEXT } from './render.js';
+import type { FairGate } from './fairness.js';
 import type { Sessions } from './sessions.js';
 import { type AllowList, isAllowed } from './subscriptions.js';
 
@@ -22,9 +23,11 @@ export interface DeskDeps {
   say(line: ChatEmitted): void;
   /** Starts the question actor; `onChat` receives the lines it emits. */
   ask(input: QuestionInput, onChat: (line: ChatEmitted) => void): void;
+  /** Per-person rate limit and fair queueing (fairness.ts); absent = every line is asked at once. */
+  fair?: FairGate;
 }
 
-export type LineOutcome = 'ignored' | 'refused' | 'too-long' | 'renewed' | 'asked';
+export type LineOutcome = 'ignored' | 'refused' | 'too-long' | 'renewed' | 'asked' | 'queued' | 'set-aside';
 
 /** "new" (or "/new") starts a new conversation. */
 const NEW_COMMAND = /^\/?new$/i;
@@ -59,23 +62,32 @@ export class ChatDesk {
       say(TEXT.newConversation, s.thread);
       return 'renewed';
     }
-    const session = this.deps.sessions.resolve(person, msg.thread, now);
-    const request: Envelope = userMsg({ text, user: person, conversationId: session.conversationId, self: this.deps.self });
-    const key = `${msg.from} ${session.thread}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-    this.deps.ask({ request, replyTo: msg.from, thread: session.thread, timeoutMs: this.deps.timeoutMs,
-      ...(this.deps.progressMs !== undefined ? { progressMs: this.deps.progressMs } : {}),
-      ...(this.deps.resultTimeoutMs !== undefined ? { resultTimeoutMs: this.deps.resultTimeoutMs } : {}) }, (line) => {
-      this.deps.say(line);
-      if (line.chatState !== 'active') return;
-      const left = (this.pending.get(key) ?? 1) - 1;
-      if (left > 0) {
-        this.pending.set(key, left);
-        this.deps.say({ ...line, text: undefined, chatState: 'composing' }); // another answer is still coming
-      } else {
-        this.pending.delete(key);
-      }
-    });
-    return 'asked';
+    // Resolved when the line's turn comes (fairness.ts): a line set aside costs no session work.
+    const job = (done: () => void) => {
+      const session = this.deps.sessions.resolve(person, msg.thread, now);
+      const request: Envelope = userMsg({ text, user: person, conversationId: session.conversationId, self: this.deps.self });
+      const key = `${msg.from} ${session.thread}`;
+      this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+      this.deps.ask({ request, replyTo: msg.from, thread: session.thread, timeoutMs: this.deps.timeoutMs,
+        ...(this.deps.progressMs !== undefined ? { progressMs: this.deps.progressMs } : {}),
+        ...(this.deps.resultTimeoutMs !== undefined ? { resultTimeoutMs: this.deps.resultTimeoutMs } : {}) }, (line) => {
+        this.deps.say(line);
+        if (line.chatState !== 'active') return;
+        done(); // the question ended (answer, failure or apology): its person's next line may go
+        const left = (this.pending.get(key) ?? 1) - 1;
+        if (left > 0) {
+          this.pending.set(key, left);
+          this.deps.say({ ...line, text: undefined, chatState: 'composing' }); // another answer is still coming
+        } else {
+          this.pending.delete(key);
+        }
+      });
+    };
+    if (!this.deps.fair) {
+      job(() => undefined);
+      return 'asked';
+    }
+    const admitted = this.deps.fair.admit(person, job);
+    return admitted === 'started' ? 'asked' : admitted;
   }
 }

@@ -12,6 +12,8 @@ import type { InboundMessage } from '../../shared/transport/types.js';
 import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
+import { FairGate } from './fairness.js';
+import { TEXT } from './render.js';
 import { choiceForm, submittedChoice } from './choices.js';
 import { startFileServer } from './files.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
@@ -84,6 +86,11 @@ const desk = new ChatDesk({
   self: agent.name,
   now: () => Date.now(),
   say,
+  // One person's flood never slows anyone else (issue "Close the perimeter" §6; fairness.ts).
+  fair: new FairGate({ ...tunables.chat, noticeEveryMs: 10_000, noticeDelayMs: 500, now: () => Date.now(), later: (ms, fn) => setTimeout(fn, ms).unref() }, (person, setAside) => {
+    logger.warn({ person, set_aside: setAside }, 'chat flood: lines set aside');
+    say({ type: 'chat', to: person, text: TEXT.slowDown(setAside, tunables.chat.ratePerS, tunables.chat.inFlightPerPerson), chatState: 'active', thread: '' });
+  }),
   ask: (input, onChat) => {
     const key = questionKey(input.request);
     const actor = agent.router.start(key, questionMachine, input);

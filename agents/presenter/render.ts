@@ -19,6 +19,9 @@ export const TEXT = {
     return `Still working on it: ${who}. I'll write as soon as there is an answer.`;
   },
   newConversation: 'Started a new conversation.',
+  slowDown: (setAside: number, ratePerS: number, atOnce: number) =>
+    `You're sending messages faster than I can answer, so I've set aside ${setAside === 1 ? 'one message' : `${setAside} messages`} without answering ${setAside === 1 ? 'it' : 'them'}. `
+    + `I take about ${ratePerS} a second and work on ${atOnce} at a time; please wait for my answers and send what I set aside again, more slowly.`,
   notAllowed: 'Sorry, this assistant is not available to your account.',
   kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',
   kbStoreFailedNote: '(not saved to memory: the knowledge base could not store it, so I cannot recall this later)',

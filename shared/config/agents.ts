@@ -25,6 +25,8 @@ export interface AgentTunables {
   presenterProgressMs: number;
   /** Loopback port of the Presenter's attachment server (PARLEY_FILES_PORT; 0 = any free port). */
   presenterFilesPort: number;
+  /** Presenter fairness (agents/presenter/fairness.ts): PARLEY_CHAT_RATE_PER_S, PARLEY_CHAT_BURST, PARLEY_CHAT_IN_FLIGHT, PARLEY_CHAT_QUEUE, PARLEY_CHAT_IN_FLIGHT_TOTAL. */
+  chat: { ratePerS: number; burst: number; inFlightPerPerson: number; queuePerPerson: number; inFlightTotal: number };
   /** Presenter: who may subscribe and chat: comma list of domains and/or bare JIDs. */
   presenterAllow: string[];
   /** Coordinator, Agora §3: auto = negotiate when the DF lists ≥ 2 candidates; always; never. */
@@ -54,6 +56,13 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = envS
     presenterProgressMs: envNumber('PARLEY_PRESENTER_PROGRESS_MS', env),
     presenterFilesPort: envNumber('PARLEY_FILES_PORT', env),
     presenterAllow: envList('PARLEY_PRESENTER_ALLOW', env, [domain]),
+    chat: {
+      ratePerS: envNumber('PARLEY_CHAT_RATE_PER_S', env),
+      burst: envNumber('PARLEY_CHAT_BURST', env),
+      inFlightPerPerson: envNumber('PARLEY_CHAT_IN_FLIGHT', env),
+      queuePerPerson: envNumber('PARLEY_CHAT_QUEUE', env),
+      inFlightTotal: envNumber('PARLEY_CHAT_IN_FLIGHT_TOTAL', env),
+    },
     negotiate: envEnum('PARLEY_NEGOTIATE', env),
     cfpTimeoutMs: envNumber('PARLEY_CFP_TIMEOUT_MS', env, agreeTimeoutMs),
     ...(maxCost !== undefined ? { agoraMaxCost: maxCost } : {}),

@@ -76,6 +76,11 @@ export const VARIABLES = {
   PARLEY_PRESENTER_IDLE_MS: { kind: 'ms', default: 1800000, doc: "a person's conversation id is renewed after this much silence" },
   PARLEY_PRESENTER_TIMEOUT_MS: { kind: 'ms', default: 120000, doc: 'how long a person waits before "no answer"' },
   PARLEY_PRESENTER_PROGRESS_MS: { kind: 'ms', default: 5000, doc: 'a person waiting this long is told the work is under way' },
+  PARLEY_CHAT_RATE_PER_S: { kind: 'number', default: 2, min: 0.01, doc: "a person's lines per second the Presenter takes (token bucket); beyond it lines are set aside and the person is told to slow down" },
+  PARLEY_CHAT_BURST: { kind: 'number', default: 10, min: 1, integer: true, doc: 'how many lines a person may send at once before that rate applies' },
+  PARLEY_CHAT_IN_FLIGHT: { kind: 'number', default: 4, min: 1, integer: true, doc: "one person's questions under way at once; the rest wait in that person's queue" },
+  PARLEY_CHAT_QUEUE: { kind: 'number', default: 20, min: 0, integer: true, doc: "lines of one person waiting for their turn; beyond it lines are set aside (the person is told)" },
+  PARLEY_CHAT_IN_FLIGHT_TOTAL: { kind: 'number', default: 200, min: 1, integer: true, doc: "everyone's questions under way at once, started round-robin between people" },
   PARLEY_FILES_PORT: { kind: 'number', default: 0, min: 0, integer: true, doc: "loopback port of the Presenter's attachment (.ics) server; `0`: any free port" },
   PARLEY_CALENDAR_HANDLE_MS: { kind: 'ms', default: 10000, doc: 'how long a calendar or room agent may take for one request' },
   // Coordination Sessions (OAP)
