@@ -5,16 +5,58 @@ import type { FastifyInstance } from 'fastify';
 import type { TraceRecord } from '../trace/types.js';
 import type { TelemetryFeed } from './feed.js';
 
+/** Rows a client gets per flush, every FLUSH_MS: a live view shows a few rows a second (the sniffer renders 100 per 500 ms). */
+const MAX_ROWS_PER_FLUSH = 100;
+const FLUSH_MS = 250;
+
+/**
+ * One client's envelope stream: rows batched every FLUSH_MS, at most MAX_ROWS_PER_FLUSH of the
+ * newest per batch; the rest is counted in a `skipped` event (the API has every row: /api/messages).
+ * Under a full-speed flow this keeps the console's JSON and the browser's parsing to a few hundred
+ * rows a second whatever the load (issue 13: the console costs the hot path ≤ 5 %).
+ */
+export class Outbox {
+  private rows: TraceRecord[] = [];
+  private skipped = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly send: (event: string, data: unknown) => boolean) {
+    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  push(rows: TraceRecord[]): void {
+    this.rows.push(...rows);
+    const over = this.rows.length - MAX_ROWS_PER_FLUSH;
+    if (over > 0) {
+      this.rows = this.rows.slice(over);
+      this.skipped += over;
+    }
+  }
+
+  flush(): void {
+    if (this.skipped > 0) this.send('skipped', { rows: this.skipped });
+    if (this.rows.length > 0) this.send('envelopes', this.rows);
+    this.rows = [];
+    this.skipped = 0;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
+
 interface AgentsBody { agents: { name: string; supervisor: { status: string }; presence: string; df: { registered: boolean } }[] }
 
 export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents: () => Promise<unknown>): { close(): void } {
   const clients = new Set<(event: string, data: unknown) => boolean>();
   /** Clients that asked for agent state changes: only they make the console ask ejabberd each second. */
   const agentClients = new Set<(event: string, data: unknown) => boolean>();
-  const envelopeClients = new Set<(event: string, data: unknown) => boolean>();
-  feed.on('rows', (rows: TraceRecord[]) => {
-    for (const send of envelopeClients) send('envelopes', rows);
-  });
+  const envelopeClients = new Map<(event: string, data: unknown) => boolean, Outbox>();
+  // Subscribed only while a client streams envelopes: the feed then tails at its fast rate.
+  const onRows = (rows: TraceRecord[]) => {
+    for (const box of envelopeClients.values()) box.push(rows);
+  };
   let last = new Map<string, string>();
   const watch = setInterval(() => {
     if (agentClients.size === 0) return;
@@ -48,7 +90,10 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
       return res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     clients.add(send);
-    if (topics.has('envelopes')) envelopeClients.add(send);
+    if (topics.has('envelopes')) {
+      if (envelopeClients.size === 0) feed.on('rows', onRows);
+      envelopeClients.set(send, new Outbox(send));
+    }
     if (topics.has('agents')) {
       agentClients.add(send);
       last = new Map(); // a new client gets every agent's state once
@@ -57,13 +102,17 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
     req.raw.on('close', () => {
       clearInterval(ping);
       clients.delete(send);
+      envelopeClients.get(send)?.close();
       envelopeClients.delete(send);
+      if (envelopeClients.size === 0) feed.off('rows', onRows);
       agentClients.delete(send);
     });
   });
   return {
     close() {
       clearInterval(watch);
+      for (const box of envelopeClients.values()) box.close();
+      feed.off('rows', onRows);
       for (const set of [clients, envelopeClients, agentClients]) set.clear();
     },
   };

@@ -26,19 +26,29 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   /** The last minute's rows, oldest first (rates, graph). */
   private recent: { at: number; agent: string; direction: string; sender: string | null; receiver: string | null; conversation: string | null }[] = [];
 
-  constructor(private readonly dir: string, private readonly everyMs = 150) {
+  /**
+   * `everyMs` while someone subscribes to the rows (a browser on the sniffer, OpenTelemetry);
+   * `idleMs` otherwise, when only the agents page's one-minute rates need the rows.
+   */
+  constructor(private readonly dir: string, private readonly everyMs = 150, private readonly idleMs = 1000) {
     super();
   }
 
   start(): void {
     // Existing rows are history (GET /api/messages); the feed starts at each file's end.
     this.poll(true);
-    this.timer = setInterval(() => this.poll(false), this.everyMs);
-    this.timer.unref();
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.poll(false);
+        next();
+      }, this.listenerCount('rows') > 0 ? this.everyMs : this.idleMs);
+      this.timer.unref();
+    };
+    next();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     for (const t of this.tails.values()) t.db.close();
     this.tails.clear();
   }

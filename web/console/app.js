@@ -52,7 +52,7 @@ export const fmtTime = (ms) => new Date(ms).toLocaleTimeString([], { hour12: fal
 // One EventSource for the whole page: pages subscribe while they are shown.
 // Envelopes only: the agents page polls /api/agents itself, so the console need not ask ejabberd
 // for presence every second on behalf of a browser that is watching the sniffer.
-const listeners = { envelopes: new Set() };
+const listeners = { envelopes: new Set(), skipped: new Set() };
 export function onEvent(kind, fn) {
   listeners[kind].add(fn);
   return () => listeners[kind].delete(fn);

@@ -70,6 +70,7 @@ export async function snifferPage(main, [openId]) {
   const fAgent = h('input', { placeholder: 'agent', id: 'f-agent' });
   const fPerf = h('input', { placeholder: 'performative', id: 'f-performative' });
   const flow = h('tbody#flow');
+  const skippedNote = h('p.muted.small#skipped', {}, '');
   const convList = h('ul.convs#conversations');
   const detailBox = h('div.card.detail#detail', {}, h('p.muted', {}, 'Pick a conversation to see its sequence diagram.'));
   const open = (id) => (location.hash = `#/sniffer/${encodeURIComponent(id)}`);
@@ -91,7 +92,7 @@ export async function snifferPage(main, [openId]) {
     h('div.sniffer', {},
       h('div.col', {},
         h('div.card', {}, h('h3', {}, 'Conversations'), convList),
-        h('div.card', {}, h('h3', {}, 'Live flow'), h('div.filters', {}, fConv, fAgent, fPerf),
+        h('div.card', {}, h('h3', {}, 'Live flow'), h('div.filters', {}, fConv, fAgent, fPerf), skippedNote,
           h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content', 'conv'].map((t) => h('th', {}, t)))), flow)))),
       detailBox));
   for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
@@ -128,6 +129,13 @@ export async function snifferPage(main, [openId]) {
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
+  // The stream carries a few hundred rows a second at most (shared/console/events.ts); the rest is
+  // counted here, and every row stays in the conversations and /api/messages.
+  let skippedTotal = 0;
+  const offSkipped = onEvent('skipped', ({ rows }) => {
+    skippedTotal += rows;
+    skippedNote.textContent = `${skippedTotal.toLocaleString()} rows went by too fast to show live; open a conversation to see all of its envelopes.`;
+  });
   if (openId) await detail(detailBox, openId);
-  return { leave: () => (off(), clearTimeout(timer)) };
+  return { leave: () => (off(), offSkipped(), clearTimeout(timer)) };
 }
