@@ -38,6 +38,12 @@ export const VARIABLES = {
   PARLEY_EJABBERD_LOGLEVEL: { kind: 'enum', default: 'warning', values: EJABBERD_LOG_LEVELS, doc: "ejabberd's log level" },
   PARLEY_EJABBERDCTL: { kind: 'path', default: '/usr/sbin/ejabberdctl', doc: "Debian's ejabberdctl" },
   PARLEY_LOG_LEVEL: { kind: 'enum', default: 'info', values: LOG_LEVELS, doc: "agents' log level (pino)" },
+  PARLEY_EXPOSE_ADDRESS: { kind: 'string', shown: 'none (loopback only)', doc: "an IP address to expose people's client port on, TLS required (e.g. `0.0.0.0`); the agents stay on loopback" },
+  PARLEY_EXPOSE_C2S_PORT: { kind: 'port', default: 5222, doc: 'exposed client port, STARTTLS required' },
+  PARLEY_EXPOSE_TLS_PORT: { kind: 'port', default: 5223, doc: 'exposed client port, direct TLS (XEP-0368)' },
+  PARLEY_EXPOSE_WS_PORT: { kind: 'port', default: 5443, doc: 'exposed XMPP over WebSocket (`wss://…/ws`), for the web chat on another device' },
+  PARLEY_TLS_CERT: { kind: 'path', shown: 'generated', doc: "the operator's certificate chain (PEM) for the exposed ports; unset: a self-signed one is generated (fingerprint: `npm run ejabberd -- admin`)" },
+  PARLEY_TLS_KEY: { kind: 'path', shown: 'generated', doc: 'its private key (PEM)' },
   PARLEY_RESOURCE: { kind: 'string', default: 'parley', doc: "the agents' fixed XMPP resource: a restarted agent takes over its old session and the messages queued for it" },
   // The seed contract's exchange
   PARLEY_AGREE_TIMEOUT_MS: { kind: 'ms', default: 3000, doc: 'seed contract §3: AGREE within this long' },
