@@ -33,6 +33,13 @@ export interface AgentOptions {
   maxHeld?: number;
 }
 
+/**
+ * Answers a reply of one content kind whose in_reply_to matches no open exchange, instead of the
+ * generic NOT-UNDERSTOOD BROKEN_CORRELATION (e.g. a restarted specialist: an ACCEPT for an offer it
+ * no longer holds gets a retryable FAILURE). Undefined = the generic answer.
+ */
+export type OrphanHandler = (envelope: Envelope, from: Identity) => Envelope | undefined;
+
 /** Sees every envelope as it goes out (the Coordinator records which conversations it assigned to whom). */
 export type SentObserver = (envelope: Envelope, toJid: string) => void;
 
@@ -91,6 +98,7 @@ export class Agent {
   /** What went out lately (see resendAtRisk). */
   private readonly recentlySent = new SentLog();
   private atRisk: SentRecord[] = [];
+  private readonly orphans = new Map<string, OrphanHandler>();
   /** The pipeline's assigned-conversation check (policy.ts `assigned`); none = such kinds are refused. */
   assigned: ((jid: string, conversationId: string) => boolean) | undefined;
 
@@ -183,6 +191,11 @@ export class Agent {
     const held = this.heldQueue;
     this.heldQueue = [];
     for (const h of held) this.transmit(h.envelope, h.toJid);
+  }
+
+  /** See OrphanHandler: how replies of `kind` that answer no open exchange are answered. */
+  onOrphan(kind: string, handler: OrphanHandler): void {
+    this.orphans.set(kind, handler);
   }
 
   onSent(observer: SentObserver): void {
@@ -289,8 +302,12 @@ export class Agent {
         signing?.learnFrom(c.envelope, c.from);
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
         this.opts.telemetry.envelope('in', c.envelope, r.outcome, msg.body, at);
-        if (r.outcome === 'duplicate') this.counters.duplicates += 1;
-        else if (r.outcome === 'late') this.counters.late += 1;
+        // A reply to an exchange that is over (late) or unknown (broken, e.g. after a restart):
+        // the role's own answer if it has one for this kind (onOrphan).
+        const orphan = r.outcome === 'late' || r.outcome === 'broken' ? this.orphans.get(c.kind.kind)?.(c.envelope, c.from) : undefined;
+        if (r.outcome === 'late') this.counters.late += 1;
+        if (orphan) this.send(orphan, c.from.jid);
+        else if (r.outcome === 'duplicate') this.counters.duplicates += 1;
         else if (r.outcome === 'broken') {
           this.reject({ ...this.rejection(c.envelope, c.from), code: 'BROKEN_CORRELATION', detail: `in_reply_to ${c.envelope.in_reply_to} answers no message of ours` });
         } else if (r.outcome === 'unhandled') {

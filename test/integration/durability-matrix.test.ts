@@ -4,6 +4,8 @@
 // end with exactly one line: ≥ 49 of 50 the right answer, none twice, none waiting past the RESULT
 // timeout plus the restart. Two specialists share the topic, so the negotiated flow runs (offers,
 // ACCEPT, fallbacks). One supervisor (and one ejabberd) per fault kind.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import * as ejabberd from '../../shared/ejabberd/control.js';
@@ -36,9 +38,37 @@ const SETTINGS: Record<string, string> = {
 
 type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
 
-const CASES: Array<{ fault: Fault; label: string; moments: string[] }> = [
+// A multiplication that takes 1.5 s (a user skill of the general role): a specialist killed while
+// it holds accepted work really has work in hand; with arithmetic (microseconds) it rarely has.
+const SLOW_SKILL = {
+  manifest: {
+    name: 'slowmul', description: 'multiplies, slowly (crash matrix)', version: '1.0.0', handler: './handler.js',
+    recognise: { patterns: ['^what is \\d+ \\* \\d+\\?$'] }, topics: ['arithmetic', 'multiplication'], examples: [],
+  },
+  handler: `export async function run(input) {
+  const m = /(\\d+) \\* (\\d+)/.exec(input.question);
+  await new Promise((r) => setTimeout(r, 1500));
+  return { answer: String(Number(m[1]) * Number(m[2])), meta: {} };
+}\n`,
+};
+const withSlowSkill = (home: string) => {
+  const dir = path.join(home, 'skills', 'slowmul');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'skill.json'), JSON.stringify(SLOW_SKILL.manifest));
+  fs.writeFileSync(path.join(dir, 'handler.js'), SLOW_SKILL.handler);
+};
+
+interface Case { fault: Fault; label: string; moments: string[]; settings?: Record<string, string>; prepare?: (home: string) => void }
+
+const CASES: Case[] = [
   { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' }, moments: ['before-df-answer', 'accept-to-result', 'store-fact', 'presenter-reply'] },
   { label: 'specialist', fault: { kind: 'kill', agent: 'specialist-math' }, moments: ['accept-to-result', 'store-fact'] },
+  // Issue 12: the killed specialist holds accepted work (1.5 s skill); before durable specialists
+  // it was lost and each such question waited for the RESULT timeout, then failed.
+  {
+    label: 'specialist with work in hand', fault: { kind: 'kill', agent: 'specialist-slow' }, moments: ['accept-to-result'],
+    settings: { PARLEY_SPECIALISTS: 'slow@general:slowmul,slowb@general:slowmul' }, prepare: withSlowSkill,
+  },
   { label: 'presenter', fault: { kind: 'kill', agent: 'presenter' }, moments: ['accept-to-result', 'presenter-reply'] },
   { label: 'kb', fault: { kind: 'kill', agent: 'kb' }, moments: ['accept-to-result', 'store-fact'] },
   { label: 'registry', fault: { kind: 'kill', agent: 'registry' }, moments: ['before-df-answer'] },
@@ -49,7 +79,10 @@ const CASES: Array<{ fault: Fault; label: string; moments: string[] }> = [
 const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
 // PENDING (issue 12, unfinished): every case of this matrix failed in its first run on the
 // unfixed code (the fixes for XEP-0198 acks after handling, durable specialists and resend after
-// an ejabberd restart are not in yet), so it runs only on demand: PARLEY_CRASH_MATRIX=1.
+// an ejabberd restart are not in yet), so it runs only on demand: PARLEY_CRASH_MATRIX=1. (Those
+// first runs never reached their moments: the telemetry file is Coordinator.sqlite, not
+// coordinator.sqlite; crash-matrix.ts finds it by logical name now.) Specialist rows: see
+// docs/architecture.md "Durability" for the measured figures.
 const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
 
 for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
@@ -87,7 +120,7 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
 
     before(async function () {
       this.timeout(150000);
-      s = await startSupervisor('parley-crash-', SETTINGS, { timeoutMs: 140000 });
+      s = await startSupervisor('parley-crash-', { ...SETTINGS, ...c.settings }, { timeoutMs: 140000, ...(c.prepare ? { prepare: c.prepare } : {}) });
       cfg = s.cfg;
       people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `crash-${i}`)));
       // Warm: one question each, so the first case does not pay start-up costs.
