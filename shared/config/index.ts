@@ -10,7 +10,7 @@ export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */
   home: string;
   domain: string;
-  /** Always loopback: nothing in Parley listens on or connects to another address. */
+  /** Where agents connect to ejabberd's client port: loopback, or the operator's host for an agent host that joined (PARLEY_XMPP_HOST). */
   host: string;
   c2sPort: number;
   componentPort: number;
@@ -40,7 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   return {
     home: path.resolve(envString('PARLEY_HOME', env) as string),
     domain: envString('PARLEY_DOMAIN', env) as string,
-    host: '127.0.0.1',
+    host: envString('PARLEY_XMPP_HOST', env) as string,
     c2sPort,
     componentPort: envNumber('PARLEY_COMPONENT_PORT', env),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
