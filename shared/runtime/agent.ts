@@ -12,6 +12,7 @@ import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { SignatureCheck, Signing } from './signing.js';
+import { RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
@@ -56,36 +57,6 @@ function rateLimitDetail(limiter: RateLimiter, key: string): string {
   return `over ${perSecond}/s (burst ${burst}) from ${key}; retry in ${limiter.retryAfterMs(key)} ms (Agora 429)`;
 }
 
-/** How far back before a disconnect sent envelopes are sent again after it (resendAtRisk). */
-const RESEND_WINDOW_MS = 5000;
-
-interface SentRecord {
-  at: number;
-  envelope: Envelope;
-  toJid: string | undefined;
-}
-
-/** The envelopes sent in the last RESEND_WINDOW_MS, oldest first. */
-class SentLog {
-  private items: SentRecord[] = [];
-  private head = 0;
-
-  add(r: SentRecord): void {
-    this.items.push(r);
-    const cutoff = r.at - RESEND_WINDOW_MS;
-    while (this.head < this.items.length && (this.items[this.head] as SentRecord).at < cutoff) this.head += 1;
-    // Compact now and then instead of shifting per send.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
-
-  since(at: number): SentRecord[] {
-    return this.items.slice(this.head).filter((r) => r.at >= at);
-  }
-}
-
 export class Agent {
   readonly self: Identity;
   readonly router: Router;
@@ -98,6 +69,7 @@ export class Agent {
   /** What went out lately (see resendAtRisk). */
   private readonly recentlySent = new SentLog();
   private atRisk: SentRecord[] = [];
+  private offlineSince: number | undefined;
   private readonly orphans = new Map<string, OrphanHandler>();
   /** The pipeline's assigned-conversation check (policy.ts `assigned`); none = such kinds are refused. */
   assigned: ((jid: string, conversationId: string) => boolean) | undefined;
@@ -120,10 +92,18 @@ export class Agent {
     // held by the server may be older than 60 s (shared/identity/offline-gaps.ts).
     opts.transport.on('offline', () => {
       opts.signing?.wentOffline();
+      this.offlineSince = Date.now();
       this.atRisk = this.recentlySent.since(Date.now() - RESEND_WINDOW_MS);
     });
     opts.transport.on('online', () => {
       opts.signing?.cameOnline();
+      // Nobody could answer us while we were cut off: our exchanges' timers wait that much longer.
+      if (this.offlineSince !== undefined) {
+        const outage = Date.now() - this.offlineSince;
+        this.offlineSince = undefined;
+        const moved = this.router.extendTimers(outage);
+        if (moved > 0) this.log.info({ outage_ms: outage, timers: moved }, 'timers moved past the outage');
+      }
       this.resendAtRisk();
       this.flushHeld();
     });
