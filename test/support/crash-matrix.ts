@@ -24,7 +24,8 @@ export interface Moment {
 
 export const MOMENTS: Record<string, Moment> = {
   // The DF has the lookups but the Coordinator has not all its answers yet.
-  'before-df-answer': { name: 'before the DF answer', agent: 'registry', direction: 'in', performative: 'REQUEST', count: 5 },
+  // (The DF lookup is QUERY-REF need, contracts/need.json; REQUEST was never seen there.)
+  'before-df-answer': { name: 'before the DF answer', agent: 'registry', direction: 'in', performative: 'QUERY-REF', count: 5 },
   // ACCEPT-PROPOSAL sent (Agora PROCESSING), RESULTs still to come.
   'accept-to-result': { name: 'between ACCEPT and RESULT', agent: 'coordinator', direction: 'out', performative: 'ACCEPT-PROPOSAL', count: 10 },
   'store-fact': { name: 'during STORE_FACT', agent: 'coordinator', direction: 'out', performative: 'INFORM', contentType: 'STORE_FACT', count: 10 },
