@@ -50,6 +50,25 @@ export function reached(cfg: ParleyConfig, m: Moment, since: number): number {
   }
 }
 
+/**
+ * Questions that waited for a timeout at the Coordinator since `since` (its notes: a RESULT, AGREE
+ * or CFP timeout moved it to the next candidate or offer), by conversation. Read from telemetry, so
+ * "no answer waited for the RESULT timeout" is an order of events, not a stopwatch.
+ */
+export function timedOut(cfg: ParleyConfig, since: number): Set<string> {
+  const dir = path.join(cfg.home, 'telemetry');
+  const found = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.toLowerCase() === 'coordinator.sqlite') : undefined;
+  if (!found) return new Set();
+  const db = new Database(path.join(dir, found), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare(`SELECT conversation_id AS c, body FROM envelopes WHERE direction = 'note' AND decision IN ('next-offer', 'retry-next', 'cfp-deadline') AND at >= ?`)
+      .all(since) as Array<{ c: string; body: string | null }>;
+    return new Set(rows.filter((r) => /"cause":"timeout|"silent":\["/.test(r.body ?? '')).map((r) => r.c));
+  } finally {
+    db.close();
+  }
+}
+
 /** Polls the telemetry until the moment is reached (or `timeoutMs`: then the flow was faster than the poll). */
 export async function untilMoment(cfg: ParleyConfig, m: Moment, since: number, timeoutMs = 20000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
