@@ -51,11 +51,15 @@ export class FairGate {
   admit(person: string, job: Job): Admission {
     const p = this.person(person);
     this.refill(p);
-    if (p.tokens < 1 || p.queue.length >= this.opts.queuePerPerson) {
+    // A line sent when nothing of this person's is under way or waiting costs no token: someone
+    // who waits for each answer (a person, or a script asking one thing at a time) holds one slot
+    // like anyone else and is never slowed; only lines piling up behind others draw on the bucket.
+    const alone = p.inFlight === 0 && p.queue.length === 0;
+    if (!alone && (p.tokens < 1 || p.queue.length >= this.opts.queuePerPerson)) {
       this.setAside(person, p);
       return 'set-aside';
     }
-    p.tokens -= 1;
+    if (!alone) p.tokens -= 1;
     p.queue.push(job);
     if (p.queue.length === 1) this.ready.push(person);
     this.pump();
