@@ -10,8 +10,13 @@ export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */
   home: string;
   domain: string;
-  /** Always loopback: nothing in Parley listens on or connects to another address. */
+  /**
+   * Where agents connect to ejabberd: loopback, except in a container (PARLEY_XMPP_HOST, the
+   * ejabberd service of docker-compose.yml).
+   */
   host: string;
+  /** ejabberd's c2s listener address: loopback, or 0.0.0.0 inside a container (PARLEY_BIND_ADDRESS). */
+  bindAddress: string;
   c2sPort: number;
   componentPort: number;
   httpPort: number;
@@ -40,7 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   return {
     home: path.resolve(envString('PARLEY_HOME', env) as string),
     domain: envString('PARLEY_DOMAIN', env) as string,
-    host: '127.0.0.1',
+    host: envString('PARLEY_XMPP_HOST', env) as string,
+    bindAddress: envEnum('PARLEY_BIND_ADDRESS', env),
     c2sPort,
     componentPort: envNumber('PARLEY_COMPONENT_PORT', env),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
