@@ -4,7 +4,7 @@
 # accounts provisioned), kept in the foreground for the container runtime, stopped cleanly on
 # SIGTERM (`docker compose stop`/`down`).
 set -eu
-cd /opt/parley
+cd "$(dirname "$0")/.."
 stopping=0
 stop() {
   stopping=1

@@ -7,7 +7,7 @@
 # credential and password; nothing of the operator's but the operator's DID). A restarted
 # container reuses its enrolment; a new replica gets a new account and token.
 set -eu
-cd /opt/parley
+cd "$(dirname "$0")/.."
 dispenser="$1"
 server="$PARLEY_XMPP_HOST:${PARLEY_C2S_PORT:-15222}"
 mkdir -p "$PARLEY_HOME" && chmod 700 "$PARLEY_HOME"
