@@ -4,31 +4,40 @@
 # machine" §2). At its first start it asks the `enrol` service for a single-use join token (URL:
 # the first argument), redeems it with `npm run join` against the ejabberd service, and from then
 # on runs the specialist with its own state directory ($PARLEY_HOME in this container: its key,
-# credential and password; nothing of the operator's but the operator's DID). A restarted
-# container reuses its enrolment; a new replica gets a new account and token.
+# credential and password; nothing of the operator's but the operator's DID). A container that
+# restarts before it joined tries the same token again until it expires (one account per replica,
+# not one per attempt); a joined one reuses its enrolment; a new replica gets a new account.
 set -eu
 cd "$(dirname "$0")/.."
 dispenser="$1"
 server="$PARLEY_XMPP_HOST:${PARLEY_C2S_PORT:-15222}"
-mkdir -p "$PARLEY_HOME" && chmod 700 "$PARLEY_HOME"
+umask 077
+mkdir -p "$PARLEY_HOME"
 joined="$PARLEY_HOME/compose-specialist"
+pending="$PARLEY_HOME/join-token"   # the account's name, the token (a secret: never echoed), the operator's DID
 if [ ! -s "$joined" ]; then
-  # Three lines: the account's name, the token (a secret: never echoed), the operator's DID.
-  answer=$(node -e '
-    const [url] = process.argv.slice(1);
-    fetch(url, { method: "POST" }).then(async (r) => {
-      const body = await r.text();
-      if (!r.ok) { console.error(`specialist: the enrol service said ${r.status}: ${body.trim()}`); process.exit(1); }
-      const { name, token } = JSON.parse(body);
-      const t = JSON.parse(Buffer.from(token.slice("parley-join.v1.".length), "base64url").toString("utf8"));
-      console.log([name, token, t.operator].join("\n"));
-    }, (err) => { console.error(`specialist: cannot reach the enrol service ${url}: ${err.message}`); process.exit(1); });
-  ' "$dispenser")
-  name=$(printf '%s\n' "$answer" | sed -n 1p)
-  token=$(printf '%s\n' "$answer" | sed -n 2p)
-  printf '%s\n' "$answer" | sed -n 3p > "$PARLEY_HOME/operator-did"
-  node dist/scripts/join-cli.js --server "$server" --token "$token" --home "$PARLEY_HOME"
+  if [ ! -s "$pending" ] || ! node -e '
+    const t = require("fs").readFileSync(process.argv[1], "utf8").split("\n")[1];
+    const { expires_at } = JSON.parse(Buffer.from(t.slice("parley-join.v1.".length), "base64url").toString("utf8"));
+    process.exit(expires_at - Date.now() > 30_000 ? 0 : 1);
+  ' "$pending"; then
+    node -e '
+      const [url, file] = process.argv.slice(1);
+      fetch(url, { method: "POST" }).then(async (r) => {
+        const body = await r.text();
+        if (!r.ok) { console.error(`specialist: the enrol service said ${r.status}: ${body.trim()}`); process.exit(1); }
+        const { name, token } = JSON.parse(body);
+        const t = JSON.parse(Buffer.from(token.slice("parley-join.v1.".length), "base64url").toString("utf8"));
+        require("fs").writeFileSync(file, [name, token, t.operator].join("\n") + "\n", { mode: 0o600 });
+      }, (err) => { console.error(`specialist: cannot reach the enrol service ${url}: ${err.message}`); process.exit(1); });
+    ' "$dispenser" "$pending"
+  fi
+  name=$(sed -n 1p "$pending")
+  sed -n 3p "$pending" > "$PARLEY_HOME/operator-did"
+  echo "specialist: joining as $name through $server"
+  node dist/scripts/join-cli.js --server "$server" --token "$(sed -n 2p "$pending")" --home "$PARLEY_HOME"
   printf '%s\n' "$name" > "$joined"
+  rm -f "$pending"
 fi
 PARLEY_OPERATOR_DID=$(cat "$PARLEY_HOME/operator-did")
 export PARLEY_OPERATOR_DID
