@@ -4,6 +4,7 @@ import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor, provisionCore } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
+import { ensureCertificate, exposure, exposureReport } from '../shared/ejabberd/expose.js';
 
 const cfg = loadConfig();
 const program = new Command('ejabberd').description("Run the project's own ejabberd from $PARLEY_HOME");
@@ -57,6 +58,13 @@ program
     console.log(`url: ${adminUrl()}`);
     console.log(`user: ${jid}`);
     console.log(`password: ${password}`);
+    // Reaching Parley from another device: where, and the fingerprint to pin (shared/ejabberd/expose.ts).
+    const exposed = exposure(cfg);
+    if (!exposed) console.log('exposed: no (every listener on 127.0.0.1; set PARLEY_EXPOSE_ADDRESS to let people connect from other devices)');
+    else {
+      ensureCertificate(cfg, exposed);
+      for (const line of exposureReport(cfg, exposed)) console.log(line);
+    }
   });
 
 program.parseAsync().then(

@@ -9,7 +9,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { assertLocalpart, ensureAccount } from '../shared/ejabberd/accounts.js';
+import { assertLocalpart, CORE_AGENTS, ensureAccount } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
 import { pinnedDids } from '../shared/identity/keystore.js';
@@ -55,8 +55,10 @@ program
     // The agent brings its own key: no key of this host is pinned for it (its enrolment binds it).
     pinnedDids(cfg.home).unpin(jid);
     const { secret, expires_at } = authority.issueToken(jid, role, ttlMin * 60_000);
+    const pinned = pinnedDids(cfg.home);
+    const pins = Object.fromEntries(CORE_AGENTS.filter((a) => a !== 'admin').map((a) => [`${a}@${cfg.domain}`, pinned.get(`${a}@${cfg.domain}`)]).filter((e): e is [string, string] => e[1] !== undefined));
     const token = encodeJoinToken({
-      v: 1, jid, role, secret, operator: authority.operatorDid() as string, domain: cfg.domain, expires_at, ...(password ? { password } : {}),
+      v: 1, jid, role, secret, operator: authority.operatorDid() as string, domain: cfg.domain, expires_at, ...(password ? { password } : {}), pins,
     });
     console.log(`token for ${jid} (${role}), single use, expires ${iso(expires_at)}:`);
     console.log(token);

@@ -28,6 +28,15 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ]; then
     || echo "setup: could not install chromium; the console's browser tests will fail" >&2
 fi
 
+# openssl makes the certificate for exposed ports (PARLEY_EXPOSE_ADDRESS); iproute2 lets the TLS
+# test put "another device" in a network namespace of its own (else it uses a loopback address).
+if { ! command -v openssl >/dev/null || ! command -v ip >/dev/null; } && [ "$(id -u)" = 0 ]; then
+  say "installing openssl and iproute2 from Debian (apt-get)…"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -q openssl iproute2 >&2 || { apt-get update -q >&2 && apt-get install -y -q openssl iproute2 >&2; }) \
+    || echo "setup: could not install openssl/iproute2; exposing ports needs openssl" >&2
+fi
+
 stamp=node_modules/.parley-lock
 if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   say "installing node modules (npm ci)…"

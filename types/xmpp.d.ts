@@ -110,3 +110,18 @@ declare module '@xmpp/component' {
   export function component(options: { service: string; domain: string; password: string }): XmppComponent;
   export { xml };
 }
+
+declare module '@xmpp/stream-management' {
+  import type { EventEmitter } from 'node:events';
+  import type { Element } from '@xmpp/xml';
+
+  type Middleware = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
+  /** The XEP-0198 plugin itself (unit tests drive it with a fake entity and middleware). */
+  export default function streamManagement(deps: {
+    entity: EventEmitter & { send(el: Element): Promise<unknown>; hook(name: string, fn: () => unknown): void; disconnect(): Promise<unknown> };
+    middleware: { use(fn: Middleware): unknown; filter(fn: Middleware): unknown };
+    streamFeatures?: unknown;
+    bind2?: unknown;
+    sasl2?: unknown;
+  }): EventEmitter & { inbound: number; enabled: boolean; requestAckInterval: number; timeout: number };
+}

@@ -12,10 +12,13 @@
 // back-off and jitter, then the same candidates again, within a budget (busy-wait.ts): a busy
 // system is slower, not failing. A specialist's DELEGATE_TASK runs the same flow as a sub-request in
 // the person's session: other candidates only, RESULT back to it.
+// A retryable FAILURE (errors.ts: WORK_LOST from a restarted specialist) moves on at once like any
+// FAILURE; if it leaves no candidate or offer, one fresh round runs at once (issue 12), so a
+// specialist's restart never costs the RESULT timeout.
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import type { ErrorCode } from '../../shared/acl/errors.js';
+import { type ErrorCode, isRetryable } from '../../shared/acl/errors.js';
 import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { busyOnes as busyOf, type BusyRetrySettings, nextWait, onlyBusy } from './busy-wait.js';
 import { type Candidate, usableCandidates } from './candidates.js';
@@ -54,6 +57,8 @@ interface Ctx extends NegotiationCtx {
   waitMs: number;
   /** The Presenter was told (AGREE {by}) which specialist took the question: once per question. */
   told?: boolean;
+  /** A fresh round was run after a retryable failure (once per question). */
+  rerun?: boolean;
 }
 
 export interface ScaleInput {
@@ -82,6 +87,12 @@ const current = (c: Ctx): Candidate => c.candidates[c.index] as Candidate;
 const isBusy = (reason: string): boolean => reason.toLowerCase() === 'busy';
 const busyOnes = (c: Ctx): string[] => busyOf(c.attempts);
 const waitFor = (c: Ctx): number | undefined => nextWait(c.busyRetry, c.waits, c.waitedMs, c.request.conversation_id);
+/**
+ * A candidate failed in a way another try fixes (errors.ts `retryable`: WORK_LOST from a restarted
+ * specialist, OFFER_EXPIRED to an ACCEPT it got late) — or, from a specialist of before issue 12,
+ * NOT-UNDERSTOOD BROKEN_CORRELATION to an ACCEPT for an offer it lost in a restart.
+ */
+const retryableFailure = (c: Ctx): boolean => c.attempts.some((a) => a.outcome === 'failed' && (isRetryable(a.reason) || a.reason === 'BROKEN_CORRELATION'));
 
 type Why = { reason: string; detail?: string };
 type Expired = { type: 'offer.expired'; offerId: string };
@@ -120,6 +131,8 @@ export const expertMachine = setup({
     everyoneBusy: ({ context }) =>
       context.canScale && !context.scaled && busyOnes(context).length > 0
       && context.attempts.every((a) => a.outcome === 'refused' && (isBusy(a.reason) || a.reason === 'OUT_OF_SCOPE')),
+    // The list ran out after a retryable failure: one fresh round at once (issue 12).
+    retryRound: ({ context }) => !context.rerun && retryableFailure(context),
     // Busy (or out of scope) everywhere, no scale-up left, and the wait still fits the budget.
     mayWait: ({ context }) => onlyBusy(context.attempts) && waitFor(context) !== undefined,
     delegated: ({ context }) => context.delegation !== undefined,
@@ -322,6 +335,14 @@ export const expertMachine = setup({
             emit(({ context }) => ({ type: 'note' as const, decision: 'direct-fallback', detail: { candidates: context.notUnderstood.map((c) => c.name) } })),
           ],
         },
+        {
+          guard: 'retryRound',
+          target: 'route',
+          actions: [
+            emit(({ context }) => ({ type: 'note' as const, decision: 'retry-round', detail: { attempts: context.attempts } })),
+            assign({ rerun: true, index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
+          ],
+        },
         { guard: 'everyoneBusy', target: 'scaling' },
         { guard: 'mayWait', target: 'busyWait' },
         {
@@ -386,6 +407,14 @@ export const expertMachine = setup({
     retryNext: {
       always: [
         { guard: 'hasNext', target: 'dispatched' },
+        {
+          guard: 'retryRound',
+          target: 'route',
+          actions: [
+            emit(({ context }) => ({ type: 'note' as const, decision: 'retry-round', detail: { attempts: context.attempts } })),
+            assign({ rerun: true, index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
+          ],
+        },
         { guard: 'everyoneBusy', target: 'scaling' },
         { guard: 'mayWait', target: 'busyWait' },
         {

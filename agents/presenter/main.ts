@@ -44,7 +44,7 @@ const { agent, config, logger, store } = createAgent({
 });
 const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
-const files = await startFileServer(path.join(paths(config).data, 'files'), config.host, tunables.presenterFilesPort);
+const files = await startFileServer(path.join(paths(config).data, 'files'), '127.0.0.1', tunables.presenterFilesPort);
 
 /** Ad-hoc commands waiting for their answer, by thread (adhoc.ts puts it in the form's note). */
 const taps = new Map<string, (text: string) => void>();

@@ -45,6 +45,7 @@ const FAILURE_TEXT: Record<string, (detail: string | undefined) => string> = {
   NOT_REGISTERED: (d) => withDetail('Sorry, a specialist was not available (its registration had lapsed). Please try again.', d),
   BUDGET_EXCEEDED: (d) => withDetail('Sorry, every specialist asked more than the budget allows for this question.', d),
   OFFER_EXPIRED: (d) => withDetail('Sorry, the specialist\'s offer expired before it could be accepted. Please try again.', d),
+  WORK_LOST: (d) => withDetail('Sorry, the specialist restarted and lost the question. Please try again.', d),
 };
 
 /** Code points, the unit of JSON Schema maxLength (an emoji counts once). */

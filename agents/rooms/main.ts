@@ -41,7 +41,7 @@ const rooms = loadRooms(config.home);
 const domain = roomsDomain(config.domain);
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 
-const transport = componentTransport({ domain, password: componentSecret(config), host: config.host, port: config.componentPort, logger });
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
 const ledger = new Ledger(ledgerDbFile(config));
 const stores: CalendarStore[] = [];

@@ -76,7 +76,8 @@ export function coordinatorLink(agent: Agent, timeoutMs: number) {
   return async (kind: A2aKind, input: Record<string, unknown>, session_id: string): Promise<unknown> => {
     const { performative, content } = a2aContent(kind, input);
     const envelope = makeEnvelope({ performative, sender: agent.name, receiver: 'Coordinator', conversation_id: session_id, content });
-    const actor = agent.router.start(`${session_id}/${envelope.reply_with}`, a2aCallMachine, { envelope, timeoutMs });
+    // Ephemeral: after a restart the skill that waited is gone; the restored task runs it again.
+    const actor = agent.router.start(`${session_id}/${envelope.reply_with}`, a2aCallMachine, { envelope, timeoutMs }, undefined, { ephemeral: true });
     return a2aValue(kind, ((await toPromise(actor)) as { reply?: Envelope }).reply, timeoutMs);
   };
 }

@@ -2,7 +2,9 @@
 // starts (so REFUSE busy is immediate) and provides the side effects: recognising the question
 // and running the skill (in the skills' worker threads, shared/skills/host.ts), and freeing the
 // concurrency slot when the exchange ends, however it ends.
-import { fromPromise } from 'xstate';
+import { type AnyActorRef, fromPromise } from 'xstate';
+import { agoraError } from '../../shared/acl/agora.js';
+import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
 import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
@@ -106,5 +108,33 @@ export function cfpExchange(deps: CfpExchangeDeps): ExchangeFactory {
       terms: deps.terms(''), termsFor: deps.terms, lingerMs: deps.lingerMs ?? 2000,
     };
     return { machine, input };
+  };
+}
+
+/**
+ * An ACCEPT-PROPOSAL naming an offer this process does not hold (it restarted without it, or the
+ * offer is long over): FAILURE WORK_LOST, retryable, so the Coordinator takes its next offer at
+ * once instead of reading a NOT-UNDERSTOOD or waiting for its RESULT timeout (issue 12).
+ */
+export function lostOffer(accept: Envelope): Envelope | undefined {
+  if (accept.performative !== 'ACCEPT-PROPOSAL') return undefined;
+  const offerId = typeof accept.content.offer_id === 'string' ? accept.content.offer_id : '?';
+  return replyTo(accept, {
+    performative: 'FAILURE',
+    content: agoraError('WORK_LOST', `${accept.receiver} does not hold offer ${offerId} (restarted, or the offer is over); nothing runs: take the next offer`),
+  });
+}
+
+/**
+ * After a restart the factories re-ran for each restored exchange and took what a new one takes:
+ * a slot (ASK_EXPERT) or an offer-book place (CFP). Fix the rest from the restored state: a
+ * working offer also holds a worker; an expired offer no longer holds its place.
+ */
+export function restoredHolds(deps: { slots: Slots; offers: Slots }): (actor: AnyActorRef, rec: { machineId: string }) => void {
+  return (actor, rec) => {
+    if (rec.machineId !== offerMachine.id) return;
+    const snap = actor.getSnapshot() as { matches(v: unknown): boolean };
+    if (snap.matches({ reserved: 'working' })) deps.slots.acquire();
+    else if (snap.matches('expired')) deps.offers.release();
   };
 }

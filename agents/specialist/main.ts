@@ -10,13 +10,14 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
 import { SkillHost } from '../../shared/skills/host.js';
 import { defaultRoleName, loadRoles } from '../../shared/skills/roles.js';
 import { watchSkills } from '../../shared/skills/watch.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
-import { askExpertExchange, cfpExchange, Slots } from './exchange.js';
+import { askExpertExchange, cfpExchange, lostOffer, restoredHolds, Slots } from './exchange.js';
 import { IdleWatch } from './idle.js';
 import { buildProfile, packageVersion } from './profile.js';
 import { registrationMachine, type RegistrationEmitted, type RegistrationEvent } from './registration-machine.js';
@@ -81,7 +82,9 @@ const queue = (() => {
 // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
 if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-const { agent, logger, onShutdown } = createAgent({ account, config, enrolAs: 'specialist' });
+// Durable (issue 12): accepted work and open offers are snapshotted after every transition in
+// $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
+const { agent, logger, store, onShutdown } = createAgent({ account, config, enrolAs: 'specialist', durable: true });
 for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
 const host = new SkillHost({
   select: selector(role, wanted),
@@ -106,6 +109,11 @@ agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts
 // Agora §3 negotiated flow: CFP → PROPOSE (terms per skill) → ACCEPT-PROPOSAL → the same skills runner.
 agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
 agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
+// An ACCEPT for an offer this process does not hold: FAILURE WORK_LOST (retryable), never NOT-UNDERSTOOD.
+agent.onOrphan('AGORA_ACCEPT', lostOffer);
+// Before going online: offers and accepted work of a killed predecessor come back (a skill that
+// was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
+if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
 await agent.start();
 logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
@@ -122,7 +130,7 @@ const registration = agent.router.start(conversationId, registrationMachine, {
   heartbeatMs: tunables.heartbeatMs,
   retry: { initialMs: 500, maxMs: 10000 },
   deregisterTimeoutMs: 1500,
-});
+}, undefined, { ephemeral: true }); // a restarted specialist registers anew
 // The supervisor prints "ready" when it sees {msg: 'registered'} on stdout.
 registration.on('registered', (e: RegistrationEmitted) => {
   if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered');

@@ -11,6 +11,11 @@ export interface ErrorSpec {
   readonly performative: ErrorPerformative;
   readonly description: string;
   readonly agora: AgoraCode;
+  /**
+   * Nothing was done and another try can succeed at once: the requester moves on to the next
+   * candidate without waiting for a timeout, and asks again when none is left (issue 12).
+   */
+  readonly retryable?: true;
 }
 
 export const ERRORS = {
@@ -48,7 +53,12 @@ export const ERRORS = {
   NOT_REGISTERED: { performative: 'FAILURE', agora: 404, description: 'The DF holds no registration for this agent (lease expired): register again.' },
   // The negotiated flow (Agora v1.0 §3-5 in FIPA contract-net; docs/acl_contract.md).
   BUDGET_EXCEEDED: { performative: 'FAILURE', agora: 402, description: 'Every offer cost more than the request\'s budget.' },
-  OFFER_EXPIRED: { performative: 'FAILURE', agora: 408, description: 'The offer\'s ttl ran out before it was accepted.' },
+  OFFER_EXPIRED: { performative: 'FAILURE', agora: 408, retryable: true, description: 'The offer\'s ttl ran out before it was accepted.' },
+  // Durability (issue 12): a restarted agent that cannot finish what its predecessor took on.
+  WORK_LOST: {
+    performative: 'FAILURE', agora: 503, retryable: true,
+    description: 'The agent restarted and no longer holds this offer or the work accepted on it; nothing is running: try the next candidate.',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -63,6 +73,11 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 /** All codes answered with the given performative, in catalogue order. */
 export function codesFor(performative: ErrorPerformative): ErrorCode[] {
   return (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c].performative === performative);
+}
+
+/** True for codes whose FAILURE asks the requester to try again at once (ErrorSpec.retryable). */
+export function isRetryable(code: unknown): boolean {
+  return isErrorCode(code) && (ERRORS[code] as ErrorSpec).retryable === true;
 }
 
 export function performativeFor(code: ErrorCode): ErrorPerformative {

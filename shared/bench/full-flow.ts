@@ -61,7 +61,12 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
   const sup = new Supervisor({
     // Fresh offers reused (PARLEY_WINNER_MEMORY=1) unless the caller chose: see docs/bench.md.
-    env: { PARLEY_WINNER_MEMORY: '1', ...process.env, ...instance.env, PARLEY_LOG_LEVEL: envString('PARLEY_LOG_LEVEL') as string },
+    env: {
+      PARLEY_WINNER_MEMORY: '1',
+      // The bench's "people" are load generators, each far faster than anyone types: the
+      // Presenter's per-person limits (agents/presenter/fairness.ts) would set most lines aside.
+      PARLEY_CHAT_RATE_PER_S: '1000000', PARLEY_CHAT_BURST: '1000000', PARLEY_CHAT_IN_FLIGHT: '100000', PARLEY_CHAT_QUEUE: '100000', PARLEY_CHAT_IN_FLIGHT_TOTAL: '100000',
+      ...process.env, ...instance.env, PARLEY_LOG_LEVEL: envString('PARLEY_LOG_LEVEL') as string },
     logsDir: paths(cfg).logsDir,
     say: (line) => process.stderr.write(`\n  [supervisor] ${line}`),
   });

@@ -10,10 +10,7 @@ export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */
   home: string;
   domain: string;
-  /**
-   * Where agents connect to ejabberd: loopback, except in a container (PARLEY_XMPP_HOST, the
-   * ejabberd service of docker-compose.yml).
-   */
+  /** Where agents connect to ejabberd's client port: loopback, or the operator's host for an agent host that joined (PARLEY_XMPP_HOST). */
   host: string;
   /** ejabberd's c2s listener address: loopback, or 0.0.0.0 inside a container (PARLEY_BIND_ADDRESS). */
   bindAddress: string;

@@ -143,7 +143,8 @@ export type FailureReason =
   | "TIMEOUT"
   | "NOT_REGISTERED"
   | "BUDGET_EXCEEDED"
-  | "OFFER_EXPIRED";
+  | "OFFER_EXPIRED"
+  | "WORK_LOST";
 export type NotUnderstoodReason =
   | "INVALID_JSON"
   | "SCHEMA_VIOLATION"

@@ -32,7 +32,7 @@ export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: o
   return new Promise<T>((resolve, reject) => {
     const req = http.request(
       {
-        host: cfg.host,
+        host: '127.0.0.1', // the admin API answers on the ejabberd host's loopback only
         port: cfg.httpPort,
         path: `/api/${command}`,
         method: 'POST',
@@ -67,7 +67,7 @@ export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: o
 /** Whether the HTTP API answers at all (any status: a 401 before the admin exists counts). */
 export function apiAnswers(cfg: ParleyConfig, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.request({ host: cfg.host, port: cfg.httpPort, path: '/api/status', method: 'POST', agent, timeout: timeoutMs,
+    const req = http.request({ host: '127.0.0.1', port: cfg.httpPort, path: '/api/status', method: 'POST', agent, timeout: timeoutMs,
       headers: { 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
       res.resume();
       resolve(typeof res.statusCode === 'number');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
+import { ensureCertificate, exposure, exposureYaml, installCertificate } from './expose.js';
 
 const MAM_BLOCK = `  mod_mam:
     # mnesia is the only backend Debian's build has here; fine for a person's history, slow
@@ -24,8 +25,12 @@ export function fill(template: string, values: Record<string, string>): string {
   });
 }
 
-export function renderConfig(cfg: ParleyConfig, componentSecret: string): string {
+export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: NodeJS.ProcessEnv = process.env): string {
   const p = paths(cfg);
+  for (const dir of [p.etc, p.spool, p.logs, p.run]) fs.mkdirSync(dir, { recursive: true });
+  const exposed = exposure(cfg, env);
+  if (exposed) ensureCertificate(cfg, exposed);
+  const tls = exposureYaml(exposed, exposed ? installCertificate(cfg, exposed) : '');
   const tmplDir = path.join(repoRoot(), 'ejabberd');
   const values: Record<string, string> = {
     DOMAIN: cfg.domain,
@@ -40,8 +45,9 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string): string
     MAM_BLOCK: cfg.mam ? MAM_BLOCK : '',
     NODE: nodeName(cfg),
     RUN_DIR: p.run,
+    EXPOSED_LISTENERS: tls.listeners,
+    CERTFILES: tls.certfiles,
   };
-  for (const dir of [p.etc, p.spool, p.logs, p.run]) fs.mkdirSync(dir, { recursive: true });
   const yml = fill(fs.readFileSync(path.join(tmplDir, 'ejabberd.yml.tmpl'), 'utf8'), values);
   const ctl = fill(fs.readFileSync(path.join(tmplDir, 'ejabberdctl.cfg.tmpl'), 'utf8'), values);
   // The yml holds the component secret: readable by the owner and ejabberd's group only.

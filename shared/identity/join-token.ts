@@ -14,6 +14,12 @@ export interface JoinToken {
   domain: string;
   expires_at: number;
   password?: string;
+  /**
+   * The DIDs of the core agents (Registry, Coordinator, KB, Presenter) as the operator's host has
+   * them pinned: the joining host verifies their envelopes from its first message on, without a
+   * pinned-DID file copied by hand (issue "Beyond one machine" §2).
+   */
+  pins?: Record<string, string>;
 }
 
 const PREFIX = 'parley-join.v1.';

@@ -100,13 +100,29 @@ export class Roster {
   }
 }
 
+/** The operator's file a joined host keeps (`npm run join`): it has no operator key of its own. */
+export function operatorDidFile(home: string): string {
+  return path.join(home, 'secrets', 'operator.did');
+}
+
+/** On a host that joined: the operator's DID (PARLEY_OPERATOR_DID, else the file `npm run join` wrote). */
+export function joinedOperatorDid(home: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const fromEnv = envString('PARLEY_OPERATOR_DID', env);
+  if (fromEnv) return fromEnv;
+  try {
+    return fs.readFileSync(operatorDidFile(home), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The roster of the installation at `home`: its enrolment record, and the operator's DID from the
  * operator key (operator host) or PARLEY_OPERATOR_DID (another host, pinned at join); credentials
  * kept in secrets/credentials/*.json (an agent's own, from redeeming a token) are learned.
  */
 export function installationRoster(home: string, env: NodeJS.ProcessEnv = process.env): Roster {
-  const operatorDid = loadIdentity(home, OPERATOR_KEY)?.did ?? envString('PARLEY_OPERATOR_DID', env);
+  const operatorDid = loadIdentity(home, OPERATOR_KEY)?.did ?? joinedOperatorDid(home, env);
   const roster = new Roster(enrolmentsFile(home), operatorDid ? { operatorDid } : {});
   const dir = path.join(home, 'secrets', 'credentials');
   for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {

@@ -12,6 +12,7 @@ import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { SignatureCheck, Signing } from './signing.js';
+import { RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
@@ -33,6 +34,13 @@ export interface AgentOptions {
   maxHeld?: number;
 }
 
+/**
+ * Answers a reply of one content kind whose in_reply_to matches no open exchange, instead of the
+ * generic NOT-UNDERSTOOD BROKEN_CORRELATION (e.g. a restarted specialist: an ACCEPT for an offer it
+ * no longer holds gets a retryable FAILURE). Undefined = the generic answer.
+ */
+export type OrphanHandler = (envelope: Envelope, from: Identity) => Envelope | undefined;
+
 /** Sees every envelope as it goes out (the Coordinator records which conversations it assigned to whom). */
 export type SentObserver = (envelope: Envelope, toJid: string) => void;
 
@@ -49,36 +57,6 @@ function rateLimitDetail(limiter: RateLimiter, key: string): string {
   return `over ${perSecond}/s (burst ${burst}) from ${key}; retry in ${limiter.retryAfterMs(key)} ms (Agora 429)`;
 }
 
-/** How far back before a disconnect sent envelopes are sent again after it (resendAtRisk). */
-const RESEND_WINDOW_MS = 5000;
-
-interface SentRecord {
-  at: number;
-  envelope: Envelope;
-  toJid: string | undefined;
-}
-
-/** The envelopes sent in the last RESEND_WINDOW_MS, oldest first. */
-class SentLog {
-  private items: SentRecord[] = [];
-  private head = 0;
-
-  add(r: SentRecord): void {
-    this.items.push(r);
-    const cutoff = r.at - RESEND_WINDOW_MS;
-    while (this.head < this.items.length && (this.items[this.head] as SentRecord).at < cutoff) this.head += 1;
-    // Compact now and then instead of shifting per send.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
-
-  since(at: number): SentRecord[] {
-    return this.items.slice(this.head).filter((r) => r.at >= at);
-  }
-}
-
 export class Agent {
   readonly self: Identity;
   readonly router: Router;
@@ -91,6 +69,8 @@ export class Agent {
   /** What went out lately (see resendAtRisk). */
   private readonly recentlySent = new SentLog();
   private atRisk: SentRecord[] = [];
+  private offlineSince: number | undefined;
+  private readonly orphans = new Map<string, OrphanHandler>();
   /** The pipeline's assigned-conversation check (policy.ts `assigned`); none = such kinds are refused. */
   assigned: ((jid: string, conversationId: string) => boolean) | undefined;
 
@@ -112,10 +92,18 @@ export class Agent {
     // held by the server may be older than 60 s (shared/identity/offline-gaps.ts).
     opts.transport.on('offline', () => {
       opts.signing?.wentOffline();
+      this.offlineSince = Date.now();
       this.atRisk = this.recentlySent.since(Date.now() - RESEND_WINDOW_MS);
     });
     opts.transport.on('online', () => {
       opts.signing?.cameOnline();
+      // Nobody could answer us while we were cut off: our exchanges' timers wait that much longer.
+      if (this.offlineSince !== undefined) {
+        const outage = Date.now() - this.offlineSince;
+        this.offlineSince = undefined;
+        const moved = this.router.extendTimers(outage);
+        if (moved > 0) this.log.info({ outage_ms: outage, timers: moved }, 'timers moved past the outage');
+      }
       this.resendAtRisk();
       this.flushHeld();
     });
@@ -183,6 +171,11 @@ export class Agent {
     const held = this.heldQueue;
     this.heldQueue = [];
     for (const h of held) this.transmit(h.envelope, h.toJid);
+  }
+
+  /** See OrphanHandler: how replies of `kind` that answer no open exchange are answered. */
+  onOrphan(kind: string, handler: OrphanHandler): void {
+    this.orphans.set(kind, handler);
   }
 
   onSent(observer: SentObserver): void {
@@ -289,8 +282,12 @@ export class Agent {
         signing?.learnFrom(c.envelope, c.from);
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
         this.opts.telemetry.envelope('in', c.envelope, r.outcome, msg.body, at);
-        if (r.outcome === 'duplicate') this.counters.duplicates += 1;
-        else if (r.outcome === 'late') this.counters.late += 1;
+        // A reply to an exchange that is over (late) or unknown (broken, e.g. after a restart):
+        // the role's own answer if it has one for this kind (onOrphan).
+        const orphan = r.outcome === 'late' || r.outcome === 'broken' ? this.orphans.get(c.kind.kind)?.(c.envelope, c.from) : undefined;
+        if (r.outcome === 'late') this.counters.late += 1;
+        if (orphan) this.send(orphan, c.from.jid);
+        else if (r.outcome === 'duplicate') this.counters.duplicates += 1;
         else if (r.outcome === 'broken') {
           this.reject({ ...this.rejection(c.envelope, c.from), code: 'BROKEN_CORRELATION', detail: `in_reply_to ${c.envelope.in_reply_to} answers no message of ours` });
         } else if (r.outcome === 'unhandled') {

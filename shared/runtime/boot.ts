@@ -8,7 +8,7 @@ import { clientTransport } from '../transport/client.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import { EnrolmentAuthority, type EnrolledRole } from '../identity/enrolment.js';
-import { installationRoster, type Roster } from '../identity/roster.js';
+import { installationRoster, joinedOperatorDid, type Roster } from '../identity/roster.js';
 import { identify, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
@@ -109,7 +109,7 @@ export function createAgent(opts: BootOptions): Booted {
 /** Provisioning on the operator's host: the agent's key, and its enrolment as `role`. */
 function enrolLocally(config: ParleyConfig, account: string, jid: string, role: EnrolledRole, logger: Logger): void {
   const authority = new EnrolmentAuthority(config.home);
-  if (authority.operatorDid() === undefined && envString('PARLEY_OPERATOR_DID')) return; // another host: its credential came from a token
+  if (authority.operatorDid() === undefined && joinedOperatorDid(config.home)) return; // another host: its credential came from a token (npm run join)
   const identity = ensureAgentIdentity(config.home, account, jid);
   const r = authority.ensureEnrolled(jid, identity.did, role);
   if (r.revoked) logger.error({ jid }, `${jid} is revoked: the Registry refuses it until the operator runs \`npm run enrol -- issue ${account} --role ${role}\``);

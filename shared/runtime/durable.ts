@@ -4,6 +4,7 @@
 // sent again. Receivers drop copies by (sender, reply_with), so a resend is never a second answer.
 import type { AnyActorRef, AnyStateMachine } from 'xstate';
 import type { Envelope } from '../acl/envelope.js';
+import type { ErrorCode } from '../acl/errors.js';
 import type { ExchangeStore } from '../store/exchanges.js';
 import type { Agent } from './agent.js';
 import type { PersistedExchange } from './router.js';
@@ -13,11 +14,13 @@ export interface RestoreOptions {
   machineFor?(rec: PersistedExchange): AnyStateMachine | undefined;
   /** Called for each restored actor (e.g. to listen to its non-envelope emits again). */
   onRestored?(actor: AnyActorRef, rec: PersistedExchange): void;
+  /** What the requester of an exchange that cannot be resumed is told (default INTERNAL_ERROR; specialists: WORK_LOST, retryable). */
+  failCode?: ErrorCode;
 }
 
 export interface RestoreReport {
   restored: number;
-  /** Exchanges whose machine is gone or changed: their requester got FAILURE INTERNAL_ERROR. */
+  /** Exchanges whose machine is gone or changed: their requester got FAILURE INTERNAL_ERROR (or `failCode`). */
   failed: number;
   /** Envelopes sent again (recent sends of live and just-finished exchanges). */
   resent: number;
@@ -47,7 +50,7 @@ export function restoreExchanges(agent: Agent, store: ExchangeStore, opts: Resto
     if (!actor) {
       report.failed += 1;
       store.remove(rec.key);
-      if (rec.kind && rec.request) agent.answerError(rec.request, 'INTERNAL_ERROR', 'the conversation could not be resumed after a restart');
+      if (rec.kind && rec.request) agent.answerError(rec.request, opts.failCode ?? 'INTERNAL_ERROR', 'the conversation could not be resumed after a restart');
       continue;
     }
     report.restored += 1;

@@ -288,6 +288,36 @@ export class Router {
     entry.actor.stop();
   }
 
+  /**
+   * Every pending timer of every live exchange moves `ms` later: this agent was cut off from the
+   * server for that long, so its peers could not answer (a RESULT timeout that ran out while the
+   * server restarted is not the specialist's fault). xstate's scheduler has no "postpone", so each
+   * delayed event is cancelled and scheduled again under the same id with the time it had left
+   * plus the outage; durable deadlines move with it.
+   */
+  extendTimers(ms: number): number {
+    if (!(ms > 0)) return 0;
+    let moved = 0;
+    const now = Date.now();
+    for (const entry of this.actors.values()) {
+      const system = entry.actor.system as unknown as {
+        getSnapshot(): { _scheduledEvents: Record<string, Scheduled & { target: AnyActorRef; startedAt: number }> };
+        scheduler: { schedule(source: AnyActorRef, target: AnyActorRef, event: unknown, delay: number, id: string): void; cancel(source: AnyActorRef, id: string): void };
+      };
+      for (const s of Object.values(system.getSnapshot()._scheduledEvents)) {
+        if (s.source !== entry.actor) continue;
+        // A durable exchange knows its deadline on the router's clock; otherwise xstate's own start time.
+        const deadline = entry.deadlines.get(s.id);
+        const left = Math.max(0, deadline !== undefined ? deadline - this.now() : s.startedAt + s.delay - now);
+        system.scheduler.cancel(s.source, s.id);
+        system.scheduler.schedule(s.source, s.target, s.event, left + ms, s.id);
+        if (deadline !== undefined) entry.deadlines.set(s.id, deadline + ms);
+        moved += 1;
+      }
+    }
+    return moved;
+  }
+
   stopAll(): void {
     for (const key of [...this.actors.keys()]) {
       const entry = this.actors.get(key);

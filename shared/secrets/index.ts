@@ -76,6 +76,12 @@ export class SecretMap {
     return created;
   }
 
+  set(name: string, secret: string): void {
+    const all = this.read();
+    all[name] = secret;
+    writePrivateFile(this.file, JSON.stringify(all, null, 2) + '\n');
+  }
+
   delete(name: string): void {
     const all = this.read();
     if (!(name in all)) return;

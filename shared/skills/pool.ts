@@ -204,6 +204,10 @@ export class SkillPool {
     w.ready.then(() => {
       w.isReady = true;
       if (!w.busy && !w.dead) this.handOver(w);
+      // Calls still waiting (a burst, or the tasks a restarted specialist restored all at once):
+      // the next worker starts now. Before, only a new call started one, so calls that queued
+      // together were served by the few workers there were (3 for 35 restored tasks).
+      if (this.waiting.length > 0 && this.workers.size < this.o.maxWorkers && !this.warming() && !this.closed) this.spawn();
     }, (err: Error) => {
       // It could not start (its init failed this time): the waiting calls fail, not hang.
       for (const waiter of this.waiting.splice(0)) waiter.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`));

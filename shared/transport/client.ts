@@ -1,6 +1,6 @@
 // A client transport (agents and test people): SASL PLAIN over loopback (facts.md: SCRAM costs
 // ~300 ms per login in xmpp.js), initial presence so bare-JID messages reach us, stream
-// management with a large ack window, and our reconnect loop.
+// management with a large ack window that acknowledges only handled stanzas, and our reconnect loop.
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
@@ -40,11 +40,13 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
   });
   xmpp.streamManagement.preferredMaximum = 300;
   if (opts.ackDebounceMs !== undefined) xmpp.streamManagement.requestAckDebounce = opts.ackDebounceMs;
-  fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
+  // XEP-0198 h counts stanzas handled, not parsed (sm-fix.ts): a kill -9 loses nothing acked.
+  const gate = fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
   const transport = new XmppTransport({
     address: opts.jid,
     entity: xmpp as unknown as XmppEntity,
     logger: opts.logger,
+    gate,
     onOnline: async (t) => {
       await t.sendRaw(xml('presence', {}, xml('priority', {}, String(opts.priority ?? 1)), ...(opts.presence ?? [])));
     },

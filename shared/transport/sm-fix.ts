@@ -1,42 +1,99 @@
-// Works around an XEP-0198 counter bug in @xmpp/stream-management 0.14: it resets its inbound
-// counter `h` in a microtask after <enabled/> arrives, but stanzas that follow <enabled/> in the
-// same TCP chunk are counted (and a following <r/> answered) before that reset. Seen after every
-// reconnect: the stale count from the old session plus the new presence gave <a h="2"/> for one
-// stanza, ejabberd closed the stream ("Client acknowledged more stanzas than sent by server"),
-// and anything it believed acked would have been lost. We reset `h` synchronously when <enabled/>
-// is parsed and ignore the library's late reset.
-import type { Element } from '@xmpp/xml';
+// XEP-0198 inbound counting for @xmpp/stream-management 0.14, which owns the counter `h` as a
+// plain property (`sm.inbound`): it adds one when a stanza is parsed and answers every <r/> with
+// that count. We take the property over (get/set), for two reasons.
+//
+// 1. Ack only what was handled (issue 12). "Handled" = the transport's message listeners returned
+//    (Agent.receive is synchronous; durable roles commit the envelope's effect to SQLite inside
+//    it). Stanzas of a burst wait in the transport's inbox, one per event-loop turn; xmpp.js
+//    counted them at parse time, so an <r/> behind them was answered with an h that included
+//    them, ejabberd dropped them from its queue, and a kill -9 lost them. Here the library reads
+//    `parsed - pending` (pending = handed to the transport, not yet handled); its increments
+//    still land on `parsed`. When an <r/> found stanzas pending, an unsolicited <a/> follows as
+//    soon as the inbox is empty (XEP-0198 §4: <a/> MAY be sent at any time).
+// 2. The counter bug after <enabled/>: the library resets `h` in a microtask after <enabled/>
+//    arrives, but stanzas that follow <enabled/> in the same TCP chunk are counted (and a
+//    following <r/> answered) before that reset. Seen after every reconnect: the stale count plus
+//    the new presence gave <a h="2"/> for one stanza, ejabberd closed the stream ("Client
+//    acknowledged more stanzas than sent by server"). We reset synchronously when <enabled/> is
+//    parsed and ignore the library's late reset.
+import xml, { type Element } from '@xmpp/xml';
 import type { EventEmitter } from 'node:events';
 
 export const NS_SM = 'urn:xmpp:sm:3';
 
 export interface CountingStreamManager {
   inbound: number;
+  enabled?: boolean;
 }
 
-export function fixInboundCounter(entity: EventEmitter, sm: CountingStreamManager): void {
-  let inbound = sm.inbound;
+/** What the transport tells the counter: a stanza is taken in, and (the returned call) handled. */
+export interface AckGate {
+  /** A message/presence was handed over for handling; call the result once it is handled. */
+  hold(): () => void;
+  /** Stanzas handed over and not yet handled (on this stream). */
+  readonly pending: number;
+}
+
+export function fixInboundCounter(entity: EventEmitter & { send?(el: Element): Promise<unknown> }, sm: CountingStreamManager): AckGate {
+  let parsed = sm.inbound;
+  let pending = 0;
+  /** Bumped at every reset: stanzas held on an older stream no longer count on this one. */
+  let epoch = 0;
   let lateResetPending = false;
+  let owed = false;
+  const reset = () => {
+    parsed = 0;
+    pending = 0;
+    owed = false;
+    epoch += 1;
+  };
   Object.defineProperty(sm, 'inbound', {
     configurable: true,
     enumerable: true,
-    get: () => inbound,
+    // What the library reports (<a h>, <resume h>): stanzas handled, not merely parsed.
+    get: () => parsed - pending,
     set: (value: number) => {
-      if (value === 0 && lateResetPending) {
-        lateResetPending = false; // the library's own reset after <enabled/>: already done
+      if (value === 0) {
+        if (lateResetPending) {
+          lateResetPending = false; // the library's own reset after <enabled/>: already done
+          return;
+        }
+        reset();
         return;
       }
-      inbound = value;
+      parsed = value + pending; // the library's `inbound += 1` on a parsed stanza
     },
   });
   entity.on('nonza', (el: Element) => {
     if (el.name === 'enabled' && el.attrs.xmlns === NS_SM) {
-      inbound = 0;
+      reset();
       lateResetPending = true;
+    } else if (el.name === 'r' && el.attrs.xmlns === NS_SM && pending > 0) {
+      owed = true; // the library answered with what was handled so far; the rest follows
     }
   });
   // A stream that dies between <enabled/> and the library's reset must not swallow a later one.
   entity.on('disconnect', () => {
     lateResetPending = false;
+    owed = false;
   });
+  return {
+    get pending() {
+      return pending;
+    },
+    hold() {
+      const mine = epoch;
+      pending += 1;
+      let done = false;
+      return () => {
+        if (done || mine !== epoch) return;
+        done = true;
+        pending -= 1;
+        if (pending === 0 && owed && sm.enabled && entity.send) {
+          owed = false;
+          entity.send(xml('a', { xmlns: NS_SM, h: String(parsed) })).catch(() => undefined);
+        }
+      };
+    },
+  };
 }

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import type { AckGate } from './sm-fix.js';
 import { messageStanza, readMessage } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
@@ -37,6 +38,14 @@ export interface XmppTransportOptions {
   maxBackoffMs?: number;
   /** Outbox bound: beyond it the oldest queued stanza is dropped and logged. */
   maxQueued?: number;
+  /** XEP-0198: told when each message/presence is taken in and handled, so only handled ones are acked (sm-fix.ts). */
+  gate?: AckGate;
+}
+
+interface Held {
+  stanza: Element;
+  /** Tells the XEP-0198 counter the stanza is handled (sm-fix.ts AckGate). */
+  release?: () => void;
 }
 
 /** How long one reconnect attempt may take before it is abandoned and retried. */
@@ -56,7 +65,7 @@ export class XmppTransport implements Transport {
   private retryTimer: NodeJS.Timeout | undefined;
   private attemptTimer: NodeJS.Timeout | undefined;
   /** Stanzas of a burst waiting for their turn (dispatch). */
-  private inbox: Element[] = [];
+  private inbox: Held[] = [];
   private draining = false;
   private corked = false;
 
@@ -246,6 +255,7 @@ export class XmppTransport implements Transport {
   }
 
   private lost(): void {
+    this.drainNow();
     if (this._status === 'online') this.events.emit('offline');
     this._status = this.stopping ? 'offline' : 'connecting';
     if (!this.stopping) this.scheduleReconnect();
@@ -294,13 +304,18 @@ export class XmppTransport implements Transport {
    * stanza is handled at once; the rest wait for the previous one's promises (setImmediate).
    */
   private dispatch(stanza: Element): void {
+    const held: Held = { stanza };
+    if (stanza.name === 'message' || stanza.name === 'presence') {
+      const release = this.opts.gate?.hold();
+      if (release) held.release = release;
+    }
     if (this.draining) {
-      this.inbox.push(stanza);
+      this.inbox.push(held);
       return;
     }
     this.draining = true;
     setImmediate(this.drain);
-    this.deliver(stanza);
+    this.deliver(held);
   }
 
   private readonly drain = (): void => {
@@ -313,11 +328,24 @@ export class XmppTransport implements Transport {
     this.deliver(next);
   };
 
-  private deliver(stanza: Element): void {
-    if (stanza.name === 'message') {
-      this.events.emit('message', readMessage(stanza));
-    } else if (stanza.name === 'presence') {
-      this.events.emit('presence', stanza);
+  /**
+   * The stream broke: handle what is waiting now, so that the XEP-0198 count sent in <resume h>
+   * covers every stanza parsed on the old stream (the server resends only those after h).
+   */
+  private drainNow(): void {
+    for (let next = this.inbox.shift(); next !== undefined; next = this.inbox.shift()) this.deliver(next);
+  }
+
+  /** Hands a stanza to the listeners; it counts as handled (XEP-0198) once they returned. */
+  private deliver({ stanza, release }: Held): void {
+    try {
+      if (stanza.name === 'message') {
+        this.events.emit('message', readMessage(stanza));
+      } else if (stanza.name === 'presence') {
+        this.events.emit('presence', stanza);
+      }
+    } finally {
+      release?.();
     }
   }
 }

@@ -4,13 +4,15 @@
 // end with exactly one line: ≥ 49 of 50 the right answer, none twice, none waiting past the RESULT
 // timeout plus the restart. Two specialists share the topic, so the negotiated flow runs (offers,
 // ACCEPT, fallbacks). One supervisor (and one ejabberd) per fault kind.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import * as ejabberd from '../../shared/ejabberd/control.js';
 import type { ChildInfo } from '../../shared/supervisor/child.js';
 import { controlRequest } from '../../shared/supervisor/control.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { askAll, expectHeld, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
+import { askAll, expectHeld, MOMENTS, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -20,25 +22,61 @@ const TOTAL = PEOPLE * PER_PERSON;
 const RESULT_TIMEOUT_MS = 6000;
 /** A restart: the supervisor's back-off and an agent's start (a loaded 2-core machine), or ejabberd's. */
 const RESTART_MS = 8000;
-const MAX_WAIT_MS = RESULT_TIMEOUT_MS + RESTART_MS + 4000;
+const maxWaitMs = (resultTimeoutMs: number) => resultTimeoutMs + RESTART_MS + 4000;
 
-const SETTINGS: Record<string, string> = {
+const settingsFor = (resultTimeoutMs: number): Record<string, string> => ({
   PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic',
   PARLEY_SPECIALIST_CONCURRENCY: '200',
   PARLEY_AUTOSCALE: '0',
   PARLEY_CANDIDATE_CACHE_MS: '0', // every question asks the DF (the Registry crash must matter)
-  PARLEY_AGREE_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-  PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-  PARLEY_REGISTRY_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-  PARLEY_KB_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-  PARLEY_PRESENTER_TIMEOUT_MS: String(RESULT_TIMEOUT_MS + RESTART_MS),
-};
+  PARLEY_AGREE_TIMEOUT_MS: String(resultTimeoutMs),
+  PARLEY_RESULT_TIMEOUT_MS: String(resultTimeoutMs),
+  PARLEY_REGISTRY_TIMEOUT_MS: String(resultTimeoutMs),
+  PARLEY_KB_TIMEOUT_MS: String(resultTimeoutMs),
+  PARLEY_PRESENTER_TIMEOUT_MS: String(resultTimeoutMs + RESTART_MS),
+});
 
 type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
 
-const CASES: Array<{ fault: Fault; label: string; moments: string[] }> = [
+// A multiplication that takes 1.5 s (a user skill of the general role): a specialist killed while
+// it holds accepted work really has work in hand; with arithmetic (microseconds) it rarely has.
+const SLOW_SKILL = {
+  manifest: {
+    name: 'slowmul', description: 'multiplies, slowly (crash matrix)', version: '1.0.0', handler: './handler.js',
+    recognise: { patterns: ['^what is \\d+ \\* \\d+\\?$'] }, topics: ['arithmetic', 'multiplication'], examples: [],
+  },
+  handler: `export async function run(input) {
+  const m = /(\\d+) \\* (\\d+)/.exec(input.question);
+  await new Promise((r) => setTimeout(r, 1500));
+  return { answer: String(Number(m[1]) * Number(m[2])), meta: {} };
+}\n`,
+};
+const withSlowSkill = (home: string) => {
+  const dir = path.join(home, 'skills', 'slowmul');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'skill.json'), JSON.stringify(SLOW_SKILL.manifest));
+  fs.writeFileSync(path.join(dir, 'handler.js'), SLOW_SKILL.handler);
+};
+
+interface Case {
+  fault: Fault; label: string; moments: string[]; settings?: Record<string, string>; prepare?: (home: string) => void;
+  /** The RESULT (and AGREE, DF, KB) timeout of this row; default RESULT_TIMEOUT_MS. */
+  resultTimeoutMs?: number;
+}
+
+const CASES: Case[] = [
   { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' }, moments: ['before-df-answer', 'accept-to-result', 'store-fact', 'presenter-reply'] },
   { label: 'specialist', fault: { kind: 'kill', agent: 'specialist-math' }, moments: ['accept-to-result', 'store-fact'] },
+  // Issue 12: the killed specialist holds accepted work (1.5 s skill); before durable specialists
+  // it was lost and each such question waited for the RESULT timeout, then failed.
+  {
+    label: 'specialist with work in hand', fault: { kind: 'kill', agent: 'specialist-slow' }, moments: ['accept-to-result'],
+    settings: { PARLEY_SPECIALISTS: 'slow@general:slowmul,slowb@general:slowmul' }, prepare: withSlowSkill,
+    // The restarted specialist's answers come after its restart (up to RESTART_MS on a loaded
+    // machine), its pool's start and the 1.5 s skill: a 6 s RESULT timeout would fire first and
+    // test the machine's speed, not durability. "None waited for a timeout" is asserted below.
+    resultTimeoutMs: 15000,
+  },
   { label: 'presenter', fault: { kind: 'kill', agent: 'presenter' }, moments: ['accept-to-result', 'presenter-reply'] },
   { label: 'kb', fault: { kind: 'kill', agent: 'kb' }, moments: ['accept-to-result', 'store-fact'] },
   { label: 'registry', fault: { kind: 'kill', agent: 'registry' }, moments: ['before-df-answer'] },
@@ -47,9 +85,10 @@ const CASES: Array<{ fault: Fault; label: string; moments: string[] }> = [
 ];
 
 const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
-// PENDING (issue 12, unfinished): every case of this matrix failed in its first run on the
-// unfixed code (the fixes for XEP-0198 acks after handling, durable specialists and resend after
-// an ejabberd restart are not in yet), so it runs only on demand: PARLEY_CRASH_MATRIX=1.
+// PENDING (issue 12, unfinished): opt-in (PARLEY_CRASH_MATRIX=1) until every row holds. Its first
+// runs never reached their moments (the telemetry file is Coordinator.sqlite, and the DF lookup is
+// QUERY-REF); now the specialist and Coordinator rows hold (acks after handling, durable
+// specialists), the ejabberd rows do not yet. Figures: docs/architecture.md "Durability".
 const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
 
 for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
@@ -87,7 +126,7 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
 
     before(async function () {
       this.timeout(150000);
-      s = await startSupervisor('parley-crash-', SETTINGS, { timeoutMs: 140000 });
+      s = await startSupervisor('parley-crash-', { ...settingsFor(c.resultTimeoutMs ?? RESULT_TIMEOUT_MS), ...c.settings }, { timeoutMs: 140000, ...(c.prepare ? { prepare: c.prepare } : {}) });
       cfg = s.cfg;
       people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `crash-${i}`)));
       // Warm: one question each, so the first case does not pay start-up costs.
@@ -112,9 +151,13 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
         const t0 = Date.now();
         await inject();
         const backMs = Date.now() - t0;
-        const v = await settle(asked, MAX_WAIT_MS + 2000);
-        console.log(`      (${report(`${c.label} @ ${key}`, v, `; fault at ${seen} ${m.performative}, back in ${backMs} ms`)})`);
-        expectHeld(v, TOTAL, MAX_WAIT_MS, `${c.label} @ ${key}`);
+        const maxWait = maxWaitMs(c.resultTimeoutMs ?? RESULT_TIMEOUT_MS);
+        const v = await settle(asked, maxWait + 2000);
+        // Every question that waited for a timeout is one the fault cost (answered late or failed).
+        const waited = timedOut(cfg, since).size;
+        console.log(`      (${report(`${c.label} @ ${key}`, v, `; fault at ${seen} ${m.performative}, back in ${backMs} ms; ${waited} waited for a timeout`)})`);
+        expectHeld(v, TOTAL, maxWait, `${c.label} @ ${key}`);
+        expect(waited, 'questions that waited for a timeout (telemetry)').to.be.at.most(TOTAL - v.answered + 1);
       });
     }
   });

@@ -33,8 +33,11 @@ export const MOMENTS: Record<string, Moment> = {
 
 /** Envelopes matching `m` in the agent's telemetry since `since` (epoch ms). */
 export function reached(cfg: ParleyConfig, m: Moment, since: number): number {
-  const file = path.join(cfg.home, 'telemetry', `${m.agent}.sqlite`);
-  if (!fs.existsSync(file)) return 0;
+  // Telemetry files carry the agent's logical name (Coordinator.sqlite, specialist-math.sqlite).
+  const dir = path.join(cfg.home, 'telemetry');
+  const found = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.toLowerCase() === `${m.agent.toLowerCase()}.sqlite`) : undefined;
+  if (!found) return 0;
+  const file = path.join(dir, found);
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const row = db.prepare(`SELECT count(*) AS n FROM envelopes WHERE direction = ? AND performative = ? AND at >= ?${m.contentType ? ' AND content_type = ?' : ''}`)
@@ -42,6 +45,25 @@ export function reached(cfg: ParleyConfig, m: Moment, since: number): number {
     return row.n;
   } catch {
     return 0; // the table is created by the agent; not there yet
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Questions that waited for a timeout at the Coordinator since `since` (its notes: a RESULT, AGREE
+ * or CFP timeout moved it to the next candidate or offer), by conversation. Read from telemetry, so
+ * "no answer waited for the RESULT timeout" is an order of events, not a stopwatch.
+ */
+export function timedOut(cfg: ParleyConfig, since: number): Set<string> {
+  const dir = path.join(cfg.home, 'telemetry');
+  const found = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.toLowerCase() === 'coordinator.sqlite') : undefined;
+  if (!found) return new Set();
+  const db = new Database(path.join(dir, found), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare(`SELECT conversation_id AS c, body FROM envelopes WHERE direction = 'note' AND decision IN ('next-offer', 'retry-next', 'cfp-deadline') AND at >= ?`)
+      .all(since) as Array<{ c: string; body: string | null }>;
+    return new Set(rows.filter((r) => /"cause":"timeout|"silent":\["/.test(r.body ?? '')).map((r) => r.c));
   } finally {
     db.close();
   }
@@ -66,6 +88,8 @@ export interface Verdict {
   lost: number;
   duplicated: number;
   failures: string[];
+  /** The lines of questions answered more than once. */
+  twice: string[];
   /** The longest wait from the question to its (first) line. */
   slowestMs: number;
 }
@@ -80,14 +104,12 @@ export function askAll(people: ChatPerson[], perPerson: number): Asked[] {
   }));
 }
 
-const PROGRESS = /^Still working on it: /;
 
 /** Waits for a line in every thread (at most `timeoutMs`), then `dupWaitMs` for duplicates, and judges. */
 export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500): Promise<Verdict> {
   const firstAt = new Map<string, number>();
-  // "Still working on it: …" (agents/presenter/render.ts) is a progress note, not an answer: a
-  // question slowed by the fault gets one, then its answer.
-  const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !PROGRESS.test(l.body ?? ''));
+  // Progress lines ("… is working on it", a composing chat state) are not answers.
+  const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !l.progress);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const q of asked) if (!firstAt.has(q.thread) && lines(q).length > 0) firstAt.set(q.thread, Date.now());
@@ -103,13 +125,15 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
     failures: [...new Set(failed.map((q) => (lines(q)[0]?.body ?? '').slice(0, 160)))],
     lost: asked.filter((q) => lines(q).length === 0).length,
     duplicated: asked.filter((q) => lines(q).length > 1).length,
+    twice: asked.filter((q) => lines(q).length > 1).map((q) => lines(q).map((l) => l.body.slice(0, 80)).join(' / ')),
     slowestMs: Math.max(0, ...asked.map((q) => (firstAt.get(q.thread) ?? Date.now()) - q.at)),
   };
 }
 
 export function report(label: string, v: Verdict, extra = ''): string {
   return `${label}: ${v.answered} answered, ${v.failed} failed, ${v.lost} lost, ${v.duplicated} twice; slowest ${v.slowestMs} ms${extra}`
-    + (v.failures.length > 0 ? `\n        failures: ${v.failures.join(' | ').slice(0, 400)}` : '');
+    + (v.failures.length > 0 ? `\n        failures: ${v.failures.join(' | ').slice(0, 400)}` : '')
+    + (v.twice.length > 0 ? `\n        twice: ${v.twice.join(' | ').slice(0, 400)}` : '');
 }
 
 /** Issue 12: ≥ 49 of 50 right, none twice, none past the RESULT timeout plus the restart. */

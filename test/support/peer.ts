@@ -2,7 +2,7 @@
 // one agent and awaits replies by in_reply_to (event-driven, not polling). It never answers
 // anything itself, so the agent under test is observed alone.
 import { randomUUID } from 'node:crypto';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { jidOfName } from '../../shared/runtime/names.js';
 import { clientTransport } from '../../shared/transport/client.js';
@@ -49,6 +49,13 @@ export class EnvelopePeer {
   send(performative: Envelope['performative'], content: object, conversation_id = `test-${this.name}-${randomUUID()}`, body?: (env: Envelope) => string): Envelope {
     const env = this.sign(makeEnvelope({ performative, sender: this.name, receiver: this.receiver, conversation_id, content }));
     this.t.send({ to: jidOfName(this.receiver, this.domain), type: 'normal', id: env.reply_with, thread: conversation_id, body: body ? body(env) : JSON.stringify(env) });
+    return env;
+  }
+
+  /** Signs and sends an answer to `to` (in_reply_to its reply_with), e.g. an ACCEPT-PROPOSAL to a PROPOSE. */
+  answer(to: Envelope, performative: Envelope['performative'], content: object): Envelope {
+    const env = this.sign(replyTo(to, { performative, sender: this.name, content }));
+    this.t.send({ to: jidOfName(this.receiver, this.domain), type: 'normal', id: env.reply_with, thread: env.conversation_id, body: JSON.stringify(env) });
     return env;
   }
 

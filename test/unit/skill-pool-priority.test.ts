@@ -38,3 +38,38 @@ describe('Skills [pool] recognitions go ahead of queued runs', function () {
     expect(results.map((r) => (typeof r === 'number' ? r : (r as { answer: string }).answer))).to.deep.equal(['first', 'queued 2', 'queued 3', 1]);
   });
 });
+
+describe('Skills [pool] calls that queue together get workers, one starting after another', function () {
+  this.timeout(30000);
+  let dir: string;
+  let pool: SkillPool;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-pool-'));
+    fs.writeFileSync(path.join(dir, 'handler.mjs'), HANDLER);
+    pool = new SkillPool({ name: 'slow', handlerPath: path.join(dir, 'handler.mjs'), fingerprint: '1', recognise: { patterns: ['^slow\\b'] }, timeoutMs: 20000, memoryMb: 64, maxWorkers: 4 });
+  });
+  after(async () => {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  // A restarted specialist restores its running tasks at once (issue 12): before, only a new call
+  // started a worker, so a queue that formed at once was served by the first worker alone.
+  it('grows to maxWorkers while calls wait, without new calls arriving', async () => {
+    const calls = Array.from({ length: 6 }, (_, i) => pool.run({ ms: 1500, tag: i }, 's1'));
+    const grown = await new Promise<number>((resolve) => {
+      const check = setInterval(() => {
+        if (pool.size >= 4) {
+          clearInterval(check);
+          resolve(pool.size);
+        }
+      }, 20);
+      void Promise.all(calls).then(() => {
+        clearInterval(check);
+        resolve(pool.size);
+      });
+    });
+    expect(grown).to.equal(4);
+    expect((await Promise.all(calls)).map((r) => r.answer)).to.deep.equal(['0', '1', '2', '3', '4', '5']);
+  });
+});

@@ -1,0 +1,107 @@
+// XEP-0198 acks only what was handled (issue 12): the real @xmpp/stream-management plugin, driven
+// the way @xmpp/connection drives it (each parsed element runs the middleware, then is emitted as
+// 'stanza' or 'nonza', synchronously), with XmppTransport's one-stanza-per-turn inbox behind it.
+import { EventEmitter } from 'node:events';
+import streamManagement from '@xmpp/stream-management';
+import xml, { type Element } from '@xmpp/xml';
+import { expect } from 'chai';
+import { silentLogger } from '../../shared/log/index.js';
+import { fixInboundCounter, NS_SM } from '../../shared/transport/sm-fix.js';
+import { XmppTransport, type XmppEntity } from '../../shared/transport/xmpp-transport.js';
+
+type Mw = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
+
+class Entity extends EventEmitter {
+  status = 'online';
+  socket = null;
+  options = { service: 'xmpp://127.0.0.1:1', domain: 'localhost' };
+  reconnect = { stop: () => undefined };
+  sent: Element[] = [];
+  readonly incoming: Mw[] = [];
+  async start() {}
+  async stop() {}
+  async connect() {}
+  async open() {}
+  async disconnect() {}
+  hook() {}
+  async send(el: Element) {
+    this.sent.push(el);
+  }
+  /** @xmpp/connection _onElement: middleware, then 'stanza'/'nonza', in one synchronous call. */
+  parse(el: Element) {
+    const run = (i: number): Promise<unknown> => Promise.resolve(this.incoming[i]?.({ stanza: el }, () => run(i + 1)));
+    void run(0);
+    this.emit(['message', 'presence', 'iq'].includes(el.name) ? 'stanza' : 'nonza', el);
+  }
+  acks(): number[] {
+    return this.sent.filter((e) => e.name === 'a').map((e) => Number(e.attrs.h));
+  }
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const msg = (i: number) => xml('message', { from: 'coordinator@localhost/parley', id: `m${i}` }, xml('body', {}, `{"n":${i}}`));
+
+function setup(withGate: boolean) {
+  const entity = new Entity();
+  const sm = streamManagement({ entity, middleware: { use: (fn) => entity.incoming.push(fn), filter: () => undefined } });
+  sm.requestAckInterval = 0; // no timers in a unit test
+  sm.enabled = true;
+  const gate = withGate ? fixInboundCounter(entity, sm) : undefined;
+  const t = new XmppTransport({ address: 'specialist-math@localhost', entity: entity as unknown as XmppEntity, logger: silentLogger(), ...(gate ? { gate } : {}) });
+  let handled = 0;
+  /** h of every <a/> when it was sent, next to what had been handled by then. */
+  const seen: Array<{ h: number; handled: number }> = [];
+  const send = entity.send.bind(entity);
+  entity.send = async (el: Element) => {
+    if (el.name === 'a') seen.push({ h: Number(el.attrs.h), handled });
+    return send(el);
+  };
+  t.onMessage(() => {
+    handled += 1;
+  });
+  return { entity, sm, t, seen, handled: () => handled };
+}
+
+describe('sm-fix [XEP-0198] a stanza is acknowledged only once it was handled', () => {
+  it('attack: without the gate, xmpp.js acknowledges a burst it has not handled yet', async () => {
+    const { entity, seen } = setup(false);
+    for (let i = 1; i <= 5; i++) entity.parse(msg(i));
+    entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(seen).to.deep.equal([{ h: 5, handled: 1 }]); // a kill -9 now loses 4 the server thinks delivered
+  });
+
+  it('answers <r/> with the handled count, then acknowledges the rest unasked once the inbox is empty', async () => {
+    const { entity, seen, handled } = setup(true);
+    for (let i = 1; i <= 5; i++) entity.parse(msg(i));
+    entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(seen).to.deep.equal([{ h: 1, handled: 1 }]);
+    while (handled() < 5) await tick();
+    await tick();
+    expect(seen.every((a) => a.h <= a.handled), JSON.stringify(seen)).to.equal(true);
+    expect(entity.acks().at(-1)).to.equal(5);
+    entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(entity.acks().at(-1)).to.equal(5);
+  });
+
+  it('counts iq and stanzas after a reset correctly, and never reports more than parsed', async () => {
+    const { entity, sm, handled } = setup(true);
+    entity.parse(xml('iq', { type: 'result', id: 'x' })); // not held: handled by xmpp.js itself
+    entity.parse(msg(1));
+    entity.parse(msg(2));
+    expect(sm.inbound).to.equal(1); // the iq; m1 and m2 wait their turn in the inbox
+    entity.emit('nonza', xml('enabled', { xmlns: NS_SM, id: 'new' })); // a fresh stream: m2 belongs to the old one
+    sm.inbound = 0; // the library's late reset, ignored
+    entity.parse(msg(3));
+    while (handled() < 3) await tick();
+    expect(sm.inbound).to.equal(1); // m3 only; m1's and m2's releases do not count on the new stream
+  });
+
+  it('handles what waits when the stream breaks, so <resume h> covers every parsed stanza', () => {
+    const { entity, sm, handled } = setup(true);
+    for (let i = 1; i <= 4; i++) entity.parse(msg(i));
+    expect(sm.inbound).to.equal(1);
+    entity.emit('disconnect');
+    expect(handled()).to.equal(4);
+    expect(sm.inbound).to.equal(4);
+  });
+});
