@@ -1,6 +1,7 @@
 // npm start: the project's ejabberd, then every agent as a supervised child (restart with
 // back-off), one `ready` line with the time it took, a control endpoint (shared/supervisor/control.ts),
-// and an orderly stop on Ctrl-C/SIGTERM: agents (SIGTERM, then SIGKILL), ejabberd, exit 0.
+// and an orderly stop on Ctrl-C/SIGTERM: agents (SIGTERM, then SIGKILL), ejabberd if it started
+// it (not one that was already running, e.g. docker-compose.yml's ejabberd service), exit 0.
 import path from 'node:path';
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
@@ -44,12 +45,15 @@ for (const p of roleProblems) say(`roles: ${p} (ignored)`);
 const specOf = (d: SpecialistDef) => specialistSpec(ctx, { ...d, role: defaultRoleName(roles, d.name, d.role) });
 let control: Awaited<ReturnType<typeof startControl>> | undefined;
 let stopping = false;
+// An ejabberd already running when the supervisor starts (`npm run ejabberd -- start`, or the
+// ejabberd service of docker-compose.yml) is someone else's to stop: stopping the agents leaves it up.
+let ownsEjabberd = true;
 
 async function shutdown(signal: string): Promise<void> {
   if (stopping) {
     say(`${signal} again: killing everything now`);
     sup.killAll();
-    ejabberd.kill(cfg);
+    if (ownsEjabberd) ejabberd.kill(cfg);
     process.exit(130);
   }
   stopping = true;
@@ -57,8 +61,10 @@ async function shutdown(signal: string): Promise<void> {
   say(`${signal}: stopping agents…`);
   await control?.close().catch(() => undefined);
   await sup.stopAll();
-  say('stopping ejabberd…');
-  await ejabberd.stop(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
+  if (ownsEjabberd) {
+    say('stopping ejabberd…');
+    await ejabberd.stop(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
+  }
   closeApiAgent();
   say(`stopped in ${since(t)}`);
   process.exit(0);
@@ -69,6 +75,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const t0 = performance.now();
+  ownsEjabberd = !(await ejabberd.status(cfg)).running;
   await ejabberd.start(cfg);
   await provisionCore(cfg);
   // One calendar agent per person with a calendar (npm run user -- add creates it).

@@ -12,6 +12,8 @@ export interface ParleyConfig {
   domain: string;
   /** Where agents connect to ejabberd's client port: loopback, or the operator's host for an agent host that joined (PARLEY_XMPP_HOST). */
   host: string;
+  /** ejabberd's c2s listener address: loopback, or 0.0.0.0 inside a container (PARLEY_BIND_ADDRESS). */
+  bindAddress: string;
   c2sPort: number;
   componentPort: number;
   httpPort: number;
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     home: path.resolve(envString('PARLEY_HOME', env) as string),
     domain: envString('PARLEY_DOMAIN', env) as string,
     host: envString('PARLEY_XMPP_HOST', env) as string,
+    bindAddress: envEnum('PARLEY_BIND_ADDRESS', env),
     c2sPort,
     componentPort: envNumber('PARLEY_COMPONENT_PORT', env),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),

@@ -35,6 +35,7 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
   const values: Record<string, string> = {
     DOMAIN: cfg.domain,
     C2S_PORT: String(cfg.c2sPort),
+    C2S_IP: cfg.bindAddress,
     COMPONENT_PORT: String(cfg.componentPort),
     HTTP_PORT: String(cfg.httpPort),
     DIST_PORT: String(cfg.distPort),
