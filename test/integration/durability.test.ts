@@ -81,8 +81,9 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
     if (r.failed > 0) console.log(`      (failures: ${[...new Set(r.failures)].join(' | ').slice(0, 300)})`);
     expect(r.lost, 'questions never answered').to.equal(0);
     expect(r.duplicated, 'questions answered twice').to.equal(0);
-    // Not the answer → a clear failure in words (render.ts), never anything else.
-    for (const f of r.failures) expect(f).to.match(/^Sorry/);
+    // Not the answer → a clear failure in words (render.ts, agents/coordinator/replies.ts: an
+    // apology, or the directory being out of reach), never anything else.
+    for (const f of r.failures) expect(f).to.match(/^Sorry|^I could not reach the directory of specialists just now\./);
     return { ...r, lateAnswered, late: late.length };
   };
 
