@@ -30,7 +30,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
    * `everyMs` while someone subscribes to the rows (a browser on the sniffer, OpenTelemetry);
    * `idleMs` otherwise, when only the agents page's one-minute rates need the rows.
    */
-  constructor(private readonly dir: string, private readonly everyMs = 150, private readonly idleMs = 1000) {
+  constructor(private readonly dir: string, private readonly everyMs = 400, private readonly idleMs = 1000) {
     super();
   }
 
