@@ -95,7 +95,7 @@ export function exposureYaml(e: Exposure | undefined, pemFile: string): { listen
 ${tlsOptions}
     max_stanza_size: 262144
     shaper: c2s_shaper
-    access: c2s
+    access: c2s_exposed
   -
     # XEP-0368 direct TLS.
     port: ${e.tlsPort}
@@ -105,7 +105,7 @@ ${tlsOptions}
 ${tlsOptions}
     max_stanza_size: 262144
     shaper: c2s_shaper
-    access: c2s
+    access: c2s_exposed
   -
     # RFC 7395 XMPP over WebSocket, over TLS: the web chat from another device. /ws only.
     port: ${e.wsPort}

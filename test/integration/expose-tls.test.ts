@@ -81,6 +81,18 @@ describe('Expose [tls] people connect from another address with TLS required; th
     expect(r.reply).to.be.a('string').and.not.contain('<success');
   });
 
+  it('refuses an agent account on the exposed port, even with its right password (agents log in on loopback only)', async () => {
+    const { password } = await ensureAccount(cfg, 'coordinator');
+    const c = await RawXmpp.direct(EXPOSED, ports.tls, link.kind === 'netns' ? EXPOSED : DEVICE, cfg.domain, ca);
+    try {
+      await c.openStream();
+      const outcome = await c.login('coordinator', password, 'outside').then(() => 'logged in', () => 'refused');
+      expect(outcome).to.equal('refused');
+    } finally {
+      c.close();
+    }
+  });
+
   it('a client that does not trust the certificate cannot connect; the operator\'s fingerprint is the one served', async () => {
     const untrusted = await device('untrusted', ports.tls);
     expect(untrusted.connected).to.equal(undefined);
