@@ -34,7 +34,7 @@ const handedOut = new Set<number>();
 /** The kernel's ephemeral range (outgoing connections and `listen(0)` take ports from it). */
 function ephemeralRange(): [number, number] {
   try {
-    const [lo, hi] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [lo = 0, hi = 0] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     if (lo > 0 && hi >= lo) return [lo, hi];
   } catch { /* not Linux: use the IANA default */ }
   return [49152, 65535];
