@@ -121,8 +121,14 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
   await prepareOwnership(cfg);
   // A node killed with SIGKILL leaves its pid file behind; that stale pid must not pass for
   // the new node dying during start.
+  // It may still be dying (a loaded machine reaps slowly; its node name is registered with epmd
+  // until then): wait for it, then the file goes whatever it says.
   const stale = readPid(cfg);
-  if (stale !== undefined && !alive(stale)) fs.rmSync(path.join(paths(cfg).run, 'ejabberd.pid'), { force: true });
+  if (stale !== undefined) {
+    const until = Date.now() + 10_000;
+    while (alive(stale) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    fs.rmSync(path.join(paths(cfg).run, 'ejabberd.pid'), { force: true });
+  }
   await ctl(cfg, 'start').catch((err: Error) => {
     throw new Error(`ejabberdctl start failed: ${err.message}\n${logTail(cfg)}`);
   });
@@ -134,7 +140,7 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
       // a loaded machine: a missing pid file is only fatal after 20 s, a dead pid at once.
       const pid = readPid(cfg);
       const waited = Date.now() - t0;
-      if (pid !== undefined && !alive(pid)) throw new Error('ejabberd node exited during start');
+      if (pid !== undefined && pid !== stale && !alive(pid)) throw new Error('ejabberd node exited during start');
       if (pid === undefined && waited > 20000) throw new Error('ejabberd node exited during start (no pid file after 20 s)');
       return (await portOpen(cfg.c2sPort)) && (await portOpen(cfg.httpPort));
     }, {
@@ -181,9 +187,14 @@ function readPid(cfg: ParleyConfig): number | undefined {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A SIGKILLed node not yet reaped is a zombie: signal 0 still reaches it, but it holds nothing.
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (not Linux): trust the signal
   }
 }
 
