@@ -12,7 +12,7 @@ import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { SignatureCheck, Signing } from './signing.js';
-import { RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
+import { RepliesSent, RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
 export interface AgentOptions {
@@ -68,6 +68,8 @@ export class Agent {
   private readonly sentObservers: SentObserver[] = [];
   /** What went out lately (see resendAtRisk). */
   private readonly recentlySent = new SentLog();
+  /** Replies by the request they answer, to answer a retransmitted request again (RepliesSent). */
+  private readonly repliesSent = new RepliesSent();
   private atRisk: SentRecord[] = [];
   private offlineSince: number | undefined;
   private readonly orphans = new Map<string, OrphanHandler>();
@@ -198,7 +200,9 @@ export class Agent {
   }
 
   private transmit(unsigned: Envelope, toJid?: string): void {
-    this.recentlySent.add({ at: Date.now(), envelope: unsigned, toJid });
+    const record = { at: Date.now(), envelope: unsigned, toJid };
+    this.recentlySent.add(record);
+    if (unsigned.in_reply_to) this.repliesSent.add(record);
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
     const body = JSON.stringify(envelope);
@@ -287,7 +291,10 @@ export class Agent {
         const orphan = r.outcome === 'late' || r.outcome === 'broken' ? this.orphans.get(c.kind.kind)?.(c.envelope, c.from) : undefined;
         if (r.outcome === 'late') this.counters.late += 1;
         if (orphan) this.send(orphan, c.from.jid);
-        else if (r.outcome === 'duplicate') this.counters.duplicates += 1;
+        else if (r.outcome === 'duplicate') {
+          this.counters.duplicates += 1;
+          this.answerAgain(c.envelope);
+        }
         else if (r.outcome === 'broken') {
           this.reject({ ...this.rejection(c.envelope, c.from), code: 'BROKEN_CORRELATION', detail: `in_reply_to ${c.envelope.in_reply_to} answers no message of ours` });
         } else if (r.outcome === 'unhandled') {
@@ -302,11 +309,25 @@ export class Agent {
     return { action: 'reject', from, envelope: env, conversation_id: env.conversation_id, in_reply_to: env.reply_with };
   }
 
+  /**
+   * A request that arrived again after it was handled: its requester may have lost our answer
+   * (it crashed before reading it), so the answer goes out again (RepliesSent). The requester's
+   * own dedupe drops it when it had it; the request is never acted on twice.
+   */
+  private answerAgain(request: Envelope): void {
+    if (!mayAnswerWithError(request.performative)) return; // only requests have answers to repeat
+    const again = this.repliesSent.againFor(request.reply_with, request.sender);
+    if (!again) return;
+    this.log.info({ to: request.sender, in_reply_to: request.reply_with }, 'answering a retransmitted request again');
+    this.transmit(again.envelope, again.toJid);
+  }
+
   /** Error reply to whatever arrived; never answers an error with an error (no ping-pong). */
   private reject(r: Rejection): void {
     const name = `rejected:${r.code}`;
     this.counters.rejected[r.code] = (this.counters.rejected[r.code] ?? 0) + 1;
     this.log.info({ code: r.code, from: r.from.jid, detail: r.detail }, name);
+    if (r.code === 'REPLAYED' && r.envelope) this.answerAgain(r.envelope);
     if (r.quiet || !mayAnswerWithError(r.envelope?.performative ?? r.performative)) return;
     const reply = makeEnvelope({
       performative: performativeFor(r.code),

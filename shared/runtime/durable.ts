@@ -24,6 +24,8 @@ export interface RestoreReport {
   failed: number;
   /** Envelopes sent again (recent sends of live and just-finished exchanges). */
   resent: number;
+  /** How far the restored exchanges' timers were moved: the time the agent was down. */
+  timersMovedMs?: number;
   ms: number;
 }
 
@@ -56,6 +58,16 @@ export function restoreExchanges(agent: Agent, store: ExchangeStore, opts: Resto
     report.restored += 1;
     opts.onRestored?.(actor, rec);
     resend(recent(rec.recent));
+  }
+  // Nobody could answer this agent while it was down: its timers wait that much longer, as after a
+  // server outage (Agent 'online'), so a restart does not eat the time a counterparty had to
+  // answer (issue 12: "no wait past the RESULT timeout plus the restart"). The last write is at or
+  // before the crash, so this errs on the side of waiting a little longer.
+  // The ledger's heartbeat (every 5 s) bounds it too, when the last write is older.
+  const downSince = Math.max(last, agent.signing?.aliveBeforeStart ?? 0);
+  if (crashed && downSince > 0 && report.restored > 0) {
+    const down = Date.now() - downSince;
+    report.timersMovedMs = agent.router.extendTimers(down) > 0 ? down : 0;
   }
   store.prune();
   report.ms = Date.now() - t0;

@@ -74,6 +74,8 @@ export class Signing {
   private readonly now: () => number;
   /** This agent's absences: the only grounds for accepting an envelope older than 60 s. */
   readonly gaps: OfflineGaps;
+  /** The ledger's last heartbeat of the previous run (at most 5 s before it ended), if any. */
+  aliveBeforeStart: number | undefined;
   readonly replay: ReplayWindow;
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -91,6 +93,7 @@ export class Signing {
       for (const e of opts.ledger.live(now)) this.replay.record(e.key, 0, e.expiresAt);
       // Away since its last heartbeat: what the server held for it meanwhile is not STALE.
       const alive = opts.ledger.aliveAt();
+      this.aliveBeforeStart = alive;
       if (alive !== undefined && alive < now) this.gaps.opened(alive);
     }
     this.verify = createVerifier({ now: this.now, maxAgeMs, replay: this.replay, lateUntil: (ts, at) => this.gaps.acceptableUntil(ts, at) });

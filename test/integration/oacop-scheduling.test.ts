@@ -2,41 +2,15 @@
 // Coordinator negotiates with calendar agents (one process per person) and the Room component;
 // results are checked on what people read and on the calendars' exported .ics.
 import { expect } from 'chai';
-import ICAL from 'ical.js';
 import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
 import { paths } from '../../shared/config/index.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
+import { bookedEvents, exportedIcs } from '../support/calendars.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { startInstance, type TestInstance } from '../support/ejabberd.js';
 import path from 'node:path';
 
 export const PEOPLE = ['alice', 'bob', 'carol', 'dave', 'erin', ...Array.from({ length: 15 }, (_, i) => `u${String(i + 6).padStart(2, '0')}`)];
-
-/** Every VEVENT of a calendar file that still blocks time (not CANCELLED). */
-export function bookedEvents(file: string): Array<{ uid: string; start: number; end: number; status: string }> {
-  const store = new CalendarStore(file);
-  try {
-    const cal = new ICAL.Component(ICAL.parse(store.exportIcs()) as never);
-    return cal.getAllSubcomponents('vevent').map((e) => ({
-      uid: String(e.getFirstPropertyValue('uid')),
-      start: (e.getFirstPropertyValue('dtstart') as InstanceType<typeof ICAL.Time>).toUnixTime() * 1000,
-      end: (e.getFirstPropertyValue('dtend') as InstanceType<typeof ICAL.Time>).toUnixTime() * 1000,
-      status: String(e.getFirstPropertyValue('status') ?? ''),
-    }));
-  } finally {
-    store.close();
-  }
-}
-
-export function exportedIcs(file: string): string {
-  const store = new CalendarStore(file);
-  try {
-    return store.exportIcs();
-  } finally {
-    store.close();
-  }
-}
 
 export interface OacopWorld {
   instance: TestInstance;

@@ -90,6 +90,8 @@ export interface Verdict {
   failures: string[];
   /** The lines of questions answered more than once. */
   twice: string[];
+  /** The threads (conversation ids) of questions that got no line at all, to trace. */
+  lostThreads: string[];
   /** The longest wait from the question to its (first) line. */
   slowestMs: number;
 }
@@ -124,6 +126,7 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
     failed: failed.length,
     failures: [...new Set(failed.map((q) => (lines(q)[0]?.body ?? '').slice(0, 160)))],
     lost: asked.filter((q) => lines(q).length === 0).length,
+    lostThreads: asked.filter((q) => lines(q).length === 0).map((q) => q.thread),
     duplicated: asked.filter((q) => lines(q).length > 1).length,
     twice: asked.filter((q) => lines(q).length > 1).map((q) => lines(q).map((l) => l.body.slice(0, 80)).join(' / ')),
     slowestMs: Math.max(0, ...asked.map((q) => (firstAt.get(q.thread) ?? Date.now()) - q.at)),
@@ -133,7 +136,8 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
 export function report(label: string, v: Verdict, extra = ''): string {
   return `${label}: ${v.answered} answered, ${v.failed} failed, ${v.lost} lost, ${v.duplicated} twice; slowest ${v.slowestMs} ms${extra}`
     + (v.failures.length > 0 ? `\n        failures: ${v.failures.join(' | ').slice(0, 400)}` : '')
-    + (v.twice.length > 0 ? `\n        twice: ${v.twice.join(' | ').slice(0, 400)}` : '');
+    + (v.twice.length > 0 ? `\n        twice: ${v.twice.join(' | ').slice(0, 400)}` : '')
+    + (v.lostThreads.length > 0 ? `\n        lost (npm run trace -- ID): ${v.lostThreads.slice(0, 5).join(' ')}` : '');
 }
 
 /** Issue 12: ≥ 49 of 50 right, none twice, none past the RESULT timeout plus the restart. */
