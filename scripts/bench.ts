@@ -10,6 +10,7 @@ import { rawEcho } from '../shared/bench/raw-echo.js';
 import { asBenchReport, compareRuns, renderComparison } from '../shared/bench/compare-runs.js';
 import { consoleWatcher, prepareConsoleBench } from '../shared/bench/console-watch.js';
 import { fullFlow, fullFlowWatched } from '../shared/bench/full-flow.js';
+import { llmDirect, llmSkill } from '../shared/bench/llm.js';
 import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
@@ -18,6 +19,8 @@ registerScenario(rawEcho);
 registerScenario(runtimeRequestReply);
 registerScenario(runtimeAskExpert);
 registerScenario(fullFlow);
+registerScenario(llmDirect);
+registerScenario(llmSkill);
 
 const int = (v: string) => {
   const n = Number(v);
@@ -100,6 +103,12 @@ async function main(): Promise<void> {
     const slower = (watched.sequential.p50 / plain.sequential.p50 - 1) * 100;
     const fewer = (1 - watched.concurrent.perSecond / plain.concurrent.perSecond) * 100;
     console.log(`console overhead: p50 ${slower >= 0 ? '+' : ''}${slower.toFixed(1)} %, throughput ${fewer >= 0 ? '-' : '+'}${Math.abs(fewer).toFixed(1)} % — goal within 5 %: ${slower <= 5 && fewer <= 5 ? 'MET' : 'NOT MET'}`);
+  }
+  const direct = results.find((r) => r.name === 'llm-direct');
+  const skill = results.find((r) => r.name === 'llm-skill');
+  if (direct && skill) {
+    const per = (r: ScenarioResult) => r.concurrent.cpuUs / 1000;
+    console.log(`llm skill overhead per model call: p50 +${(skill.sequential.p50 - direct.sequential.p50).toFixed(3)} ms (${direct.sequential.p50.toFixed(3)} → ${skill.sequential.p50.toFixed(3)} ms), bench-process CPU +${(per(skill) - per(direct)).toFixed(3)} ms`);
   }
   if (o.json) {
     fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');

@@ -32,11 +32,11 @@ program.command('show <name>').description('a skill\'s manifest and where it liv
 });
 
 program.command('grant <name>')
-  .description('give a user skill the capabilities its skill.json declares (env, read, network); --revoke takes them back')
+  .description('give a user skill the capabilities its skill.json declares (env, read, network, llm); --revoke takes them back')
   .option('--revoke', 'take every capability back')
   .action((name: string, o: { revoke?: boolean }) => {
     const g = grantSkill(cfg, name, { revoke: o.revoke === true });
-    const list = (c: typeof g.granted) => [...(c.env ?? []).map((v) => `env ${v}`), ...(c.read ?? []).map((p) => `read ${p}`), ...(c.network ? ['network'] : [])];
+    const list = (c: typeof g.granted) => [...(c.env ?? []).map((v) => `env ${v}`), ...(c.read ?? []).map((p) => `read ${p}`), ...(c.network ? ['network'] : []), ...(c.llm ? ['llm (ctx.llm, docs/llm.md)'] : [])];
     const now = list(g.granted);
     console.log(`${name}: ${now.length ? `granted ${now.join(', ')}` : 'no capabilities (its sandbox reads only its own code)'}; running specialists follow within seconds`);
   });

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
+import { llmSettings } from '../shared/llm/config.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { provisionCore } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
@@ -28,6 +29,17 @@ const opts = new Command('start')
 const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`[parley] ${line}`);
 const cfg = loadConfig();
+// The model's key (docs/llm.md): PARLEY_LLM_KEY goes into secrets/llm.key (0600) and out of the
+// environment before any agent starts, so no child inherits it; the specialists read the file.
+const llm = (() => {
+  try {
+    return llmSettings(cfg);
+  } catch (err) {
+    console.error(`[parley] ${(err as Error).message}`);
+    return process.exit(1);
+  }
+})();
+if (llm) say(`model: ${llm.model} at ${llm.url} (key ${llm.key ? 'stored in secrets/llm.key' : 'none'}); the llm skill is on`);
 const ctx: SpecContext = {
   agentsDir: path.join(repoRoot(), 'dist', 'agents'),
   // Supervisor tests run a fake agent for every role (test/fixtures/fake-agent.ts).

@@ -12,6 +12,7 @@ import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/eja
 import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
+import { describeLlm, llmSettings } from '../../shared/llm/config.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
 import { SkillHost } from '../../shared/skills/host.js';
 import { defaultRoleName, loadRoles } from '../../shared/skills/roles.js';
@@ -57,7 +58,7 @@ const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${
 const dirs = defaultSkillDirs(config.home);
 const { roles, problems: roleProblems } = loadRoles(config.home);
 const wanted = parseList(opts.skills || opts.experts);
-const { role, terms } = (() => {
+const { role, terms, llm } = (() => {
   try {
     assertLocalpart(account);
     const name = defaultRoleName(roles, account, opts.role);
@@ -67,7 +68,7 @@ const { role, terms } = (() => {
     const cost = parsePerExpert(opts.cost ?? '', DEFAULT_TERMS.cost, '--cost');
     const eta = parsePerExpert(opts.etaMs ?? '', DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
     const ttl = parsePerExpert(opts.ttlMs ?? '', DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
-    return { role: r, terms: termsFor(cost, eta, ttl) };
+    return { role: r, terms: termsFor(cost, eta, ttl), llm: llmSettings(config) };
   } catch (err) {
     return program.error(`error: ${(err as Error).message}`);
   }
@@ -91,7 +92,10 @@ const host = new SkillHost({
   maxWorkers: concurrency + 2,
   a2a: coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS')),
   onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
+  // Optional (docs/llm.md): without PARLEY_LLM_URL no skill that requires a model is served.
+  ...(llm ? { llm: { settings: llm } } : {}),
 });
+if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
 host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
 await host.apply(loadCatalogue(dirs));
 

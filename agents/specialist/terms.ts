@@ -29,9 +29,17 @@ export function parsePerExpert(raw: string, fallback: number, what: string, opts
   return out;
 }
 
+/**
+ * Skills that cost more than the rest unless the operator names them: the llm skill recognises
+ * almost any question (a catch-all), so its offers are dearer and a specialised skill that made
+ * an offer for the same question wins the contract-net (pickOffer: lowest cost).
+ */
+export const COST_FACTOR: Readonly<Record<string, number>> = { llm: 10 };
+
 const pick = (p: PerExpert, expert: string) => p.byExpert[expert] ?? p.fallback;
+const pickCost = (p: PerExpert, expert: string) => p.byExpert[expert] ?? p.fallback * (COST_FACTOR[expert] ?? 1);
 
 /** The terms for a question the named expert recognised. */
 export function termsFor(cost: PerExpert, eta: PerExpert, ttl: PerExpert): (expert: string) => OfferTerms {
-  return (expert) => ({ cost: pick(cost, expert), etaMs: pick(eta, expert), ttlMs: pick(ttl, expert) });
+  return (expert) => ({ cost: pickCost(cost, expert), etaMs: pick(eta, expert), ttlMs: pick(ttl, expert) });
 }

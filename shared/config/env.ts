@@ -102,3 +102,13 @@ export function envList(name: VarName, env: Env = process.env, fallback: string[
   const raw = envRaw(name, env);
   return raw === undefined ? fallback : raw.split(',').map((x) => x.trim()).filter(Boolean);
 }
+
+/**
+ * A secret's value, removed from `env` once read: what the process spawns later (a skill's
+ * sandbox gets granted variables only, but a supervisor's children inherit) never sees it.
+ */
+export function envTake(name: VarName, env: Env = process.env): string | undefined {
+  const v = envRaw(name, env);
+  delete env[name];
+  return v;
+}

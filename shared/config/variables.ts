@@ -79,6 +79,12 @@ export const VARIABLES = {
   PARLEY_AGORA_MAX_COST: { kind: 'number', shown: 'none', min: 0, doc: 'the budget (`max_cost`) of every negotiated request' },
   PARLEY_OFFER_MARGIN_MS: { kind: 'ms', default: 20, min: 0, doc: "an offer counts as expired this long before its ttl ends (the ACCEPT's trip)" },
   PARLEY_WINNER_MEMORY: { kind: 'flag', default: false, doc: '`1`, `auto` negotiation: while the winning offer is valid, questions of the same shape go straight to the winner (`npm run bench` turns it on)' },
+  // LLM-backed specialists (optional, off by default; docs/llm.md)
+  PARLEY_LLM_URL: { kind: 'url', shown: 'off', doc: 'an OpenAI-compatible chat-completions endpoint (e.g. `http://127.0.0.1:11434/v1` for Ollama): turns on the `llm` skill and lets `plan` ask the model to split requests' },
+  PARLEY_LLM_MODEL: { kind: 'string', shown: 'required with the URL', doc: 'the model name sent with every request (e.g. `llama3.1:8b`); shown in the trace of every answer it gave' },
+  PARLEY_LLM_KEY: { kind: 'string', shown: 'none', doc: 'the API key (Bearer), if the endpoint wants one: stored in `$PARLEY_HOME/secrets/llm.key` (0600) at first start, never logged, never within a skill\'s reach' },
+  PARLEY_LLM_TIMEOUT_MS: { kind: 'ms', default: 20000, doc: 'the longest wait for the model server\'s first byte or between two chunks of its answer (`LLM_TIMEOUT`)' },
+  PARLEY_LLM_STREAM: { kind: 'flag', default: true, doc: '`0`: ask for the whole answer at once instead of a stream (`stream: true`)' },
   // People
   PARLEY_PRESENTER_ALLOW: { kind: 'list', shown: 'the domain', doc: 'who may chat with the Presenter (domains or bare JIDs, comma-separated)' },
   PARLEY_PRESENTER_IDLE_MS: { kind: 'ms', default: 1800000, doc: "a person's conversation id is renewed after this much silence" },

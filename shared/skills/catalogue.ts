@@ -97,7 +97,7 @@ export function grantedCapabilities(declared: Capabilities | undefined, grants: 
   const d = declared ?? {};
   const g = grants ?? {};
   const both = (a?: string[], b?: string[]) => (a ?? []).filter((x) => (b ?? []).includes(x));
-  return { env: both(d.env, g.env), read: both(d.read, g.read), network: Boolean(d.network && g.network) };
+  return { env: both(d.env, g.env), read: both(d.read, g.read), network: Boolean(d.network && g.network), ...(d.llm && g.llm ? { llm: true } : {}) };
 }
 
 type Read = Omit<SkillDef, 'enabled' | 'granted'>;

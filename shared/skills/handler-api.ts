@@ -1,10 +1,13 @@
 // What a skill's handler module may export and what it gets (docs/skills.md). A handler runs in
 // a worker thread (shared/skills/worker.ts), never in the specialist's event loop, so it may be
 // slow or broken without stopping the specialist.
+import type { ChatAnswer, ChatMessage, ToolSpec } from '../llm/client.js';
 //
 //   export async function init(): Promise<void>            optional: load data; throwing = bad skill
 //   export function recognise(question: string): number   optional (skill.json recognise.module)
 //   export async function run(input, ctx): Promise<string | {answer, meta?}>   required
+
+export type { ChatAnswer, ChatMessage, ToolCall, ToolSpec } from '../llm/client.js';
 
 export interface SkillResult {
   answer: string;
@@ -27,6 +30,19 @@ export interface SkillContext {
   use(skill: string, input: Record<string, unknown>): Promise<SkillResult>;
   /** Only for the built-in delegation skills: a request to the Coordinator (see docs/skills.md). */
   a2a(kind: A2aKind, input: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Only for skills whose skill.json declares capabilities.llm (granted), and only when the
+   * install has a model (PARLEY_LLM_URL): otherwise undefined. The specialist process makes the
+   * HTTP call with the key; the skill never sees it (docs/llm.md).
+   */
+  llm?: LlmAccess;
+}
+
+export interface LlmAccess {
+  /** One chat completion (OpenAI-compatible); throws "LLM_…: reason" on failure. */
+  chat(request: { messages: ChatMessage[]; tools?: ToolSpec[] }): Promise<ChatAnswer>;
+  /** The skills catalogue as tools: each answering skill, its inputSchema as the parameters. */
+  tools(): Promise<ToolSpec[]>;
 }
 
 export type A2aKind = 'delegate_task' | 'query_agents' | 'broadcast_event';

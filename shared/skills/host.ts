@@ -1,7 +1,8 @@
 // The skills one specialist serves: a SkillPool per active skill, rebuilt from the catalogue on
 // every reload (hot reload keeps unchanged pools), question recognition across them, argument
 // validation (ajv, the skill's inputSchema → FAILURE INVALID_ARGS) and the calls skills make:
-// ctx.use(other skill) and, for the built-in delegation skills only, ctx.a2a (the Coordinator).
+// ctx.use(other skill), for the built-in delegation skills only, ctx.a2a (the Coordinator), and
+// for skills granted capabilities.llm, ctx.llm (the model, called from here: docs/llm.md).
 import { EventEmitter } from 'node:events';
 import { ParleyError } from '../acl/errors.js';
 import type { A2aKind, SkillResult } from './handler-api.js';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { type CallRequest, SkillPool } from './pool.js';
 import type { SandboxSpec } from './sandbox.js';
 import { envString } from '../config/env.js';
+import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/client.js';
+import { catalogueTools } from '../llm/tools.js';
 
 /**
  * Granted capabilities made concrete for the sandbox: variables with their values from this
@@ -19,7 +22,7 @@ import { envString } from '../config/env.js';
  */
 export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = process.env): NonNullable<SandboxSpec['grants']> {
   const home = path.resolve(envString('PARLEY_HOME', env) as string);
-  const vars = Object.fromEntries((g.env ?? []).filter((v) => env[v] !== undefined).map((v) => [v, env[v] as string]));
+  const vars = Object.fromEntries((g.env ?? []).filter((v) => env[v] !== undefined && !SECRET_VARS.has(v)).map((v) => [v, env[v] as string]));
   const read = (g.read ?? [])
     .map((p) => p.replace(/^\$\{([A-Z][A-Z0-9_]*)\}$/, (_, v: string) => vars[v] ?? ''))
     .filter((p) => p.startsWith('/'))
@@ -27,6 +30,9 @@ export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = p
     .filter((p) => !home || (p !== home && !p.startsWith(home + path.sep) && !home.startsWith(p + path.sep)));
   return { env: vars, fsRead: read, network: Boolean(g.network) };
 }
+
+/** Never given to a skill, whatever was granted (the key stays in the specialist process). */
+const SECRET_VARS: ReadonlySet<string> = new Set(['PARLEY_LLM_KEY']);
 
 export const A2A_SKILLS: ReadonlySet<string> = new Set<A2aKind>(['delegate_task', 'query_agents', 'broadcast_event']);
 
@@ -38,6 +44,8 @@ export interface HostOptions {
   defaults?: { timeoutMs: number; memoryMb: number };
   a2a?: (kind: A2aKind, input: Record<string, unknown>, session_id: string) => Promise<unknown>;
   onLog?: (skill: string, line: string) => void;
+  /** The install's model (PARLEY_LLM_URL): ctx.llm for skills granted capabilities.llm; skills that `require` it are served only with it. */
+  llm?: { settings: LlmSettings; chat?: typeof chatCompletion };
 }
 
 interface Active {
@@ -55,6 +63,8 @@ export interface ApplyReport {
 export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [SkillProblem] }> {
   private readonly active = new Map<string, Active>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last catalogue applied: the model's tools (ctx.llm.tools()). */
+  private catalogue: Catalogue = { skills: [], problems: [] };
 
   constructor(private readonly o: HostOptions) {
     super();
@@ -74,7 +84,8 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   private async applyNow(catalogue: Catalogue): Promise<ApplyReport> {
     const before = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
     const problems: SkillProblem[] = [...catalogue.problems];
-    const wanted = new Map(catalogue.skills.filter((s) => s.enabled && this.o.select(s)).map((s) => [s.name, s]));
+    this.catalogue = catalogue;
+    const wanted = new Map(catalogue.skills.filter((s) => s.enabled && this.o.select(s) && this.available(s)).map((s) => [s.name, s]));
     for (const [name, a] of this.active) {
       if (wanted.get(name)?.fingerprint === a.def.fingerprint) continue;
       this.active.delete(name);
@@ -104,6 +115,11 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     return report;
   }
 
+  /** A skill that requires the model is not served without one: nothing changes when it is off. */
+  private available(def: SkillDef): boolean {
+    return !(def.manifest.requires ?? []).includes('llm') || Boolean(this.o.llm);
+  }
+
   private poolFor(def: SkillDef): SkillPool {
     const limits = def.manifest.limits ?? {};
     return new SkillPool({
@@ -115,6 +131,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
       memoryMb: limits.memoryMb ?? this.o.defaults?.memoryMb ?? 128,
       maxWorkers: this.o.maxWorkers,
       grants: resolveGrants(def.granted),
+      ...(def.granted.llm && this.o.llm ? { llm: true } : {}),
       onCall: (c) => this.serveCall(def, c),
       onLog: (line) => this.o.onLog?.(def.name, line),
     });
@@ -146,6 +163,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   }
 
   private async serveCall(caller: SkillDef, c: CallRequest): Promise<unknown> {
+    if (c.method === 'llm') return this.serveLlm(caller, c);
     if (c.method === 'a2a') {
       if (caller.source !== 'builtin' || !A2A_SKILLS.has(caller.name) || caller.name !== c.target) {
         throw new ParleyError('INTERNAL_ERROR', `only the built-in ${c.target} skill may send ${c.target} to the Coordinator; use ctx.use('${c.target}', …)`);
@@ -158,6 +176,21 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     }
     if (!this.active.has(c.target)) throw new ParleyError('INTERNAL_ERROR', `the ${c.target} skill is not served by this specialist (its role does not allow it)`);
     return this.run(c.target, c.input, c.session_id);
+  }
+
+  /** ctx.llm: the HTTP call happens here, with the key; the skill gets the completion only. */
+  private async serveLlm(caller: SkillDef, c: CallRequest): Promise<unknown> {
+    const llm = this.o.llm;
+    if (!caller.granted.llm || !llm) throw new ParleyError('INTERNAL_ERROR', `LLM_DENIED: the ${caller.name} skill may not ask the model (skill.json capabilities.llm, granted, and PARLEY_LLM_URL set)`);
+    if (c.target === 'tools') return catalogueTools(this.catalogue.skills);
+    const req = c.input as unknown as ChatRequest;
+    if (!Array.isArray(req.messages) || req.messages.length === 0) throw new ParleyError('INVALID_ARGS', 'ctx.llm.chat needs messages');
+    try {
+      return await (llm.chat ?? chatCompletion)(llm.settings, { messages: req.messages, ...(Array.isArray(req.tools) ? { tools: req.tools } : {}) });
+    } catch (err) {
+      const e = err instanceof LlmError ? err : new LlmError('LLM_BAD_RESPONSE', (err as Error).message);
+      throw new ParleyError(e.code === 'LLM_TIMEOUT' ? 'TIMEOUT' : 'INTERNAL_ERROR', e.message);
+    }
   }
 
   async close(): Promise<void> {
@@ -175,7 +208,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
  * to every person who asks: the skill is not served, with the reason (throws; host.ts reports it).
  */
 export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
-  if ((def.manifest.uses ?? []).length > 0 || A2A_SKILLS.has(def.name)) return 0;
+  if ((def.manifest.uses ?? []).length > 0 || A2A_SKILLS.has(def.name) || def.granted.llm) return 0;
   let answered = 0;
   for (const q of def.manifest.examples ?? []) {
     const args = { question: q };

@@ -29,6 +29,11 @@ export interface SkillManifest {
   uses?: string[];
   /** What the sandbox lets it have beyond its own code, once the operator granted it (docs/skills.md). */
   capabilities?: Capabilities;
+  /**
+   * Services this install must have for the skill to be served at all ("llm": PARLEY_LLM_URL);
+   * without them the skill is left out quietly (not a problem: an optional feature that is off).
+   */
+  requires?: Array<'llm'>;
 }
 
 /**
@@ -41,6 +46,8 @@ export interface Capabilities {
   env?: string[];
   read?: string[];
   network?: boolean;
+  /** ctx.llm: chat completions through the specialist process, which holds the key (docs/llm.md). */
+  llm?: boolean;
 }
 
 export const SKILL_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
@@ -90,8 +97,10 @@ export const MANIFEST_SCHEMA = {
         env: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,63}$' } },
         read: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^(/|\\$\\{[A-Z][A-Z0-9_]{0,63}\\}$)', maxLength: 500 } },
         network: { type: 'boolean' },
+        llm: { type: 'boolean' },
       },
     },
+    requires: { type: 'array', maxItems: 5, items: { enum: ['llm'] } },
   },
 } as const;
 

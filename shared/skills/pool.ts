@@ -15,7 +15,7 @@ import type { FromWorker, ToWorker } from './wire.js';
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
 
 export interface CallRequest {
-  method: 'use' | 'a2a';
+  method: 'use' | 'a2a' | 'llm';
   target: string;
   input: Record<string, unknown>;
   session_id: string;
@@ -40,6 +40,8 @@ export interface PoolOptions {
   startTimeoutMs?: number;
   /** Capabilities the skill declared and the operator granted (sandbox.ts). */
   grants?: SandboxSpec['grants'];
+  /** The worker offers ctx.llm (served by onCall, method 'llm'). */
+  llm?: boolean;
   onCall?: (call: CallRequest) => Promise<unknown>;
   onLog?: (line: string) => void;
 }
@@ -68,7 +70,7 @@ class PoolWorker {
     const url = `${pathToFileURL(handler).href}?v=${o.fingerprint}`;
     const cmd = sandboxCommand({
       script: WORKER_SCRIPT,
-      args: [JSON.stringify({ name: o.name, handlerUrl: url, recognise: o.recognise })],
+      args: [JSON.stringify({ name: o.name, handlerUrl: url, recognise: o.recognise, ...(o.llm ? { llm: true } : {}) })],
       skillDir, memoryMb: o.memoryMb, ...(o.grants ? { grants: o.grants } : {}),
     });
     // Only granted variables: no secret, path or setting of the specialist reaches the skill.

@@ -15,4 +15,4 @@ export type FromWorker =
   | { type: 'init-error'; detail: string }
   | { type: 'done'; id: number; ok: true; value: unknown }
   | { type: 'done'; id: number; ok: false; error: WireError }
-  | { type: 'call'; callId: number; method: 'use' | 'a2a'; target: string; input: Record<string, unknown>; session_id: string };
+  | { type: 'call'; callId: number; method: 'use' | 'a2a' | 'llm'; target: string; input: Record<string, unknown>; session_id: string };

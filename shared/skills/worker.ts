@@ -1,9 +1,9 @@
 // A skill's worker process inside the sandbox (sandbox.ts; docs/skills.md "Sandbox"): imports
 // exactly one handler module, answers `recognise` and `run` requests one at a time, and reaches
-// the host only through the IPC channel (ctx.use, ctx.a2a). The host (pool.ts) owns the time
+// the host only through the IPC channel (ctx.use, ctx.a2a, ctx.llm). The host (pool.ts) owns the time
 // limit (it kills this process when a call runs too long); the sandbox's RLIMIT_DATA ends any
 // allocation past the memory limit. Nothing here can block or crash the specialist.
-import type { HandlerModule, SkillContext, SkillResult } from './handler-api.js';
+import type { ChatAnswer, HandlerModule, SkillContext, SkillResult, ToolSpec } from './handler-api.js';
 import type { Recognition } from './manifest.js';
 import type { FromWorker, ToWorker, WireError } from './wire.js';
 
@@ -11,6 +11,8 @@ interface Data {
   name: string;
   handlerUrl: string;
   recognise: Recognition;
+  /** ctx.llm is offered (declared, granted, and the install has a model). */
+  llm?: boolean;
 }
 
 const data = JSON.parse(process.argv[2] ?? '{}') as Data;
@@ -45,7 +47,7 @@ function score(question: string): number {
   return best;
 }
 
-function call(method: 'use' | 'a2a', target: string, input: Record<string, unknown>, session_id: string): Promise<unknown> {
+function call(method: 'use' | 'a2a' | 'llm', target: string, input: Record<string, unknown>, session_id: string): Promise<unknown> {
   const callId = ++nextCall;
   return new Promise((resolve, reject) => {
     pending.set(callId, { resolve, reject });
@@ -78,6 +80,12 @@ async function handle(m: ToWorker): Promise<void> {
       skill: data.name,
       use: async (skill, input) => (await call('use', skill, input, session_id)) as SkillResult,
       a2a: (kind, input) => call('a2a', kind, input, session_id),
+      ...(data.llm ? {
+        llm: {
+          chat: async (request) => (await call('llm', 'chat', request as unknown as Record<string, unknown>, session_id)) as ChatAnswer,
+          tools: async () => (await call('llm', 'tools', {}, session_id)) as ToolSpec[],
+        },
+      } : {}),
     };
     const out = normalise(await (mod as HandlerModule).run(m.input, ctx));
     post({ type: 'done', id: m.id, ok: true, value: out });
