@@ -8,14 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { askAll, expectHeld, MOMENTS, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
+import { askAll, expectHeld, type Fault, injectFault, untilServerFlushed, MOMENTS, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PEOPLE = 5;
 const PER_PERSON = 10;
 const TOTAL = PEOPLE * PER_PERSON;
@@ -36,7 +32,6 @@ const settingsFor = (resultTimeoutMs: number): Record<string, string> => ({
   PARLEY_PRESENTER_TIMEOUT_MS: String(resultTimeoutMs + RESTART_MS),
 });
 
-type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
 
 // A multiplication that takes 1.5 s (a user skill of the general role): a specialist killed while
 // it holds accepted work really has work in hand; with arithmetic (microseconds) it rarely has.
@@ -98,37 +93,13 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
     let cfg: ParleyConfig;
     let people: ChatPerson[] = [];
 
-    const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
-    const agent = async (name: string) => (await agents()).find((a) => a.name === name) as ChildInfo;
-    const ready = async (name: string, oldPid: number | null) => {
-      for (let i = 0; i < 400; i++) {
-        const a = await agent(name);
-        if (a?.status === 'ready' && a.pid !== oldPid) return;
-        await sleep(25);
-      }
-      throw new Error(`${name} not back`);
-    };
-
-    const inject = async (): Promise<void> => {
-      const f = c.fault;
-      if (f.kind === 'kill') {
-        const v = await agent(f.agent);
-        process.kill(v.pid as number, 'SIGKILL');
-        await ready(f.agent, v.pid);
-      } else if (f.kind === 'ejabberd-kill') {
-        ejabberd.kill(cfg);
-        await ejabberd.start(cfg);
-      } else {
-        await ejabberd.stop(cfg);
-        await ejabberd.start(cfg);
-      }
-    };
-
     before(async function () {
       this.timeout(150000);
       s = await startSupervisor('parley-crash-', { ...settingsFor(c.resultTimeoutMs ?? RESULT_TIMEOUT_MS), ...c.settings }, { timeoutMs: 140000, ...(c.prepare ? { prepare: c.prepare } : {}) });
       cfg = s.cfg;
       people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `crash-${i}`)));
+      // The people's accounts and subscriptions on disk before any fault (untilServerFlushed).
+      await untilServerFlushed(cfg, Date.now());
       // Warm: one question each, so the first case does not pay start-up costs.
       const warm = askAll(people, 1);
       const v = await settle(warm, 20000, 0);
@@ -149,7 +120,7 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
         const asked = askAll(people, PER_PERSON);
         const seen = await untilMoment(cfg, m, since);
         const t0 = Date.now();
-        await inject();
+        await injectFault(cfg, c.fault);
         const backMs = Date.now() - t0;
         const maxWait = maxWaitMs(c.resultTimeoutMs ?? RESULT_TIMEOUT_MS);
         const v = await settle(asked, maxWait + 2000);

@@ -9,12 +9,9 @@
 import { expect } from 'chai';
 import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
 import { bookedEvents } from '../support/calendars.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';
-import { type Moment, untilMoment } from '../support/crash-matrix.js';
+import { type Fault, injectFault, untilServerFlushed, type Moment, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +27,6 @@ const MOMENTS: Record<string, Moment> = {
   confirming: { name: 'after the first confirmations', agent: 'Coordinator', direction: 'out', performative: 'ACCEPT-PROPOSAL', contentType: 'ConfirmCollaboration', count: 3 },
 };
 
-type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
 const CASES: Array<{ label: string; fault: Fault; moments: string[] }> = [
   { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' }, moments: ['negotiating', 'confirming'] },
   { label: 'calendar agent', fault: { kind: 'kill', agent: 'calendar-nils' }, moments: ['negotiating', 'confirming'] },
@@ -55,27 +51,6 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
     let cfg: ParleyConfig;
     const people = new Map<string, ChatPerson>();
 
-    const agent = async (name: string) => (((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[]).find((a) => a.name === name);
-    const inject = async (): Promise<void> => {
-      const f = c.fault;
-      if (f.kind === 'kill') {
-        const v = await agent(f.agent);
-        process.kill(v?.pid as number, 'SIGKILL');
-        for (let i = 0; i < 600; i++) {
-          const a = await agent(f.agent);
-          if (a?.status === 'ready' && a.pid !== v?.pid) return;
-          await sleep(25);
-        }
-        throw new Error(`${f.agent} not back`);
-      } else if (f.kind === 'ejabberd-kill') {
-        ejabberd.kill(cfg);
-        await ejabberd.start(cfg);
-      } else {
-        await ejabberd.stop(cfg);
-        await ejabberd.start(cfg);
-      }
-    };
-
     before(async function () {
       this.timeout(180000);
       s = await startSupervisor('parley-crash-meet-', {
@@ -92,6 +67,8 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
       });
       cfg = s.cfg;
       await Promise.all(PEOPLE.map(async (p) => people.set(p, await ChatPerson.connect(cfg, p))));
+      // The people's accounts and subscriptions on disk before any fault (untilServerFlushed).
+      await untilServerFlushed(cfg, Date.now());
       // Warm: one meeting, so the first case does not pay start-up costs.
       const warm = await (people.get('mara') as ChatPerson).ask('meet 30m nils 2027-03-01T09:00Z..2027-03-01T17:00Z', { timeoutMs: 60000 });
       expect(warm.answer, 'warm-up').to.contain('Booked');
@@ -118,7 +95,7 @@ for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))
         }));
         const seen = await untilMoment(cfg, m, since, 30000);
         const t0 = Date.now();
-        await inject();
+        await injectFault(cfg, c.fault);
         const backMs = Date.now() - t0;
         const deadline = Date.now() + MAX_WAIT_MS;
         while (asked.some((q) => answers(q).length === 0) && Date.now() < deadline) await sleep(100);

@@ -6,7 +6,10 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ParleyConfig } from '../../shared/config/index.js';
+import { type ParleyConfig, paths } from '../../shared/config/index.js';
+import * as ejabberd from '../../shared/ejabberd/control.js';
+import type { ChildInfo } from '../../shared/supervisor/child.js';
+import { controlRequest } from '../../shared/supervisor/control.js';
 import type { ChatPerson } from './chat-person.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -145,4 +148,47 @@ export function expectHeld(v: Verdict, total: number, maxWaitMs: number, label: 
   expect(v.duplicated, `${label}: answered twice`).to.equal(0);
   expect(v.answered, `${label}: answered correctly (failures: ${v.failures.join(' | ')})`).to.be.at.least(total - 1);
   expect(v.slowestMs, `${label}: slowest wait`).to.be.at.most(maxWaitMs);
+}
+
+/** A fault of the matrix: kill -9 of one supervised agent, of ejabberd, or ejabberd stop/start. */
+export type Fault = { kind: 'kill'; agent: string } | { kind: 'ejabberd-kill' } | { kind: 'ejabberd-restart' };
+
+const supervised = async (cfg: ParleyConfig, name: string) =>
+  (((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[]).find((a) => a.name === name);
+
+/** Injects `f` and resolves once the victim is back (its restart by the supervisor, or ejabberd's ports). */
+export async function injectFault(cfg: ParleyConfig, f: Fault): Promise<void> {
+  if (f.kind === 'kill') {
+    const v = await supervised(cfg, f.agent);
+    if (!v?.pid) throw new Error(`${f.agent} is not running`);
+    process.kill(v.pid, 'SIGKILL');
+    for (let i = 0; i < 600; i++) {
+      const a = await supervised(cfg, f.agent);
+      if (a?.status === 'ready' && a.pid !== v.pid) return;
+      await sleep(25);
+    }
+    throw new Error(`${f.agent} not back`);
+  } else if (f.kind === 'ejabberd-kill') {
+    ejabberd.kill(cfg);
+    await ejabberd.start(cfg);
+  } else {
+    await ejabberd.stop(cfg);
+    await ejabberd.start(cfg);
+  }
+}
+
+/**
+ * Waits until ejabberd's Mnesia transaction log (spool/LATEST.LOG) has been written after `since`
+ * (or not at all for 5 s: then nothing was left in its write cache, which holds writes ≤ 2 s).
+ * Measured here: Mnesia buffers its log (Erlang's disk_log write cache), so a kill -9 loses what
+ * was committed in the last ~1–2 s, e.g. accounts registered just before (a person then can
+ * never log in again). A fault injected before the flush tests that cache, not Parley.
+ */
+export async function untilServerFlushed(cfg: ParleyConfig, since: number, quietMs = 5000): Promise<void> {
+  const log = path.join(paths(cfg).spool, 'LATEST.LOG');
+  const deadline = Date.now() + quietMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(log) && fs.statSync(log).mtimeMs > since) return;
+    await sleep(50);
+  }
 }
