@@ -95,15 +95,17 @@ export class Agent {
     opts.transport.on('offline', () => {
       opts.signing?.wentOffline();
       this.offlineSince = Date.now();
+      // Nobody can answer us while we are cut off: our exchanges' timers stop until we are back.
+      this.router.pauseTimers();
       this.atRisk = this.recentlySent.since(Date.now() - RESEND_WINDOW_MS);
     });
     opts.transport.on('online', () => {
       opts.signing?.cameOnline();
-      // Nobody could answer us while we were cut off: our exchanges' timers wait that much longer.
+      // Nobody could answer us while we were cut off: our exchanges' timers go on from where they stopped.
       if (this.offlineSince !== undefined) {
         const outage = Date.now() - this.offlineSince;
         this.offlineSince = undefined;
-        const moved = this.router.extendTimers(outage);
+        const moved = this.router.resumeTimers();
         if (moved > 0) this.log.info({ outage_ms: outage, timers: moved }, 'timers moved past the outage');
       }
       this.resendAtRisk();

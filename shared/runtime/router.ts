@@ -8,6 +8,7 @@ import type { Envelope } from '../acl/envelope.js';
 import type { Logger } from '../log/index.js';
 import type { ExchangeEmitted, ExchangeFactory } from './exchange.js';
 import type { Identity } from './names.js';
+import { shiftTimers, TimerPause } from './outage-timers.js';
 
 export type RouteResult =
   | { outcome: 'opened'; key: string }
@@ -96,6 +97,8 @@ export class BoundedSet {
 export class Router {
   private readonly factories = new Map<string, ExchangeFactory>();
   private readonly actors = new Map<string, Entry>();
+  /** Timers stopped while the server is away (pauseTimers / resumeTimers). */
+  private readonly paused = new TimerPause();
   /** reply_with of any envelope an actor sent or was opened by → actor key. */
   private readonly correlation = new Map<string, string>();
   private readonly closed = new BoundedSet(50000);
@@ -290,32 +293,21 @@ export class Router {
 
   /**
    * Every pending timer of every live exchange moves `ms` later: this agent was cut off from the
-   * server for that long, so its peers could not answer (a RESULT timeout that ran out while the
-   * server restarted is not the specialist's fault). xstate's scheduler has no "postpone", so each
-   * delayed event is cancelled and scheduled again under the same id with the time it had left
-   * plus the outage; durable deadlines move with it.
+   * server (or down) for that long, so its peers could not answer (outage-timers.ts).
    */
   extendTimers(ms: number): number {
-    if (!(ms > 0)) return 0;
-    let moved = 0;
-    const now = Date.now();
-    for (const entry of this.actors.values()) {
-      const system = entry.actor.system as unknown as {
-        getSnapshot(): { _scheduledEvents: Record<string, Scheduled & { target: AnyActorRef; startedAt: number }> };
-        scheduler: { schedule(source: AnyActorRef, target: AnyActorRef, event: unknown, delay: number, id: string): void; cancel(source: AnyActorRef, id: string): void };
-      };
-      for (const s of Object.values(system.getSnapshot()._scheduledEvents)) {
-        if (s.source !== entry.actor) continue;
-        // A durable exchange knows its deadline on the router's clock; otherwise xstate's own start time.
-        const deadline = entry.deadlines.get(s.id);
-        const left = Math.max(0, deadline !== undefined ? deadline - this.now() : s.startedAt + s.delay - now);
-        system.scheduler.cancel(s.source, s.id);
-        system.scheduler.schedule(s.source, s.target, s.event, left + ms, s.id);
-        if (deadline !== undefined) entry.deadlines.set(s.id, deadline + ms);
-        moved += 1;
-      }
-    }
-    return moved;
+    return shiftTimers(this.actors.values(), ms, this.now());
+  }
+
+  /** The server went away: every live exchange's timers stop until resumeTimers (outage-timers.ts). */
+  pauseTimers(): number {
+    return this.paused.pause(this.actors.values(), this.now());
+  }
+
+  /** The server is back: paused timers run again with the time they had left. */
+  resumeTimers(): number {
+    const live = new Set(this.actors.values());
+    return this.paused.resume((e) => live.has(e as Entry), this.now());
   }
 
   stopAll(): void {
