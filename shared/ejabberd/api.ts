@@ -92,6 +92,8 @@ export const api = {
     ),
   registeredUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'registered_users', { host: cfg.domain }),
   connectedUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'connected_users'),
+  /** Every session of the cluster with the Erlang node that holds it (mod_admin_extra). */
+  connectedUsersInfo: (cfg: ParleyConfig) => callApi<Array<{ jid: string; node: string }>>(cfg, 'connected_users_info'),
   convertToScram: (cfg: ParleyConfig) => callApi<unknown>(cfg, 'convert_to_scram', { host: cfg.domain }),
 };
 
