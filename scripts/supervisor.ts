@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { provisionCore } from '../shared/ejabberd/accounts.js';
+import { killNode, startCluster, stopCluster } from '../shared/ejabberd/cluster-control.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
@@ -53,7 +54,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) {
     say(`${signal} again: killing everything now`);
     sup.killAll();
-    if (ownsEjabberd) ejabberd.kill(cfg);
+    if (ownsEjabberd) for (let i = 1; i <= cfg.ejabberdNodes; i++) killNode(cfg, i);
     process.exit(130);
   }
   stopping = true;
@@ -63,7 +64,7 @@ async function shutdown(signal: string): Promise<void> {
   await sup.stopAll();
   if (ownsEjabberd) {
     say('stopping ejabberd…');
-    await ejabberd.stop(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
+    await stopCluster(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
   }
   closeApiAgent();
   say(`stopped in ${since(t)}`);
@@ -76,11 +77,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const t0 = performance.now();
   ownsEjabberd = !(await ejabberd.status(cfg)).running;
-  await ejabberd.start(cfg);
+  await startCluster(cfg); // every node of PARLEY_EJABBERD_NODES, joined (shared/ejabberd/cluster-control.ts)
   await provisionCore(cfg);
   // One calendar agent per person with a calendar (npm run user -- add creates it).
   const people = listCalendarPeople(cfg);
-  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
+  const where = cfg.ejabberdNodes > 1 ? `a cluster of ${cfg.ejabberdNodes} nodes, first` : 'ejabberd up';
+  say(`${where} on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,

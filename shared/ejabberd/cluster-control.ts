@@ -78,24 +78,15 @@ export function killNode(cfg: ParleyConfig, i: number): boolean {
 }
 
 /**
- * Which node each connected account is on (`connected_users_info`, cluster-wide: Mnesia's session
- * table), by bare JID: the node's index when it is one of ours, else the Erlang node name.
+ * Every session of the cluster with the Erlang node that holds it (`connected_users_info`,
+ * cluster-wide through Mnesia's session table): any running node answers, so a dead node 1 does
+ * not hide the others'. Empty when no node answers.
  */
-export async function sessionsByNode(cfg: ParleyConfig): Promise<Map<string, string[]>> {
-  const names = new Map(clusterNodes(cfg).map((n) => [nodeName(n), String(n.node)]));
-  const nodes = clusterNodes(cfg);
-  // Any running node answers for the whole cluster.
-  for (const n of nodes) {
+export async function connectedSessions(cfg: ParleyConfig): Promise<Array<{ jid: string; node: string }>> {
+  for (const n of clusterNodes(cfg)) {
     try {
-      const rows = await api.connectedUsersInfo(n);
-      const out = new Map<string, string[]>();
-      for (const r of rows) {
-        const bareJid = r.jid.split('/')[0] as string;
-        const where = names.get(r.node) ?? r.node;
-        out.set(bareJid, [...(out.get(bareJid) ?? []), where]);
-      }
-      return out;
-    } catch { /* node down: ask the next */ }
+      return await api.connectedUsersInfo(n);
+    } catch { /* this node is down: ask the next */ }
   }
-  return new Map();
+  return [];
 }
