@@ -51,9 +51,14 @@ async function join(n: ParleyConfig, first: ParleyConfig, timeoutMs: number): Pr
       throw new Error(`node ${n.node} (${nodeName(n)}) could not join ${nodeName(first)}: ${err.message}`);
     });
   }
-  // Joined: the admin account (and every other) now comes from the cluster's database.
-  await waitFor(() => api.status(n).then(() => true, (err: unknown) => (isAuthRefusal(err) ? false : Promise.resolve(false))),
-    { timeoutMs, what: `node ${n.node} to serve the cluster's accounts` });
+  // Joined: the admin account (and every other) now comes from the cluster's database. A login
+  // looked up while the node was still alone (or joining) is cached as unknown (ejabberd's auth
+  // cache, one hour): clear it until the admin is known here.
+  await waitFor(async () => {
+    const ok = await api.status(n).then(() => true, (err: unknown) => (isAuthRefusal(err) ? 'refused' : false));
+    if (ok === 'refused') await node.ctl(n, 'clear_cache').catch(() => undefined);
+    return ok === true;
+  }, { timeoutMs, intervalMs: 200, what: `node ${n.node} to serve the cluster's accounts` });
 }
 
 /** Stops the nodes, node 1 last: the last to stop holds the newest tables and starts first next time. */
