@@ -3,12 +3,16 @@
 // to), five people on node 1, 50 questions in flight, and node 2's beam killed with SIGKILL. Every
 // question ends with its answer or a clear failure line, none lost, none answered twice; the
 // agents of node 2 are back, on node 1, within 5 s. Then node 2 starts again and rejoins.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/cluster-control.js';
 import { nodeConfig, nodeName } from '../../shared/ejabberd/cluster.js';
 import { agentSnapshot } from '../../shared/ops/agents.js';
 import { identify } from '../../shared/runtime/names.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
 import { askAll, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
@@ -68,9 +72,14 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
     expect((await listCluster(cfg)).sort()).to.deep.equal([...names].sort());
     const where = await agentsByNode();
     expect(new Set(where.values()), `agents by node: ${JSON.stringify([...where])}`).to.have.all.keys(...names);
+    // GET /api/agents and `npm run status` (both from agentSnapshot) name each agent's node.
     const snap = await agentSnapshot(cfg);
-    const coordinator = snap.agents.find((a) => a.name === 'coordinator');
-    expect(coordinator?.node).to.be.oneOf(names);
+    const online = snap.agents.filter((a) => a.presence === 'online');
+    expect(online.length).to.be.at.least(where.size);
+    for (const a of online) expect(a.node, a.name).to.equal(where.get(a.jid));
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'status-cli.js'), '--json'], { env: s?.env, timeout: 30000 });
+    const rows = (JSON.parse(stdout) as { agents: Array<{ jid: string; node: string | null }> }).agents;
+    expect(rows.find((r) => r.jid === `coordinator@${cfg.domain}`)?.node).to.equal(where.get(`coordinator@${cfg.domain}`));
   });
 
   it('kill -9 of node 2: every question answered or failed clearly, none lost or twice; its agents on node 1 within 5 s; node 2 rejoins', async () => {
