@@ -3,9 +3,9 @@
 // trip without it), reconnect with back-off, and an outbox so that nothing sent while the
 // server is away is lost (stanzas the server never acknowledged are sent again on reconnect).
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { Endpoints } from './endpoints.js';
 import type { AckGate } from './sm-fix.js';
 import { messageStanza, readMessage } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
@@ -74,14 +74,13 @@ export class XmppTransport implements Transport {
   private inbox: Held[] = [];
   private draining = false;
   private corked = false;
-  private readonly endpoints: string[];
-  private current = 0;
+  private readonly endpoints: Endpoints;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
     this.entity = opts.entity;
-    this.endpoints = opts.endpoints && opts.endpoints.length > 0 ? opts.endpoints : [opts.entity.options.service];
-    this.entity.options.service = this.endpoints[0] as string;
+    this.endpoints = new Endpoints(opts.endpoints && opts.endpoints.length > 0 ? opts.endpoints : [opts.entity.options.service]);
+    this.entity.options.service = this.endpoints.current;
     this.log = opts.logger;
     this.events.setMaxListeners(50);
     // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
@@ -99,34 +98,6 @@ export class XmppTransport implements Transport {
     return this._status;
   }
 
-  /** The service (cluster node) this transport logs in to now. */
-  get service(): string {
-    return this.entity.options.service;
-  }
-
-  /** Points the entity at endpoint `i` (modulo their number). */
-  private use(i: number): string {
-    this.current = i % this.endpoints.length;
-    const service = this.endpoints[this.current] as string;
-    this.entity.options.service = service;
-    return service;
-  }
-
-  /**
-   * With several endpoints, the first start goes to the first one that accepts a connection: an
-   * agent started while its node is down logs in to another (a refused TCP connect is cheap on
-   * loopback; xmpp.js cannot be restarted cleanly after a failed start).
-   */
-  private async firstReachable(): Promise<void> {
-    if (this.endpoints.length < 2) return;
-    for (let k = 0; k < this.endpoints.length; k++) {
-      const service = this.use(this.current + (k === 0 ? 0 : 1));
-      const url = new URL(service);
-      if (await reachable(url.hostname, Number(url.port))) return;
-    }
-    this.use(0);
-  }
-
   /** Stanzas waiting in the outbox for the next connection. */
   get queued(): number {
     return this.outbox.length + this.unacked.length;
@@ -140,7 +111,8 @@ export class XmppTransport implements Transport {
     this.stopping = false;
     this._status = 'connecting';
     const ready = new Promise<void>((resolve) => this.events.once('online', resolve));
-    await this.firstReachable();
+    // Several nodes: start on the first that accepts connections (endpoints.ts).
+    if (this.endpoints.size > 1) this.entity.options.service = await this.endpoints.firstReachable();
     try {
       await this.entity.start();
     } catch (err) {
@@ -317,7 +289,10 @@ export class XmppTransport implements Transport {
     // In a cluster every attempt goes to the next node: the one that broke the stream may be dead
     // (kill -9 closes its sockets at once), and a live one lets any node resume the session
     // (XEP-0198: ejabberd finds it through the cluster-wide session table).
-    if (this.endpoints.length > 1) this.log.info({ service: this.use(this.current + 1) }, 'reconnecting to the next node');
+    if (this.endpoints.size > 1) {
+      this.entity.options.service = this.endpoints.next();
+      this.log.info({ service: this.entity.options.service }, 'reconnecting to the next node');
+    }
     const { service, domain, lang } = this.entity.options;
     // A server still starting (a restarted ejabberd accepts TCP before it serves streams) can
     // leave a login half done forever: no error, no 'online'. Give each attempt a deadline.
@@ -391,17 +366,4 @@ export class XmppTransport implements Transport {
       release?.();
     }
   }
-}
-
-function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
 }
