@@ -112,4 +112,38 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
     console.log(`      (node 2 rejoined in ${rejoinMs} ms; then ${report('after rejoin', after)})`);
     expect(after.answered).to.equal(PEOPLE);
   });
+
+  it('kill -9 of node 1 (the one that joined the others, with the HTTP API): every agent moves to node 2 within 5 s; node 1 rejoins', async () => {
+    // People on node 2 this time: a person's client fails over like an agent, but a line in the
+    // dead node's hands is lost to its person (docs/cluster.md).
+    const onTwo = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(nodeConfig(cfg, 2), `clu2-${i}`)));
+    people.push(...onTwo);
+    const node2 = nodeName(nodeConfig(cfg, 2));
+    const moved = [...(await agentsByNode())].filter(([, n]) => n !== node2).map(([jid]) => jid);
+    expect(moved.length, 'agents on node 1').to.be.greaterThan(0);
+    const since = Date.now();
+    const asked = askAll(onTwo, PER_PERSON);
+    await untilMoment(cfg, MOMENTS['accept-to-result'] as (typeof MOMENTS)[string], since);
+    const t0 = Date.now();
+    expect(killNode(cfg, 1), 'node 1 killed').to.equal(true);
+    await until(async () => {
+      const now = await agentsByNode();
+      return moved.every((jid) => now.get(jid) === node2);
+    }, 'every agent on node 2', 15000, 25);
+    const failoverMs = Date.now() - t0;
+    const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000);
+    console.log(`      (${report('cluster kill -9 node 1', v, `; ${moved.length} agents on node 2 in ${failoverMs} ms`)})`);
+    expect(failoverMs, 'failover').to.be.at.most(FAILOVER_MS);
+    expect(v.lost, 'questions without a line').to.equal(0);
+    expect(v.duplicated, 'questions answered twice').to.equal(0);
+    expect(v.answered + v.failed).to.equal(TOTAL);
+
+    const t1 = Date.now();
+    await startNode(cfg, 1);
+    const rejoinMs = Date.now() - t1;
+    expect((await listCluster(cfg)).sort()).to.deep.equal([nodeName(nodeConfig(cfg, 1)), node2].sort());
+    const after = await settle(askAll(onTwo, 1), 30000, 500);
+    console.log(`      (node 1 rejoined in ${rejoinMs} ms; then ${report('after rejoin', after)})`);
+    expect(after.answered).to.equal(PEOPLE);
+  });
 });
