@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
+import { ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/cluster-control.js';
 import { nodeConfig, nodeName } from '../../shared/ejabberd/cluster.js';
 import { agentSnapshot } from '../../shared/ops/agents.js';
@@ -131,6 +132,9 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
       return moved.every((jid) => now.get(jid) === node2);
     }, 'every agent on node 2', 15000, 25);
     const failoverMs = Date.now() - t0;
+    // With node 1 down, the operator's API calls go to node 2 (shared/ejabberd/api.ts).
+    const late = await ensureAccount(cfg, `clu-late-${Date.now()}`);
+    expect(late.jid).to.match(/^clu-late-/);
     const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000);
     console.log(`      (${report('cluster kill -9 node 1', v, `; ${moved.length} agents on node 2 in ${failoverMs} ms`)})`);
     expect(failoverMs, 'failover').to.be.at.most(FAILOVER_MS);
