@@ -50,6 +50,8 @@ async function join(n: ParleyConfig, first: ParleyConfig, timeoutMs: number): Pr
     await node.ctl(n, 'join_cluster', nodeName(first)).catch((err: Error) => {
       throw new Error(`node ${n.node} (${nodeName(n)}) could not join ${nodeName(first)}: ${err.message}`);
     });
+    // Measured: a node that just joined refuses the admin until its auth cache is cleared.
+    await node.ctl(n, 'clear_cache').catch(() => undefined);
   }
   // Joined: the admin account (and every other) now comes from the cluster's database. A login
   // looked up while the node was still alone (or joining) is cached as unknown (ejabberd's auth
