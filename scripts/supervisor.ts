@@ -116,6 +116,8 @@ main().catch(async (err: Error) => {
   say(`cannot start: ${err.message}`);
   await sup.stopAll().catch(() => undefined);
   await control?.close().catch(() => undefined);
+  // A cluster can be half up when start fails (a node that would not join): leave nothing running.
+  if (ownsEjabberd && cfg.ejabberdNodes > 1) await stopCluster(cfg).catch(() => undefined);
   closeApiAgent();
   process.exit(1);
 });
