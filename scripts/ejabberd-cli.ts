@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor, provisionCore } from '../shared/ejabberd/accounts.js';
-import * as ejabberd from '../shared/ejabberd/control.js';
+import { clusterStatus, startCluster, stopCluster } from '../shared/ejabberd/cluster-control.js';
 import { ensureCertificate, exposure, exposureReport } from '../shared/ejabberd/expose.js';
 
 const cfg = loadConfig();
@@ -18,9 +18,13 @@ program
   .description('render the config, start ejabberd, wait for its ports, provision the agent accounts')
   .action(async () => {
     const t0 = Date.now();
-    const st = await ejabberd.start(cfg);
+    const nodes = await startCluster(cfg);
     await provisionCore(cfg);
-    console.log(`ejabberd ${st.node} running: c2s 127.0.0.1:${cfg.c2sPort}, component ${cfg.componentPort}, http ${cfg.httpPort} (${Date.now() - t0} ms)`);
+    for (const st of nodes) {
+      const d = (st.index - 1) * cfg.ejabberdPortStep;
+      console.log(`ejabberd ${st.node} running: c2s 127.0.0.1:${st.c2sPort}, component ${cfg.componentPort + d}, http ${cfg.httpPort + d} (${Date.now() - t0} ms)`);
+    }
+    if (nodes.length > 1) console.log(`cluster of ${nodes.length}: ${(nodes[0]?.cluster ?? []).join(', ')}`);
     console.log(`web admin: ${adminUrl()}  user admin@${cfg.domain}  (password: npm run ejabberd -- admin)`);
   });
 
@@ -28,7 +32,7 @@ program
   .command('stop')
   .description('stop the instance cleanly')
   .action(async () => {
-    const wasUp = await ejabberd.stop(cfg);
+    const wasUp = await stopCluster(cfg);
     console.log(wasUp ? 'ejabberd stopped' : 'ejabberd was not running');
   });
 
@@ -36,18 +40,26 @@ program
   .command('status')
   .description('what runs: ports, API, online agents')
   .action(async () => {
-    const st = await ejabberd.status(cfg);
+    const all = await clusterStatus(cfg);
     const mark = (b: boolean) => (b ? 'up' : 'down');
-    console.log(`node ${st.node}: ${st.running ? 'running' : 'not running'}`);
-    console.log(`  c2s       127.0.0.1:${cfg.c2sPort}  ${mark(st.c2s)}`);
-    console.log(`  component 127.0.0.1:${cfg.componentPort}  ${mark(st.component)}`);
-    console.log(`  http/api  127.0.0.1:${cfg.httpPort}  ${mark(st.http)} / api ${mark(st.api)}`);
+    for (const st of all) {
+      const d = (st.index - 1) * cfg.ejabberdPortStep;
+      console.log(`node ${st.node}: ${st.running ? 'running' : 'not running'}`);
+      console.log(`  c2s       127.0.0.1:${st.c2sPort}  ${mark(st.c2s)}`);
+      console.log(`  component 127.0.0.1:${cfg.componentPort + d}  ${mark(st.component)}`);
+      console.log(`  http/api  127.0.0.1:${cfg.httpPort + d}  ${mark(st.http)} / api ${mark(st.api)}`);
+      if (st.cluster) console.log(`  cluster   ${st.cluster.join(', ')}`);
+    }
     console.log(`  state     ${cfg.home}`);
+    const st = all[0] as (typeof all)[number];
     if (st.running) {
+      // Sessions are cluster-wide: any node lists every online account.
       console.log(`  online (${st.online.length}): ${st.online.join(', ') || '-'}`);
       console.log(`  web admin ${adminUrl()}`);
     }
-    process.exitCode = st.running ? 0 : 3;
+    // 0: every node runs; 3: none; 4: some (a degraded cluster).
+    const up = all.filter((x) => x.running).length;
+    process.exitCode = up === all.length ? 0 : up === 0 ? 3 : 4;
   });
 
 program

@@ -7,6 +7,8 @@ import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { credentialsFor } from '../shared/ejabberd/accounts.js';
+import { c2sEndpoints } from '../shared/ejabberd/cluster.js';
+import { portOpen } from '../shared/ejabberd/ports.js';
 import { agentSnapshot, componentJid } from '../shared/ops/index.js';
 import { installationRoster } from '../shared/identity/roster.js';
 import { useRoleBook } from '../shared/runtime/names.js';
@@ -33,6 +35,8 @@ interface JsonRow {
   heard_s_ago: number | null;
   lease_left_s: number | null;
   presence: 'online' | 'online-component' | 'offline';
+  /** The ejabberd node its session is on (Erlang node name); null when offline. */
+  node: string | null;
   /** Connected XMPP sessions (resources). */
   sessions: number;
   /** XEP-0199 round trip of the first session (or the component), ms; null when not pinged or it failed. */
@@ -48,6 +52,7 @@ interface Row {
   supervisor: string;
   registered: string;
   presence: string;
+  node: string;
   ping: string;
 }
 
@@ -55,7 +60,10 @@ async function ping(fullJids: string[], timeoutMs: number): Promise<Map<string, 
   const out = new Map<string, Ping>();
   if (fullJids.length === 0) return out;
   const { password } = credentialsFor(cfg, 'admin');
-  const xmpp = client({ service: `xmpp://${cfg.host}:${cfg.c2sPort}`, domain: cfg.domain, resource: `status-${process.pid}`, credentials: (auth, mechs) => auth({ username: 'admin', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)) });
+  // The first node that accepts connections (a cluster may have lost node 1).
+  const up = await Promise.all(c2sEndpoints(cfg).map((e) => portOpen(e.port, e.host)));
+  const at = c2sEndpoints(cfg)[Math.max(0, up.indexOf(true))] as { host: string; port: number };
+  const xmpp = client({ service: `xmpp://${at.host}:${at.port}`, domain: cfg.domain, resource: `status-${process.pid}`, credentials: (auth, mechs) => auth({ username: 'admin', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)) });
   xmpp.on('error', () => undefined);
   await xmpp.start();
   try {
@@ -93,6 +101,7 @@ async function main(): Promise<void> {
       heard_s_ago: a.df.last_seen_ms_ago === null ? null : Math.round(a.df.last_seen_ms_ago / 100) / 10,
       lease_left_s: a.df.lease_left_ms === null ? null : Math.round(a.df.lease_left_ms / 100) / 10,
       presence: a.resources.length ? 'online' : componentPing?.ok ? 'online-component' : 'offline',
+      node: a.node,
       sessions: a.resources.length,
       ping_ms: firstPing?.ok ? Math.round(firstPing.ms * 10) / 10 : null,
       ping_ok: firstPing ? firstPing.ok : null,
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
       supervisor: s.pid !== null || s.kind !== null ? `${s.status}${s.pid ? ` pid ${s.pid}` : ''}${s.restarts ? ` restarts ${s.restarts}` : ''}${s.extra ? ' extra' : ''}` : s.status === 'unsupervised' ? 'not supervised' : 'no supervisor',
       registered: a.df.registered ? `yes (heard ${Math.round((a.df.last_seen_ms_ago ?? 0) / 100) / 10} s ago)` : '-',
       presence: a.resources.length ? `online (${a.resources.length})` : componentPing?.ok ? 'online (component)' : 'offline',
+      node: a.node ?? '-',
       ping: a.resources.length ? a.resources.map((j) => pingText(pings.get(j))).join(', ') : (componentPing ? pingText(componentPing) : '-'),
     };
   });
@@ -112,8 +122,8 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ supervisor: snap.supervisor, agents: json }, null, 2));
     return;
   }
-  const head: Row = { name: 'AGENT', role: 'ROLE', skills: ['SKILLS'], supervisor: 'SUPERVISOR', registered: 'DF', presence: 'PRESENCE', ping: 'PING (XEP-0199)' };
-  const cells = (r: Row) => [r.name, r.role, r.skills.join(',') || '-', r.supervisor, r.registered, r.presence, r.ping];
+  const head: Row = { name: 'AGENT', role: 'ROLE', skills: ['SKILLS'], supervisor: 'SUPERVISOR', registered: 'DF', presence: 'PRESENCE', node: 'NODE', ping: 'PING (XEP-0199)' };
+  const cells = (r: Row) => [r.name, r.role, r.skills.join(',') || '-', r.supervisor, r.registered, r.presence, r.node, r.ping];
   const all = [head, ...rows].map(cells);
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   for (const r of all) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());

@@ -8,6 +8,7 @@ import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { llmSettings } from '../shared/llm/config.js';
 import { closeApiAgent } from '../shared/ejabberd/api.js';
 import { provisionCore } from '../shared/ejabberd/accounts.js';
+import { killNode, startCluster, stopCluster } from '../shared/ejabberd/cluster-control.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
@@ -65,7 +66,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) {
     say(`${signal} again: killing everything now`);
     sup.killAll();
-    if (ownsEjabberd) ejabberd.kill(cfg);
+    if (ownsEjabberd) for (let i = 1; i <= cfg.ejabberdNodes; i++) killNode(cfg, i);
     process.exit(130);
   }
   stopping = true;
@@ -75,7 +76,7 @@ async function shutdown(signal: string): Promise<void> {
   await sup.stopAll();
   if (ownsEjabberd) {
     say('stopping ejabberd…');
-    await ejabberd.stop(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
+    await stopCluster(cfg).catch((err: Error) => say(`ejabberd stop failed: ${err.message}`));
   }
   closeApiAgent();
   say(`stopped in ${since(t)}`);
@@ -88,11 +89,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const t0 = performance.now();
   ownsEjabberd = !(await ejabberd.status(cfg)).running;
-  await ejabberd.start(cfg);
+  await startCluster(cfg); // every node of PARLEY_EJABBERD_NODES, joined (shared/ejabberd/cluster-control.ts)
   await provisionCore(cfg);
   // One calendar agent per person with a calendar (npm run user -- add creates it).
   const people = listCalendarPeople(cfg);
-  say(`ejabberd up on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
+  const where = cfg.ejabberdNodes > 1 ? `a cluster of ${cfg.ejabberdNodes} nodes, first` : 'ejabberd up';
+  say(`${where} on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
@@ -126,6 +128,8 @@ main().catch(async (err: Error) => {
   say(`cannot start: ${err.message}`);
   await sup.stopAll().catch(() => undefined);
   await control?.close().catch(() => undefined);
+  // A cluster can be half up when start fails (a node that would not join): leave nothing running.
+  if (ownsEjabberd && cfg.ejabberdNodes > 1) await stopCluster(cfg).catch(() => undefined);
   closeApiAgent();
   process.exit(1);
 });

@@ -2,6 +2,7 @@
 // serving every room JID <name>@rooms.<domain> from $PARLEY_HOME/rooms.json. Each room is its own
 // agent (ComponentHost): own pipeline identity room-<name>, router, telemetry, calendar
 // (data/room-<name>.sqlite), DID, and Registry entry (capability ROOM, profile.room). Wiring only.
+import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
 import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import { fromPromise, waitFor } from 'xstate';
@@ -41,7 +42,7 @@ const rooms = loadRooms(config.home);
 const domain = roomsDomain(config.domain);
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 
-const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, logger });
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, endpoints: componentEndpoints(config), logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
 const ledger = new Ledger(ledgerDbFile(config));
 const stores: CalendarStore[] = [];

@@ -19,6 +19,12 @@ export interface ParleyConfig {
   httpPort: number;
   /** Erlang distribution port of the ejabberd node (no epmd). */
   distPort: number;
+  /** ejabberd nodes in the cluster (PARLEY_EJABBERD_NODES; 1: the single node of old). */
+  ejabberdNodes: number;
+  /** Distance between two nodes' ports (PARLEY_EJABBERD_PORT_STEP). */
+  ejabberdPortStep: number;
+  /** Which node of the cluster this configuration describes (1-based; shared/ejabberd/cluster.ts derives the others). */
+  node: number;
   /** XEP-0313 archiving; off by default (facts.md: MAM costs 10–50× server CPU). */
   mam: boolean;
   offlineLimit: number;
@@ -49,6 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
     // Derived from the c2s port unless set, so a second instance only has to move its ports.
     distPort: envNumber('PARLEY_DIST_PORT', env, c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
+    ejabberdNodes: envNumber('PARLEY_EJABBERD_NODES', env),
+    ejabberdPortStep: envNumber('PARLEY_EJABBERD_PORT_STEP', env),
+    node: 1,
     mam: envFlag('PARLEY_MAM', env),
     offlineLimit: envNumber('PARLEY_OFFLINE_LIMIT', env),
     logLevel: envEnum('PARLEY_EJABBERD_LOGLEVEL', env),
@@ -65,15 +74,24 @@ export function configEnv(cfg: ParleyConfig): Record<string, string> {
     PARLEY_HTTP_PORT: String(cfg.httpPort),
     PARLEY_DIST_PORT: String(cfg.distPort),
     PARLEY_MAM: cfg.mam ? '1' : '0',
+    PARLEY_EJABBERD_NODES: String(cfg.ejabberdNodes),
+    PARLEY_EJABBERD_PORT_STEP: String(cfg.ejabberdPortStep),
   };
 }
 
+/** Node 1 keeps the single node's folders; node i > 1 of a cluster has its own under ejabberd/node<i>. */
+const nodeDir = (cfg: ParleyConfig) => (cfg.node > 1 ? path.join(cfg.home, 'ejabberd', `node${cfg.node}`) : path.join(cfg.home, 'ejabberd'));
+
 export const paths = (cfg: ParleyConfig) => ({
   ejabberd: path.join(cfg.home, 'ejabberd'),
-  etc: path.join(cfg.home, 'ejabberd', 'etc'),
-  spool: path.join(cfg.home, 'ejabberd', 'spool'),
-  logs: path.join(cfg.home, 'ejabberd', 'logs'),
-  run: path.join(cfg.home, 'ejabberd', 'run'),
+  /** This node's own folder (the ejabberd folder itself for node 1). */
+  node: nodeDir(cfg),
+  etc: path.join(nodeDir(cfg), 'etc'),
+  spool: path.join(nodeDir(cfg), 'spool'),
+  logs: path.join(nodeDir(cfg), 'logs'),
+  run: path.join(nodeDir(cfg), 'run'),
+  /** The cluster's shared Erlang cookie (one file, owner ejabberd, 0600). */
+  cookie: path.join(cfg.home, 'ejabberd', 'cookie'),
   secrets: path.join(cfg.home, 'secrets'),
   data: path.join(cfg.home, 'data'),
   telemetry: path.join(cfg.home, 'telemetry'),

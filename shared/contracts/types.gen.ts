@@ -468,6 +468,10 @@ export interface ConsoleAgent {
    * @maxItems 100
    */
   resources: string[];
+  /**
+   * the ejabberd node (Erlang node name) its session is on; null when offline (PARLEY_EJABBERD_NODES: a cluster)
+   */
+  node: string | null;
   df: {
     registered: boolean;
     registered_at: number | null;

@@ -26,14 +26,38 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 /** True when the server stops the command at authentication (no or wrong admin credentials). */
 export const isAuthRefusal = (err: unknown) => err instanceof EjabberdApiError && (err.status === 401 || err.status === 403);
 
-export function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: object = {}, timeoutMs = 5000): Promise<T> {
+const refused = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+
+/**
+ * One command on the node `cfg` describes. The installation's own configuration (node 1) of a
+ * cluster falls back to the other nodes while node 1 refuses connections (it died): accounts and
+ * sessions are cluster-wide, so any node serves them (docs/cluster.md). A node-specific
+ * configuration (cluster.ts nodeConfig, node > 1) asks that node only.
+ */
+export async function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: object = {}, timeoutMs = 5000): Promise<T> {
+  try {
+    return await callNode<T>(cfg, cfg.httpPort, command, args, timeoutMs);
+  } catch (err) {
+    if (!refused(err) || cfg.node !== 1 || cfg.ejabberdNodes < 2) throw err;
+    for (let i = 2; i <= cfg.ejabberdNodes; i++) {
+      try {
+        return await callNode<T>(cfg, cfg.httpPort + (i - 1) * cfg.ejabberdPortStep, command, args, timeoutMs);
+      } catch (next) {
+        if (!refused(next)) throw next;
+      }
+    }
+    throw err;
+  }
+}
+
+function callNode<T>(cfg: ParleyConfig, port: number, command: string, args: object, timeoutMs: number): Promise<T> {
   const body = JSON.stringify(args);
   const auth = authorization(cfg);
   return new Promise<T>((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1', // the admin API answers on the ejabberd host's loopback only
-        port: cfg.httpPort,
+        port,
         path: `/api/${command}`,
         method: 'POST',
         agent,
@@ -92,6 +116,8 @@ export const api = {
     ),
   registeredUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'registered_users', { host: cfg.domain }),
   connectedUsers: (cfg: ParleyConfig) => callApi<string[]>(cfg, 'connected_users'),
+  /** Every session of the cluster with the Erlang node that holds it (mod_admin_extra). */
+  connectedUsersInfo: (cfg: ParleyConfig) => callApi<Array<{ jid: string; node: string }>>(cfg, 'connected_users_info'),
   convertToScram: (cfg: ParleyConfig) => callApi<unknown>(cfg, 'convert_to_scram', { host: cfg.domain }),
 };
 

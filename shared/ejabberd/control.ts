@@ -8,6 +8,7 @@ import { type ParleyConfig, paths } from '../config/index.js';
 import { SecretMap, secureStateDir } from '../secrets/index.js';
 import { ADMIN_ACCOUNT, api, apiAnswers, isAuthRefusal } from './api.js';
 import { portOpen, waitFor } from './ports.js';
+import { clustered, ensureCookie } from './cluster.js';
 import { nodeName, renderConfig } from './render.js';
 import { envString } from '../config/env.js';
 
@@ -58,14 +59,18 @@ function assertInstalled(): void {
 async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
   const p = paths(cfg);
   secureStateDir(cfg.home);
-  for (const dir of [cfg.home, p.ejabberd]) fs.chmodSync(dir, 0o710);
-  await run('chgrp', [RUN_AS, cfg.home, p.ejabberd]);
-  await run('chown', ['-R', `${RUN_AS}:${RUN_AS}`, p.spool, p.logs, p.run]);
-  await run('chmod', ['-R', 'go-rwx', p.spool, p.logs, p.run]);
+  const traversed = [...new Set([cfg.home, p.ejabberd, p.node])];
+  for (const dir of traversed) fs.chmodSync(dir, 0o710);
+  await run('chgrp', [RUN_AS, ...traversed]);
+  // A clustered node's own folders, and the cluster's cookie (cluster.ts), are the node's alone.
+  const owned = [p.spool, p.logs, p.run, ...(clustered(cfg) ? [ensureCookie(cfg)] : [])];
+  await run('chown', ['-R', `${RUN_AS}:${RUN_AS}`, ...owned]);
+  await run('chmod', ['-R', 'go-rwx', ...owned]);
   const etcFiles = fs.readdirSync(p.etc).map((f) => path.join(p.etc, f));
   await run('chgrp', [RUN_AS, p.etc, ...etcFiles]);
   fs.chmodSync(p.etc, 0o750);
-  for (const f of etcFiles) fs.chmodSync(f, 0o640);
+  // etc/erl, the clustered node's erl wrapper, is run by ejabberd; the rest is read only.
+  for (const f of etcFiles) fs.chmodSync(f, path.basename(f) === 'erl' ? 0o750 : 0o640);
   try {
     await run('su', ['-s', '/bin/sh', RUN_AS, '-c', `test -r "${path.join(p.etc, 'ejabberd.yml')}" && test -w "${p.spool}"`]);
   } catch {
@@ -98,7 +103,11 @@ function logTail(cfg: ParleyConfig, lines = 20): string {
   return '(no ejabberd log yet)';
 }
 
-export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Promise<InstanceStatus> {
+/**
+ * Starts this node (`cfg.node` of its cluster). `admin: false` skips creating the admin account: a
+ * node about to join a cluster gets it, with every other account, from the cluster (cluster-control.ts).
+ */
+export async function start(cfg: ParleyConfig, { timeoutMs = 30000, admin = true } = {}): Promise<InstanceStatus> {
   assertInstalled();
   let before = await status(cfg);
   if (before.running) return before;
@@ -148,7 +157,7 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000 } = {}): Prom
       what: `ejabberd ports ${cfg.c2sPort}/${cfg.httpPort}`,
     });
     await waitFor(() => apiAnswers(cfg), { timeoutMs, what: 'ejabberd HTTP API' });
-    await ensureAdmin(cfg);
+    if (admin) await ensureAdmin(cfg);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${logTail(cfg)}`);
   }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
+import { clustered, erlWrapper, inetrcHosts, nodeHost, nodeName } from './cluster.js';
 import { ensureCertificate, exposure, exposureYaml, installCertificate } from './expose.js';
 
 const MAM_BLOCK = `  mod_mam:
@@ -13,9 +14,7 @@ const MAM_BLOCK = `  mod_mam:
     assume_mam_usage: true
     default: always`;
 
-export function nodeName(cfg: ParleyConfig): string {
-  return `parley${cfg.c2sPort}@localhost`;
-}
+export { nodeName };
 
 export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/{{([A-Z0-9_]+)}}/g, (_, key: string) => {
@@ -44,6 +43,9 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     LOGLEVEL: cfg.logLevel,
     MAM_BLOCK: cfg.mam ? MAM_BLOCK : '',
     NODE: nodeName(cfg),
+    DIST_IP: `{${nodeHost(cfg.node).ip.join(',')}}`,
+    // A clustered node runs erl through etc/erl, which points it at the cluster's cookie (cluster.ts).
+    CLUSTER_BLOCK: clustered(cfg) ? `ERL=${path.join(p.etc, 'erl')}` : '',
     RUN_DIR: p.run,
     EXPOSED_LISTENERS: tls.listeners,
     CERTFILES: tls.certfiles,
@@ -54,6 +56,7 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
   fs.writeFileSync(path.join(p.etc, 'ejabberd.yml'), yml, { mode: 0o640 });
   fs.chmodSync(path.join(p.etc, 'ejabberd.yml'), 0o640);
   fs.writeFileSync(path.join(p.etc, 'ejabberdctl.cfg'), ctl, { mode: 0o640 });
-  fs.copyFileSync(path.join(tmplDir, 'inetrc'), path.join(p.etc, 'inetrc'));
+  fs.writeFileSync(path.join(p.etc, 'inetrc'), fs.readFileSync(path.join(tmplDir, 'inetrc'), 'utf8') + inetrcHosts(cfg));
+  if (clustered(cfg)) fs.writeFileSync(path.join(p.etc, 'erl'), erlWrapper(cfg), { mode: 0o750 });
   return path.join(p.etc, 'ejabberd.yml');
 }

@@ -2,14 +2,14 @@
 // `npm run spawn` and the console's /api/agents):
 //   supervisor  GET /agents on the local control socket (status, pid, restarts), when one runs
 //   directory   the DF's registrations ($PARLEY_HOME/data/registry.sqlite, read-only): role, skills, DID, lease
-//   presence    ejabberd's connected sessions (mod_http_api connected_users)
+//   presence    ejabberd's connected sessions and the cluster node of each (connected_users_info)
 // plus, on request, an XEP-0199 ping to each online agent (ping.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadTunables } from '../config/agents.js';
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
-import { api } from '../ejabberd/api.js';
+import { connectedSessions } from '../ejabberd/cluster-control.js';
 import { identify, jidOfName, roomsDomain } from '../runtime/names.js';
 import { SqliteDirectoryStore, type DirectoryRecord } from '../store/directory.js';
 import type { ChildInfo } from '../supervisor/child.js';
@@ -29,6 +29,8 @@ export interface AgentRow {
   presence: Presence;
   /** Connected XMPP resources (full JIDs). */
   resources: string[];
+  /** The ejabberd node (Erlang node name) its first session is on; null when offline (issue #14: a cluster). */
+  node: string | null;
   /** The DF's entry; the lease runs lease_ms from the last REGISTER/HEARTBEAT (PARLEY_LEASE_MS). */
   df: { registered: boolean; registered_at: number | null; last_seen_ms_ago: number | null; lease_ms: number; lease_left_ms: number | null };
 }
@@ -58,8 +60,8 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
   // The console is supervised like an agent but is none: it has no account and sends no envelope.
   const children = ((sup?.body.agents ?? []) as ChildInfo[]).filter((c) => c.kind !== 'console');
   const records = directoryRecords(cfg);
-  const sessions = (await api.connectedUsers(cfg).catch(() => [] as string[]))
-    .map((full) => ({ full, id: identify(full, cfg.domain) }))
+  const sessions = (await connectedSessions(cfg))
+    .map((s) => ({ full: s.jid, node: s.node, id: identify(s.jid, cfg.domain) }))
     .filter((s) => !['person', 'foreign', 'admin'].includes(s.id.role));
   const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
   const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...sessions.map((s) => s.id.name)]);
@@ -82,6 +84,7 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
         : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
       presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
       resources: own.map((s) => s.full),
+      node: own[0]?.node ?? null,
       df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null, lease_ms: leaseMs, lease_left_ms: r ? Math.max(0, r.last_seen + leaseMs - now) : null },
     };
   });

@@ -1,5 +1,6 @@
 // Process wiring shared by every agent's main.ts: config, credentials, logger, telemetry,
 // transport, Agent, and a clean shutdown on SIGTERM/SIGINT. Roles add their exchanges.
+import { c2sEndpoints } from '../ejabberd/cluster.js';
 import path from 'node:path';
 import { envFlag, envString, loadConfig, type ParleyConfig, paths } from '../config/index.js';
 import { credentialsFor } from '../ejabberd/accounts.js';
@@ -70,7 +71,8 @@ export function createAgent(opts: BootOptions): Booted {
   // The agent that writes to people asks for the server's ack right after each burst: a line the
   // server had routed but not yet acknowledged when it died is sent again, and a person's client
   // shows a copy as a second answer (issue "Keep every conversation through any single crash").
-  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}) });
+  // In a cluster (PARLEY_EJABBERD_NODES) the agent starts on the node its name hashes to and fails over to the others.
+  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, endpoints: c2sEndpoints(config), logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}) });
   // PARLEY_DURABLE=0: no snapshots, no ledger (benchmark comparisons; a crash then loses conversations).
   const store = opts.durable && envFlag('PARLEY_DURABLE') ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({

@@ -4,6 +4,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { startIndex } from '../ejabberd/cluster.js';
 import { type CountingStreamManager, fixInboundCounter } from './sm-fix.js';
 import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
 
@@ -12,6 +13,12 @@ export interface ClientTransportOptions {
   password: string;
   host: string;
   port: number;
+  /**
+   * Every node of an ejabberd cluster (shared/ejabberd/cluster.ts c2sEndpoints): the account
+   * starts on the one its name hashes to (agents spread over the nodes) and moves on to the
+   * next when its stream breaks. host/port are ignored when there are several.
+   */
+  endpoints?: Array<{ host: string; port: number }>;
   logger: Logger;
   resource?: string;
   /** Presence priority; agents use 1 so bare-JID messages reach them (RFC 6121 §8.5.2). */
@@ -26,10 +33,19 @@ export interface ClientTransportOptions {
   ackDebounceMs?: number;
 }
 
+/** The endpoints as services, rotated to start at the one `jid` hashes to. */
+function services(opts: ClientTransportOptions): string[] {
+  const all = (opts.endpoints && opts.endpoints.length > 1 ? opts.endpoints : [{ host: opts.host, port: opts.port }])
+    .map((e) => `xmpp://${e.host}:${e.port}`);
+  const at = startIndex(opts.jid, all.length);
+  return [...all.slice(at), ...all.slice(0, at)];
+}
+
 export function clientTransport(opts: ClientTransportOptions): XmppTransport {
   const [username, domain] = opts.jid.split('@') as [string, string];
+  const endpoints = services(opts);
   const xmpp = client({
-    service: `xmpp://${opts.host}:${opts.port}`,
+    service: endpoints[0] as string,
     domain,
     resource: opts.resource ?? 'agent',
     credentials: (authenticate, mechanisms) => {
@@ -47,6 +63,7 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
     entity: xmpp as unknown as XmppEntity,
     logger: opts.logger,
     gate,
+    endpoints,
     onOnline: async (t) => {
       await t.sendRaw(xml('presence', {}, xml('priority', {}, String(opts.priority ?? 1)), ...(opts.presence ?? [])));
     },

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { Endpoints } from './endpoints.js';
 import type { AckGate } from './sm-fix.js';
 import { messageStanza, readMessage } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
@@ -40,6 +41,11 @@ export interface XmppTransportOptions {
   maxQueued?: number;
   /** XEP-0198: told when each message/presence is taken in and handled, so only handled ones are acked (sm-fix.ts). */
   gate?: AckGate;
+  /**
+   * The nodes of an ejabberd cluster (xmpp://host:port), first the one to log in to: a lost
+   * stream reconnects to the next one (issue #14 §1). Absent: the entity's own service only.
+   */
+  endpoints?: string[];
 }
 
 interface Held {
@@ -68,10 +74,13 @@ export class XmppTransport implements Transport {
   private inbox: Held[] = [];
   private draining = false;
   private corked = false;
+  private readonly endpoints: Endpoints;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
     this.entity = opts.entity;
+    this.endpoints = new Endpoints(opts.endpoints && opts.endpoints.length > 0 ? opts.endpoints : [opts.entity.options.service]);
+    this.entity.options.service = this.endpoints.current;
     this.log = opts.logger;
     this.events.setMaxListeners(50);
     // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
@@ -102,6 +111,8 @@ export class XmppTransport implements Transport {
     this.stopping = false;
     this._status = 'connecting';
     const ready = new Promise<void>((resolve) => this.events.once('online', resolve));
+    // Several nodes: start on the first that accepts connections (endpoints.ts).
+    if (this.endpoints.size > 1) this.entity.options.service = await this.endpoints.firstReachable();
     try {
       await this.entity.start();
     } catch (err) {
@@ -275,6 +286,13 @@ export class XmppTransport implements Transport {
 
   private async reconnect(): Promise<void> {
     if (this.stopping || this.entity.status === 'online') return;
+    // In a cluster every attempt goes to the next node: the one that broke the stream may be dead
+    // (kill -9 closes its sockets at once), and a live one lets any node resume the session
+    // (XEP-0198: ejabberd finds it through the cluster-wide session table).
+    if (this.endpoints.size > 1) {
+      this.entity.options.service = this.endpoints.next();
+      this.log.info({ service: this.entity.options.service }, 'reconnecting to the next node');
+    }
     const { service, domain, lang } = this.entity.options;
     // A server still starting (a restarted ejabberd accepts TCP before it serves streams) can
     // leave a login half done forever: no error, no 'online'. Give each attempt a deadline.

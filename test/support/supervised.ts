@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
+import { killNode } from '../../shared/ejabberd/cluster-control.js';
 import { freePort } from '../../shared/ejabberd/ports.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
@@ -71,7 +71,7 @@ export async function stopSupervisor(sup: ChildProcess | undefined, cfg: ParleyC
     await Promise.race([new Promise((r) => sup.once('exit', r)), new Promise((r) => setTimeout(r, graceMs))]);
     if (sup.exitCode === null && sup.signalCode === null) {
       sup.kill('SIGKILL');
-      if (cfg) ejabberd.kill(cfg);
+      if (cfg) for (let i = 1; i <= cfg.ejabberdNodes; i++) killNode(cfg, i);
     }
   }
   if (cfg && !process.env.PARLEY_KEEP_TEST_HOME) fs.rmSync(cfg.home, { recursive: true, force: true });

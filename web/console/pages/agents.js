@@ -43,7 +43,7 @@ function table(body, refresh) {
     h('td', {}, h('span.dot.' + stateClass(a)), ' ', h('strong', {}, a.name), h('div.muted.small', {}, a.jid)),
     h('td', {}, a.role),
     h('td', {}, h('span.badge.' + (a.supervisor.status === 'ready' ? 'ok' : a.supervisor.status === 'stopped' ? 'off' : 'warn'), {}, a.supervisor.status), a.supervisor.restarts ? h('span.muted.small', {}, ` ↻${a.supervisor.restarts}`) : ''),
-    h('td', {}, h('span.badge.' + (a.presence === 'offline' ? 'off' : 'ok'), {}, a.presence)),
+    h('td', {}, h('span.badge.' + (a.presence === 'offline' ? 'off' : 'ok'), {}, a.presence), a.node ? h('div.muted.small', { title: 'the ejabberd node of its session' }, a.node) : ''),
     h('td', {}, a.df.registered ? h('span.badge.' + (a.df.lease_left_ms > 0 ? 'ok' : 'error'), { title: `registered; heard ${Math.round(a.df.last_seen_ms_ago / 1000)} s ago` }, `lease ${Math.round(a.df.lease_left_ms / 1000)} s`) : h('span.muted', {}, '—')),
     h('td.skills', {}, a.skills.length ? a.skills.map((s) => h('span.chip', {}, s)) : h('span.muted', {}, '—')),
     h('td.num', {}, `${a.load.in_per_min} / ${a.load.out_per_min}`),

@@ -1,0 +1,58 @@
+// The services a transport may log in to: the nodes of an ejabberd cluster (issue #14 §1,
+// docs/cluster.md), first the one to start on. One service is the single node of old.
+import net from 'node:net';
+
+export class Endpoints {
+  private readonly list: string[];
+  private at = 0;
+
+  /** `services` as xmpp://host:port, in the order to try them. */
+  constructor(services: string[]) {
+    if (services.length === 0) throw new Error('a transport needs at least one endpoint');
+    this.list = services;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  get current(): string {
+    return this.list[this.at] as string;
+  }
+
+  /** The next node (modulo their number): where a reconnect attempt goes. */
+  next(): string {
+    this.at = (this.at + 1) % this.list.length;
+    return this.current;
+  }
+
+  /**
+   * The first service, from the current one on, that accepts a TCP connection (a refused
+   * connect is cheap on loopback); the current one when none does (the caller's start then
+   * fails as it always did). Only asked with several endpoints: xmpp.js cannot be restarted
+   * cleanly after a failed start, so the start must pick a live node beforehand.
+   */
+  async firstReachable(): Promise<string> {
+    const from = this.at;
+    for (let k = 0; k < this.list.length; k++) {
+      this.at = (from + k) % this.list.length;
+      const url = new URL(this.current);
+      if (await reachable(url.hostname, Number(url.port))) return this.current;
+    }
+    this.at = from;
+    return this.current;
+  }
+}
+
+function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(timeoutMs, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}

@@ -1,0 +1,40 @@
+// Ports for a test cluster (shared/ejabberd/cluster.ts): one block of consecutive free ports, so
+// node i's listeners (every port + (i − 1) × step) never land on another test's random port.
+import net from 'node:net';
+import { freePort } from '../../shared/ejabberd/ports.js';
+import { nodeHost } from '../../shared/ejabberd/cluster.js';
+
+function bindable(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Settings for `nodes` nodes: c2s, component, HTTP, dist and console ports at base … base + 4,
+ * node i's listeners at base + 5(i − 1) …; the dist port is also free on every node's own address.
+ */
+export async function clusterPorts(nodes: number): Promise<Record<string, string>> {
+  const step = 5;
+  for (let tries = 0; tries < 50; tries++) {
+    const base = await freePort();
+    const ports = Array.from({ length: step * nodes }, (_, k) => base + k);
+    const hosts = Array.from({ length: nodes }, (_, k) => nodeHost(k + 1).ip.join('.'));
+    const free = (await Promise.all(ports.map((p) => bindable(p, '127.0.0.1')))).every(Boolean)
+      && (await Promise.all(hosts.map((h) => bindable(base + 3, h)))).every(Boolean);
+    if (!free) continue;
+    return {
+      PARLEY_EJABBERD_NODES: String(nodes),
+      PARLEY_EJABBERD_PORT_STEP: String(step),
+      PARLEY_C2S_PORT: String(base),
+      PARLEY_COMPONENT_PORT: String(base + 1),
+      PARLEY_HTTP_PORT: String(base + 2),
+      PARLEY_DIST_PORT: String(base + 3),
+      PARLEY_CONSOLE_PORT: String(base + 4),
+    };
+  }
+  throw new Error(`no block of ${step * nodes} free ports`);
+}
