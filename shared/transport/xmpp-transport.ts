@@ -7,7 +7,8 @@ import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
 import { Endpoints } from './endpoints.js';
 import type { AckGate } from './sm-fix.js';
-import { messageStanza, readMessage } from './stanza.js';
+import { Inbox } from './inbox.js';
+import { messageStanza } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
 /** The part of an xmpp.js entity this transport drives. */
@@ -48,12 +49,6 @@ export interface XmppTransportOptions {
   endpoints?: string[];
 }
 
-interface Held {
-  stanza: Element;
-  /** Tells the XEP-0198 counter the stanza is handled (sm-fix.ts AckGate). */
-  release?: () => void;
-}
-
 /** How long one reconnect attempt may take before it is abandoned and retried. */
 const ATTEMPT_DEADLINE_MS = 10_000;
 
@@ -70,9 +65,8 @@ export class XmppTransport implements Transport {
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private attemptTimer: NodeJS.Timeout | undefined;
-  /** Stanzas of a burst waiting for their turn (dispatch). */
-  private inbox: Held[] = [];
-  private draining = false;
+  /** Inbound stanzas, one per turn of the event loop (inbox.ts). */
+  private readonly inbox: Inbox;
   private corked = false;
   private readonly endpoints: Endpoints;
 
@@ -91,7 +85,8 @@ export class XmppTransport implements Transport {
     });
     this.entity.on('online', () => void this.onlineNow());
     this.entity.on('disconnect', () => this.lost());
-    this.entity.on('stanza', (stanza: Element) => this.dispatch(stanza));
+    this.inbox = new Inbox(this.events, opts.gate);
+    this.entity.on('stanza', (stanza: Element) => this.inbox.dispatch(stanza));
   }
 
   get status(): TransportStatus {
@@ -266,7 +261,7 @@ export class XmppTransport implements Transport {
   }
 
   private lost(): void {
-    this.drainNow();
+    this.inbox.drainNow();
     if (this._status === 'online') this.events.emit('offline');
     this._status = this.stopping ? 'offline' : 'connecting';
     if (!this.stopping) this.scheduleReconnect();
@@ -310,60 +305,6 @@ export class XmppTransport implements Transport {
     } catch (err) {
       this.log.debug({ err: (err as Error).message, attempt: this.attempt }, 'reconnect failed');
       this.scheduleReconnect();
-    }
-  }
-
-  /**
-   * One inbound stanza at a time, each in its own turn of the event loop once a burst arrives:
-   * xmpp.js parses every stanza of a TCP read in one synchronous loop, so without this the
-   * promises (invoked actors) started by the first would settle only after the last was
-   * handled, and a burst of 50 requests would look like 50 concurrent exchanges (a specialist
-   * at its concurrency limit REFUSEs busy work it would finish in microseconds). The first
-   * stanza is handled at once; the rest wait for the previous one's promises (setImmediate).
-   */
-  private dispatch(stanza: Element): void {
-    const held: Held = { stanza };
-    if (stanza.name === 'message' || stanza.name === 'presence') {
-      const release = this.opts.gate?.hold();
-      if (release) held.release = release;
-    }
-    if (this.draining) {
-      this.inbox.push(held);
-      return;
-    }
-    this.draining = true;
-    setImmediate(this.drain);
-    this.deliver(held);
-  }
-
-  private readonly drain = (): void => {
-    const next = this.inbox.shift();
-    if (next === undefined) {
-      this.draining = false;
-      return;
-    }
-    setImmediate(this.drain); // first: a throwing listener must not stall the inbox
-    this.deliver(next);
-  };
-
-  /**
-   * The stream broke: handle what is waiting now, so that the XEP-0198 count sent in <resume h>
-   * covers every stanza parsed on the old stream (the server resends only those after h).
-   */
-  private drainNow(): void {
-    for (let next = this.inbox.shift(); next !== undefined; next = this.inbox.shift()) this.deliver(next);
-  }
-
-  /** Hands a stanza to the listeners; it counts as handled (XEP-0198) once they returned. */
-  private deliver({ stanza, release }: Held): void {
-    try {
-      if (stanza.name === 'message') {
-        this.events.emit('message', readMessage(stanza));
-      } else if (stanza.name === 'presence') {
-        this.events.emit('presence', stanza);
-      }
-    } finally {
-      release?.();
     }
   }
 }
