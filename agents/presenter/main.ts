@@ -9,6 +9,7 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { InboundMessage } from '../../shared/transport/types.js';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
 import { ChatDesk } from './chat.js';
@@ -51,18 +52,30 @@ const taps = new Map<string, (text: string) => void>();
 /** How long a submitted form waits for the answer before saying it follows in chat (IQ timeouts are ~30 s). */
 const ADHOC_WAIT_MS = 20000;
 
+/**
+ * Every line to a person carries its own id, also as XEP-0359 origin-id: a line XEP-0198 sends
+ * again after the server died (it had delivered it but not yet acknowledged it) is the same
+ * stanza, which clients recognise by that id and show once (docs/architecture.md "Durability").
+ */
+function lineId(): { id: string; origin: Element } {
+  const id = `pl-${randomUUID()}`;
+  return { id, origin: xml('origin-id', { xmlns: 'urn:xmpp:sid:0', id }) };
+}
+
 function say(line: ChatEmitted): void {
   if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
     taps.get(line.thread)?.(line.text);
     taps.delete(line.thread);
   }
+  const text = line.text !== undefined ? lineId() : undefined;
   agent.transport.send({
     type: 'chat',
     to: line.to,
+    ...(text ? { id: text.id } : {}),
     ...(line.thread ? { thread: line.thread } : {}),
     ...(line.text !== undefined ? { body: line.text } : {}),
     chatState: line.chatState,
-    ...(line.choices ? { children: [choiceForm(line.choices)] } : {}),
+    children: [...(text ? [text.origin] : []), ...(line.choices ? [choiceForm(line.choices)] : [])],
   });
   // An invitation or cancellation (docs/oacop.md): the readable line went above; the .ics follows
   // as a file the client can open (XEP-0066 out-of-band data; the body is the URL, as XEP-0066 §3
@@ -70,9 +83,10 @@ function say(line: ChatEmitted): void {
   if (line.ics !== undefined) {
     const name = /^METHOD:CANCEL/m.test(line.ics) ? 'cancellation.ics' : 'invitation.ics';
     const url = files.put(name, line.ics);
+    const file = lineId();
     agent.transport.send({
-      type: 'chat', to: line.to, ...(line.thread ? { thread: line.thread } : {}), body: url,
-      children: [xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
+      type: 'chat', to: line.to, id: file.id, ...(line.thread ? { thread: line.thread } : {}), body: url,
+      children: [file.origin, xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
     });
   }
 }

@@ -31,11 +31,24 @@ export interface Line {
 
 export class ChatPerson {
   readonly lines: Line[] = [];
+  /** Lines received again with an origin-id already seen (shown once by clients; see onMessage). */
+  readonly copies: Line[] = [];
+  private readonly seenIds = new Set<string>();
   private readonly waiters = new Set<() => void>();
 
   private constructor(readonly jid: string, readonly presenter: string, private readonly t: XmppTransport) {
     t.onMessage((m: InboundMessage) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
+      // A client shows a line once per id (XEP-0359 origin-id): a copy XEP-0198 sent again after
+      // the server died is counted in `copies`, for the matrix to report, not as a second answer.
+      const origin = m.stanza.getChild('origin-id', 'urn:xmpp:sid:0')?.attrs.id as string | undefined;
+      if (origin !== undefined) {
+        if (this.seenIds.has(origin)) {
+          this.copies.push({ thread: m.thread ?? '', body: m.body, at: Date.now() });
+          return;
+        }
+        this.seenIds.add(origin);
+      }
       const oob = m.stanza.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined;
       const form = m.stanza.getChildren('x', 'jabber:x:data').find((x) => x.attrs.type === 'form');
       const choices = form?.getChildren('field').find((f) => f.attrs.var === 'say')?.getChildren('option').map((o) => o.getChildText('value') ?? '');

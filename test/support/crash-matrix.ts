@@ -95,6 +95,8 @@ export interface Verdict {
   twice: string[];
   /** The threads (conversation ids) of questions that got no line at all, to trace. */
   lostThreads: string[];
+  /** Answers received again with the same origin-id (XEP-0198 resend after the server died), shown once. */
+  copies: number;
   /** The longest wait from the question to its (first) line. */
   slowestMs: number;
 }
@@ -130,6 +132,7 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
     failures: [...new Set(failed.map((q) => (lines(q)[0]?.body ?? '').slice(0, 160)))],
     lost: asked.filter((q) => lines(q).length === 0).length,
     lostThreads: asked.filter((q) => lines(q).length === 0).map((q) => q.thread),
+    copies: asked.filter((q) => q.person.copies.some((l) => l.thread === q.thread && !l.progress)).length,
     duplicated: asked.filter((q) => lines(q).length > 1).length,
     twice: asked.filter((q) => lines(q).length > 1).map((q) => lines(q).map((l) => l.body.slice(0, 80)).join(' / ')),
     slowestMs: Math.max(0, ...asked.map((q) => (firstAt.get(q.thread) ?? Date.now()) - q.at)),
@@ -137,7 +140,7 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
 }
 
 export function report(label: string, v: Verdict, extra = ''): string {
-  return `${label}: ${v.answered} answered, ${v.failed} failed, ${v.lost} lost, ${v.duplicated} twice; slowest ${v.slowestMs} ms${extra}`
+  return `${label}: ${v.answered} answered, ${v.failed} failed, ${v.lost} lost, ${v.duplicated} twice, ${v.copies} same-id copies; slowest ${v.slowestMs} ms${extra}`
     + (v.failures.length > 0 ? `\n        failures: ${v.failures.join(' | ').slice(0, 400)}` : '')
     + (v.twice.length > 0 ? `\n        twice: ${v.twice.join(' | ').slice(0, 400)}` : '')
     + (v.lostThreads.length > 0 ? `\n        lost (npm run trace -- ID): ${v.lostThreads.slice(0, 5).join(' ')}` : '');
