@@ -130,7 +130,7 @@ export const VARIABLES = {
   PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
   PARLEY_BENCH_PEOPLE: { kind: 'number', internal: true, min: 1, integer: true, doc: 'bench: people asking at once' },
   PARLEY_BENCH_SPECIALISTS: { kind: 'string', internal: true, doc: 'bench: the specialists of the full flow' },
-  PARLEY_CRASH_MATRIX: { kind: 'flag', default: false, internal: true, doc: 'tests: `1` runs the crash matrix' },
+  PARLEY_CRASH_MATRIX: { kind: 'flag', default: false, internal: true, doc: 'tests: `1` runs every row of the crash matrix (`npm run test:crash`); otherwise the suite runs a few' },
   PARLEY_CRASH_ONLY: { kind: 'list', internal: true, doc: 'tests: the crash matrix cases to run' },
   PARLEY_KEEP_TEST_HOME: { kind: 'flag', default: false, internal: true, doc: "tests: keep the test instances' state directories" },
 } as const satisfies Record<string, VarSpec>;

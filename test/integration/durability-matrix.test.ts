@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { askAll, expectHeld, type Fault, injectFault, untilServerFlushed, MOMENTS, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
+import { askAll, expectHeld, type Fault, injectFault, MOMENTS, rowsToRun, untilServerFlushed, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const PEOPLE = 5;
@@ -79,15 +79,12 @@ const CASES: Case[] = [
   { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' }, moments: ['accept-to-result', 'presenter-reply'] },
 ];
 
-const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
-// PENDING (issue 12, unfinished): opt-in (PARLEY_CRASH_MATRIX=1) until every row holds. Its first
-// runs never reached their moments (the telemetry file is Coordinator.sqlite, and the DF lookup is
-// QUERY-REF); now the specialist and Coordinator rows hold (acks after handling, durable
-// specialists), the ejabberd rows do not yet. Figures: docs/architecture.md "Durability".
-const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
+// The ordinary suite attacks two rows (rowsToRun); `npm run test:crash` runs them all.
+// Figures: docs/architecture.md "Durability".
+const SMOKE = { coordinator: ['accept-to-result'], 'ejabberd kill -9': ['presenter-reply'] };
 
-for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
-  matrix(`Durability matrix [crash] ${c.label} with 50 questions in flight`, function () {
+for (const c of rowsToRun(CASES, SMOKE)) {
+  describe(`Durability matrix [crash] ${c.label} with 50 questions in flight`, function () {
     this.timeout(90000);
     let s: Supervised;
     let cfg: ParleyConfig;

@@ -4,14 +4,14 @@
 // ACCEPT-PROPOSALs): kill -9 of the Coordinator, of a calendar agent, of ejabberd, or ejabberd
 // stop/start. Every meeting must end with exactly one answer in its thread; what the asker was
 // told must be what the calendars hold (booked: CONFIRMED in every attendee's calendar; not booked:
-// held nowhere), and no calendar double-books. Opt-in with the rest of the matrix
-// (PARLEY_CRASH_MATRIX=1); figures in docs/architecture.md "Durability".
+// held nowhere), and no calendar double-books. One row in the ordinary suite, all with
+// `npm run test:crash`; figures in docs/architecture.md "Durability".
 import { expect } from 'chai';
 import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import { bookedEvents } from '../support/calendars.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';
-import { type Fault, injectFault, untilServerFlushed, type Moment, untilMoment } from '../support/crash-matrix.js';
+import { type Fault, injectFault, type Moment, rowsToRun, untilMoment, untilServerFlushed } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,8 +34,8 @@ const CASES: Array<{ label: string; fault: Fault; moments: string[] }> = [
   { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' }, moments: ['confirming'] },
 ];
 
-const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
-const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
+// The ordinary suite attacks one row (rowsToRun); `npm run test:crash` runs them all.
+const SMOKE = { coordinator: ['negotiating'] };
 
 interface Asked { asker: ChatPerson; name: string; thread: string; with: string[] }
 
@@ -44,8 +44,8 @@ const answers = (q: Asked): Line[] => q.asker.lines.filter((l) => l.thread === q
 
 let day = 0;
 
-for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
-  matrix(`Durability matrix [crash] meetings in flight, ${c.label}`, function () {
+for (const c of rowsToRun(CASES, SMOKE)) {
+  describe(`Durability matrix [crash] meetings in flight, ${c.label}`, function () {
     this.timeout(150000);
     let s: Supervised;
     let cfg: ParleyConfig;

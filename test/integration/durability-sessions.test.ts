@@ -3,11 +3,11 @@
 // supervisor; one fault lands after the first updates (kill -9 of the Coordinator, which holds
 // the sessions, or of ejabberd, or ejabberd stop/start). Every line must get exactly one answer,
 // and each session must hold exactly the steps whose lines were answered as applied, in order,
-// none twice and none lost. Opt-in with the rest of the matrix (PARLEY_CRASH_MATRIX=1).
+// none twice and none lost. One row in the ordinary suite, all with `npm run test:crash`.
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';
-import { type Fault, injectFault, untilServerFlushed, type Moment, untilMoment } from '../support/crash-matrix.js';
+import { type Fault, injectFault, type Moment, rowsToRun, untilMoment, untilServerFlushed } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,14 +27,14 @@ const CASES: Array<{ label: string; fault: Fault }> = [
   { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' } },
 ];
 
-const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
-const matrix = process.env.PARLEY_CRASH_MATRIX === '1' ? describe : describe.skip;
+// The ordinary suite attacks one row (rowsToRun); `npm run test:crash` runs them all.
+const SMOKE = { 'ejabberd kill -9': [] };
 
 /** The answers in `thread` from index `from` on (not progress notes). */
 const answersIn = (p: ChatPerson, thread: string, from: number): Line[] => p.lines.slice(from).filter((l) => l.thread === thread && !l.progress);
 
-for (const c of CASES.filter((x) => only.length === 0 || only.includes(x.label))) {
-  matrix(`Durability matrix [crash] sessions in flight, ${c.label}`, function () {
+for (const c of rowsToRun(CASES, SMOKE)) {
+  describe(`Durability matrix [crash] sessions in flight, ${c.label}`, function () {
     this.timeout(180000);
     let s: Supervised;
     let cfg: ParleyConfig;

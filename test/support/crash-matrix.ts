@@ -195,3 +195,16 @@ export async function untilServerFlushed(cfg: ParleyConfig, since: number, quiet
     await sleep(50);
   }
 }
+
+/**
+ * Which rows run. `npm run test:crash` (PARLEY_CRASH_MATRIX=1) runs every row and moment,
+ * PARLEY_CRASH_ONLY=<labels> narrows it; the ordinary suite runs the `smoke` rows only (label →
+ * its moments), so every kind of fault is attacked on each run without the suite taking 20 min.
+ */
+export function rowsToRun<C extends { label: string; moments?: string[] }>(cases: C[], smoke: Record<string, string[]>): Array<C & { moments: string[] }> {
+  const all = process.env.PARLEY_CRASH_MATRIX === '1';
+  const only = (process.env.PARLEY_CRASH_ONLY ?? '').split(',').filter(Boolean);
+  return cases
+    .filter((c) => (all ? only.length === 0 || only.includes(c.label) : c.label in smoke))
+    .map((c) => ({ ...c, moments: all ? (c.moments ?? []) : (smoke[c.label] ?? []) }));
+}
