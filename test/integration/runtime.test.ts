@@ -122,10 +122,12 @@ describe('runtime [reconnect] ejabberd killed mid-exchange', function () {
     expect(coord.transport.status).to.equal('online');
     expect(spec.transport.queued + spec.agent.held).to.equal(0);
     expect(coord.agent.router.size + spec.agent.router.size).to.equal(0);
-    // A stanza resent after the stream broke (XEP-0198) that had already arrived is REPLAYED:
-    // recorded and dropped without an answer; nothing else may be rejected.
+    // A stanza resent after the stream broke (XEP-0198, or the resend of what went out just before
+    // the server died) that had already arrived is REPLAYED: recorded, never acted upon; a resent
+    // request is answered again with the reply already sent (RepliesSent), which the requester
+    // drops as REPLAYED too. So at most two copies of each of the two replies; nothing else rejected.
     const { REPLAYED: resent = 0, ...rejected } = coord.agent.counters.rejected;
     expect(rejected).to.deep.equal({});
-    expect(resent).to.be.at.most(2);
+    expect(resent).to.be.at.most(4);
   });
 });

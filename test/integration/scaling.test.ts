@@ -61,15 +61,15 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
     expect([roleOf('specialist-slowpoke'), roleOf('specialist-math'), roleOf('specialist-planner')]).to.deep.equal(['slowpoke', 'math', 'planner']);
   });
 
-  it('npm run status shows every agent with role, skills, presence and a XEP-0199 ping', async () => {
+  it('npm run status shows every agent with role, skills, presence, its ejabberd node and a XEP-0199 ping', async () => {
     const r = await run(process.execPath, [path.join(root, 'dist', 'scripts', 'status-cli.js')], { env, timeout: 60000 });
     const row = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
-    expect(row('specialist-math')).to.match(/^specialist-math\s+math\s+arithmetic\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+ok [\d.]+ ms$/);
+    expect(row('specialist-math')).to.match(/^specialist-math\s+math\s+arithmetic\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok [\d.]+ ms$/);
     expect(row('specialist-planner')).to.match(/planner\s+delegate_task,plan\s+ready/);
     // The Coordinator registers too (its RFC 0001 sessions manifest, docs/sessions.md).
-    expect(row('Coordinator')).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+ok/);
+    expect(row('Coordinator')).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok/);
     // Rooms have no c2s session: the Room component answers for them (presence "component").
-    for (const room of r.stdout.split('\n').filter((l) => l.startsWith('room-'))) expect(room).to.match(/\s+room\s+.*component\)?\s+ok [\d.]+ ms/);
+    for (const room of r.stdout.split('\n').filter((l) => l.startsWith('room-'))) expect(room).to.match(/\s+room\s+.*component\)?\s+-\s+ok [\d.]+ ms/);
     expect(r.stdout, r.stdout).to.match(/\d+ agents, \d+ online and answering pings\n$/);
     console.log(r.stdout.trim().split('\n').map((l) => `      ${l}`).join('\n'));
   });
