@@ -7,89 +7,18 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
-import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, curableByTime, invitees, type Party, widened } from './decide.js';
+import { isCancelOf, outbound, presenterReply } from '../envelopes.js';
+import { suggest } from './alternatives.js';
+import { afterConfirms, curableByTime, invitees, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
-import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
-import type { ScheduleRequest } from './parse.js';
+import { type Ctx, gapMinutes, type HoldsInput, MAX_RESERVE_ATTEMPTS, misses, noSlot, out, outcome, round, type ScheduleInput } from './meeting.js';
+import { cancel, confirm, directoryProfiles, displayName, notifyUser, personOfCalendar, propose } from './oacop.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { suggest } from './alternatives.js';
-import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
-import { type Zones, zoneOf } from './zones.js';
+import { bookedText, directoryDownText, type Miss, noRoomText, unknownPeopleText, when } from './texts.js';
+import { zoneOf } from './zones.js';
 
-export interface ScheduleInput extends CoordinatorInput {
-  wish: ScheduleRequest;
-  /** urn:uuid:… (OACoP §2.1), chosen by the factory. */
-  threadId: string;
-  /** ISO time of the request (the invitation's DTSTAMP). */
-  now: string;
-  oacopTimeoutMs: number;
-  /** People's time zones, for what each reads (zones.ts). */
-  zones?: Zones;
-}
-
-interface Ctx {
-  request: Envelope;
-  self: string;
-  domain: string;
-  asker: string;
-  wish: ScheduleRequest;
-  meeting: Meeting;
-  roomWanted: boolean;
-  now: string;
-  registryTimeoutMs: number;
-  oacopTimeoutMs: number;
-  lookups: Record<string, 'CALENDAR' | 'ROOM'>;
-  found: { CALENDAR?: ReturnType<typeof directoryProfiles>; ROOM?: ReturnType<typeof directoryProfiles> };
-  people: Party[];
-  rooms: string[];
-  revision: number;
-  /** This round: reply_with → party, and each party's answer. */
-  sent: Record<string, string>;
-  replies: Record<string, Envelope>;
-  outbox: Envelope[];
-  choice?: Choice;
-  /** Everyone ever sent a Confirm (released on failure, even if silent: a late CONFIRMED must not stay). */
-  holding: string[];
-  renegotiated: boolean;
-  /** Other in-flight meetings' holds on our parties, and how often our reservation lost a race. */
-  held: Record<string, Window[]>;
-  attempts: number;
-  /** Rooms' cleaning gaps in minutes (profile.room.constraints), for the holds. */
-  padMin: Record<string, number>;
-  zones: Zones;
-  text?: string;
-  /** The asked window found nothing: the proposal round now looks at the days after it, to suggest, not to book. */
-  widening?: { asked: Window; head: string };
-  /** The nearest times as choices the person can pick (rich.choices; agents/presenter/choices.ts). */
-  choices?: Array<{ label: string; say: string }>;
-}
-
-export const MAX_RESERVE_ATTEMPTS = 10;
-
-export interface HoldsInput {
-  threadId: string;
-  parties: string[];
-  padMin: Record<string, number>;
-}
-
-const out = (ctx: Ctx, performative: Envelope['performative'], to: string, content: object, inReplyTo?: string) =>
-  oacop({ performative, self: ctx.self, to, conversationId: ctx.request.conversation_id, content, ...(inReplyTo ? { inReplyTo } : {}) });
-
-const round = (envs: Array<[string, Envelope]>) => ({
-  sent: Object.fromEntries(envs.map(([who, e]) => [e.reply_with, who])), replies: {}, outbox: envs.map(([, e]) => e),
-});
-
-const outcome = (context: Ctx) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
-const misses = (context: Ctx) => (outcome(context) as { misses: Miss[] }).misses;
-const noSlot = (context: Ctx) =>
-  noSlotText({ misses: misses(context), roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) });
-
-function gapMinutes(iso: string | undefined): number {
-  const m = iso ? /^PT(?:(\d+)H)?(?:(\d+)M)?$/.exec(iso) : null;
-  return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : 0;
-}
+export { type HoldsInput, MAX_RESERVE_ATTEMPTS, type ScheduleInput } from './meeting.js';
 
 export const scheduleMachine = setup({
   types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
