@@ -26,6 +26,7 @@ import { directStates } from './direct.js';
 import { finishStates } from './finish.js';
 import { lookupStates } from './lookup.js';
 import { negotiatedStates } from './negotiated.js';
+import { relayChildSend } from '../registry-lookup.js';
 import { answersCfp, type Expired, expertSetup, hintOf, inbound, usableCandidates } from './setup.js';
 
 export { hintOf, type ScaleInput, type ScaleOutput, usableCandidates } from './setup.js';
@@ -53,6 +54,8 @@ export const expertMachine = expertSetup.createMachine({
       },
     ],
     'offer.expired': { actions: { type: 'step', params: { run: (c, e) => onExpired(c, (e as Expired).offerId) } } },
+    // The QUERY-REF of the DF-lookup child (lookup.ts) goes out as this exchange's own.
+    'child.send': { actions: relayChildSend() },
   },
   initial: 'received',
   states: {

@@ -4,12 +4,13 @@
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
 import { type ErrorCode, isRetryable } from '../../../shared/acl/errors.js';
-import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
 import { busyOnes as busyOf, type BusyRetrySettings, nextWait, onlyBusy } from '../busy-wait.js';
 import { type Candidate, usableCandidates } from '../candidates.js';
 import { agoraNote, type NegotiationCtx, type Step } from '../contract-net.js';
 import { answers, cancelOf, contentType, type CoordinatorInput, type CoordinatorTimeouts, isCancelOf, presenterFailure, reasonOf } from '../envelopes.js';
 import { pickOffer, shouldNegotiate } from '../negotiation.js';
+import { registryLookupMachine } from '../registry-lookup.js';
 import { type Attempt, type KbOutcome } from '../replies.js';
 
 export interface Ctx extends NegotiationCtx {
@@ -18,7 +19,6 @@ export interface Ctx extends NegotiationCtx {
   /** The ranking hint sent to the DF (and the candidate cache's key). */
   hint: string;
   user?: string;
-  lookup?: Envelope;
   index: number;
   /** The ASK_EXPERT to the current candidate. */
   ask?: Envelope;
@@ -76,7 +76,7 @@ const retryableFailure = (c: Ctx): boolean => c.attempts.some((a) => a.outcome =
 
 type Why = { reason: string; detail?: string };
 export type Expired = { type: 'offer.expired'; offerId: string };
-export type Ev = InboundEvent | Expired;
+export type Ev = InboundEvent | Expired | ChildSendEvent;
 export const inbound = (e: Ev): Envelope | undefined => (e.type === 'inbound' ? e.envelope : undefined);
 
 /** A reply to one of our CFPs (contract-net.ts decides what it means). */
@@ -131,6 +131,8 @@ export const expertSetup = setup({
     scale: fromPromise<ScaleOutput, ScaleInput>(async () => {
       throw new Error('no supervisor link');
     }),
+    /** LOOKUP(DF): the Coordinator's shared ask-the-DF-else-REGISTRY_TIMEOUT child (registry-lookup.ts). */
+    registryLookup: registryLookupMachine,
   },
   actions: {
     /** Ends the current candidate's turn (seed contract §3 RETRY_NEXT) and notes why. */
@@ -186,7 +188,6 @@ export const expertSetup = setup({
     }),
   },
   delays: {
-    REGISTRY_TIMEOUT: ({ context }) => context.t.registryTimeoutMs,
     AGREE_TIMEOUT: ({ context }) => context.t.agreeTimeoutMs,
     RESULT_TIMEOUT: ({ context }) => context.t.resultTimeoutMs,
     KB_TIMEOUT: ({ context }) => context.t.kbTimeoutMs,
