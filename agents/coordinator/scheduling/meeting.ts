@@ -31,7 +31,6 @@ export interface Ctx {
   now: string;
   registryTimeoutMs: number;
   oacopTimeoutMs: number;
-  lookups: Record<string, 'CALENDAR' | 'ROOM'>;
   found: { CALENDAR?: ReturnType<typeof directoryProfiles>; ROOM?: ReturnType<typeof directoryProfiles> };
   people: Party[];
   rooms: string[];

@@ -6,8 +6,9 @@
 // CANCEL rev n+2. Pure: envelopes are emitted, timeouts are named delays, storage is invoked.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
-import { isCancelOf, outbound, presenterReply } from '../envelopes.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import { isCancelOf, presenterReply } from '../envelopes.js';
+import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { suggest } from './alternatives.js';
 import { afterConfirms, curableByTime, invitees, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
@@ -21,8 +22,9 @@ import { zoneOf } from './zones.js';
 export { type HoldsInput, MAX_RESERVE_ATTEMPTS, type ScheduleInput } from './meeting.js';
 
 export const scheduleMachine = setup({
-  types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent | ChildSendEvent; emitted: ExchangeEmitted },
   actors: {
+    registryLookup: registryLookupMachine,
     save: fromPromise<void, MeetingRecord>(async () => {
       throw new Error('provided by main.ts');
     }),
@@ -32,14 +34,12 @@ export const scheduleMachine = setup({
     release: fromPromise<void, { threadId: string }>(async () => undefined),
   },
   delays: {
-    REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs,
     OACOP_TIMEOUT: ({ context }) => context.oacopTimeoutMs,
   },
   guards: {
-    cancelled: ({ context, event }) => isCancelOf(event, context.request),
+    cancelled: ({ context, event }) => event.type === 'inbound' && isCancelOf(event, context.request),
     inRound: ({ context, event }) => event.envelope.in_reply_to !== undefined && event.envelope.in_reply_to in context.sent,
     allAnswered: ({ context }) => Object.keys(context.replies).length >= Object.keys(context.sent).length,
-    lookedUp: ({ context }) => context.found.CALENDAR !== undefined && (!context.roomWanted || context.found.ROOM !== undefined),
   },
   actions: {
     flush: enqueueActions(({ context, enqueue }) => {
@@ -54,34 +54,39 @@ export const scheduleMachine = setup({
     request: input.request, self: input.self, domain: input.domain, asker: String(input.request.content.user ?? ''),
     meeting: { threadId: input.threadId, title: input.wish.title, durationMin: input.wish.durationMin, window: input.wish.window, requester: String(input.request.content.user ?? input.request.sender) },
     roomWanted: input.wish.room !== undefined, now: input.now, registryTimeoutMs: input.timeouts.registryTimeoutMs, oacopTimeoutMs: input.oacopTimeoutMs,
-    lookups: {}, found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
+    found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
     held: {}, attempts: 0, padMin: {}, zones: input.zones ?? {},
     wish: input.wish,
   }),
+  on: { 'child.send': { actions: relayChildSend() } },
   initial: 'lookup',
   states: {
+    // DESCRIBE CALENDAR [+ ROOM] at once through the shared DF-lookup child (registry-lookup.ts);
+    // any answer counts (an error one finds nobody), but both must come within REGISTRY_TIMEOUT.
     lookup: {
-      entry: [
-        assign(({ context }) => {
-          const caps: Array<'CALENDAR' | 'ROOM'> = context.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR'];
-          const envs = caps.map((capability) => outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE', capability }));
-          return { outbox: envs, lookups: Object.fromEntries(envs.map((e, i) => [e.reply_with, caps[i] as 'CALENDAR' | 'ROOM'])) };
+      invoke: {
+        id: REGISTRY_LOOKUP,
+        src: 'registryLookup',
+        input: ({ context }) => ({
+          request: context.request, self: context.self, timeoutMs: context.registryTimeoutMs,
+          queries: (context.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR']).map((capability) => ({ type: 'DESCRIBE', capability })),
         }),
-        'flush',
-      ],
-      on: {
-        inbound: [
-          { guard: 'cancelled', target: 'done' },
+        onDone: [
           {
-            guard: ({ context, event }) => (event.envelope.in_reply_to ?? '') in context.lookups,
-            actions: assign(({ context, event }) => ({
-              found: { ...context.found, [context.lookups[event.envelope.in_reply_to as string] as string]: directoryProfiles(event.envelope) ?? [] },
-            })),
+            guard: ({ event }) => event.output.timedOut,
+            target: 'done',
+            actions: [assign({ text: directoryDownText }), { type: 'reply', params: { rich: { kind: 'meeting', status: 'directory-unavailable' } } }],
+          },
+          {
+            target: 'resolving',
+            actions: assign(({ context, event }) => {
+              const [calendars, rooms] = event.output.answers.map((a) => directoryProfiles(a as Envelope) ?? []);
+              return { found: { CALENDAR: calendars ?? [], ...(context.roomWanted ? { ROOM: rooms ?? [] } : {}) } };
+            }),
           },
         ],
       },
-      always: { guard: 'lookedUp', target: 'resolving' },
-      after: { REGISTRY_TIMEOUT: { target: 'done', actions: [assign({ text: directoryDownText }), { type: 'reply', params: { rich: { kind: 'meeting', status: 'directory-unavailable' } } }] } },
+      on: { inbound: [{ guard: 'cancelled', target: 'done' }, { actions: forwardToLookup() }] },
     },
     resolving: {
       always: [
