@@ -1,20 +1,20 @@
 // A specialist's query_agents and broadcast_event (plan part 2), answered by the Coordinator
 // from the live directory (QUERY-REF DESCRIBE to the DF): the specialist never talks to the DF
 // or to other specialists for this (seed contract §5 "no shortcuts"). Pure machines.
-import { assign, emit, enqueueActions, setup } from 'xstate';
+import { emit, enqueueActions, setup } from 'xstate';
 import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
 import { errorContent } from '../../shared/acl/errors.js';
 import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
 import { identify, jidOfName } from '../../shared/runtime/names.js';
-import { answers, contentType, type CoordinatorInput, outbound } from './envelopes.js';
+import { contentType, type CoordinatorInput, outbound } from './envelopes.js';
+import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
 
 interface Ctx {
   request: Envelope;
   self: string;
   domain: string;
   registryTimeoutMs: number;
-  describe?: Envelope;
 }
 
 type Profile = DirectoryEntry['profile'];
@@ -30,41 +30,43 @@ export function matchAgents(profiles: readonly Profile[], filter: { role?: unkno
 const unavailable = (request: Envelope, why: string) =>
   replyTo(request, { performative: 'FAILURE', content: errorContent('NO_CANDIDATE', `directory unavailable: ${why}`) });
 
-/** Both operations: DESCRIBE first, then `onDirectory` decides what to send. */
+/** Both operations: DESCRIBE first (the shared DF-lookup child, registry-lookup.ts), then `onDirectory` decides what to send. */
 function directoryMachine(id: string, onDirectory: (context: Ctx, profiles: Profile[]) => Envelope[]) {
   return setup({
-    types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
-    delays: { REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs },
+    types: {} as { input: CoordinatorInput; context: Ctx; events: InboundEvent | ChildSendEvent; emitted: ExchangeEmitted },
+    actors: { registryLookup: registryLookupMachine },
   }).createMachine({
     id,
     context: ({ input }) => ({ request: input.request, self: input.self, domain: input.domain, registryTimeoutMs: input.timeouts.registryTimeoutMs }),
+    on: { 'child.send': { actions: relayChildSend() } },
     initial: 'describing',
     states: {
       describing: {
-        entry: [
-          assign(({ context }) => ({ describe: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE', capability: 'ASK_EXPERT' }) })),
-          emit(({ context }) => ({ type: 'send' as const, envelope: context.describe as Envelope })),
-        ],
-        on: {
-          inbound: [
+        invoke: {
+          id: REGISTRY_LOOKUP,
+          src: 'registryLookup',
+          input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE', capability: 'ASK_EXPERT' }], timeoutMs: context.registryTimeoutMs }),
+          onDone: [
             {
-              guard: ({ context, event }) => answers(event, context.describe) && contentType(event.envelope) === 'DIRECTORY',
+              guard: ({ event }) => event.output.timedOut,
+              target: 'done',
+              actions: emit(({ context }) => ({ type: 'send' as const, envelope: unavailable(context.request, 'the Registry did not answer') })),
+            },
+            {
+              guard: ({ event }) => contentType(event.output.answers[0] as Envelope) === 'DIRECTORY',
               target: 'done',
               actions: enqueueActions(({ context, event, enqueue }) => {
-                const profiles = ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile);
+                const profiles = (((event.output.answers[0] as Envelope).content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile);
                 for (const envelope of onDirectory(context, profiles)) enqueue.emit({ type: 'send', envelope });
               }),
             },
             {
-              guard: ({ context, event }) => answers(event, context.describe),
               target: 'done',
-              actions: emit(({ context, event }) => ({ type: 'send' as const, envelope: unavailable(context.request, `the Registry answered ${event.envelope.performative}`) })),
+              actions: emit(({ context, event }) => ({ type: 'send' as const, envelope: unavailable(context.request, `the Registry answered ${(event.output.answers[0] as Envelope).performative}`) })),
             },
           ],
         },
-        after: {
-          REGISTRY_TIMEOUT: { target: 'done', actions: emit(({ context }) => ({ type: 'send' as const, envelope: unavailable(context.request, 'the Registry did not answer') })) },
-        },
+        on: { inbound: { actions: forwardToLookup() } },
       },
       done: { type: 'final' },
     },

@@ -13,7 +13,7 @@ import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
 import { classifyIntent } from './intent.js';
-import { expertMachine, hintOf } from './machine.js';
+import { expertMachine, hintOf } from './expert/machine.js';
 import type { AgoraSettings } from './negotiation.js';
 import { recallMachine } from './recall.js';
 import { type SchedulingDeps, schedulingRoute } from './scheduling/route.js';

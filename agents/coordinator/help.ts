@@ -1,11 +1,12 @@
 // "help": the live directory (QUERY-REF DESCRIBE to the Registry) rendered as what the person can
 // ask, plus the built-in commands. When the DF is silent the person still gets the built-ins.
-import { assign, emit, setup } from 'xstate';
+import { emit, setup } from 'xstate';
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
-import { answers, contentType, type CoordinatorInput, isCancelOf, outbound, presenterReply } from './envelopes.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { contentType, type CoordinatorInput, isCancelOf, presenterReply } from './envelopes.js';
 import type { Greeting } from './intent.js';
+import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
 import { BUILT_INS, briefText, helpText, MEETING_COMMANDS } from './replies.js';
 
 /** `greeting`: a short line with what to try instead of the full list ("hello", "thanks"). */
@@ -18,7 +19,6 @@ interface Ctx {
   greeting?: Greeting;
   self: string;
   registryTimeoutMs: number;
-  describe?: Envelope;
 }
 
 function richOf(profiles: readonly AgentProfile[] | undefined): object {
@@ -34,7 +34,8 @@ function richOf(profiles: readonly AgentProfile[] | undefined): object {
 }
 
 export const helpMachine = setup({
-  types: {} as { input: HelpInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  types: {} as { input: HelpInput; context: Ctx; events: InboundEvent | ChildSendEvent; emitted: ExchangeEmitted },
+  actors: { registryLookup: registryLookupMachine },
   actions: {
     reply: emit(({ context }, p: { profiles: AgentProfile[] | undefined }) => ({
       type: 'send' as const,
@@ -43,37 +44,38 @@ export const helpMachine = setup({
         : presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
     })),
   },
-  delays: { REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs },
 }).createMachine({
   id: 'coordinator-help',
   context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs, ...(input.greeting ? { greeting: input.greeting } : {}) }),
+  on: { 'child.send': { actions: relayChildSend() } },
   initial: 'describing',
   states: {
+    // QUERY-REF DESCRIBE to the Registry (registry-lookup.ts): the directory, an error, or nothing in time.
     describing: {
-      entry: [
-        assign(({ context }) => ({ describe: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE' }) })),
-        emit(({ context }) => ({ type: 'send' as const, envelope: context.describe as Envelope })),
-      ],
-      on: {
-        inbound: [
-          { guard: ({ context, event }) => isCancelOf(event, context.request), target: 'done' },
+      invoke: {
+        id: REGISTRY_LOOKUP,
+        src: 'registryLookup',
+        input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE' }], timeoutMs: context.registryTimeoutMs }),
+        onDone: [
           {
-            guard: ({ context, event }) => answers(event, context.describe) && contentType(event.envelope) === 'DIRECTORY',
+            guard: ({ event }) => event.output.timedOut,
+            target: 'done',
+            actions: [emit({ type: 'note', decision: 'directory-unavailable' }), { type: 'reply', params: { profiles: undefined } }],
+          },
+          {
+            guard: ({ event }) => contentType(event.output.answers[0] as Envelope) === 'DIRECTORY',
             target: 'done',
             actions: {
               type: 'reply',
               // The Coordinator's own entry (its sessions manifest) is not a specialist to ask.
-              params: ({ event }) => ({ profiles: ((event.envelope.content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile).filter((p) => !p.capabilities.includes('SESSIONS')) }),
+              params: ({ event }) => ({ profiles: (((event.output.answers[0] as Envelope).content.agents ?? []) as DirectoryEntry[]).map((a) => a.profile).filter((p) => !p.capabilities.includes('SESSIONS')) }),
             },
           },
-          { guard: ({ context, event }) => answers(event, context.describe), target: 'done', actions: { type: 'reply', params: { profiles: undefined } } },
+          { target: 'done', actions: { type: 'reply', params: { profiles: undefined } } },
         ],
       },
-      after: {
-        REGISTRY_TIMEOUT: {
-          target: 'done',
-          actions: [emit({ type: 'note', decision: 'directory-unavailable' }), { type: 'reply', params: { profiles: undefined } }],
-        },
+      on: {
+        inbound: [{ guard: ({ context, event }) => isCancelOf(event, context.request), target: 'done' }, { actions: forwardToLookup() }],
       },
     },
     done: { type: 'final' },

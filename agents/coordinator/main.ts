@@ -14,7 +14,7 @@ import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
-import { expertMachine, type ScaleInput, type ScaleOutput } from './machine.js';
+import { expertMachine, type ScaleInput, type ScaleOutput } from './expert/machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
 import { Holds } from './scheduling/holds.js';
 import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';

@@ -10,6 +10,17 @@ export interface InboundEvent {
   envelope: Envelope;
 }
 
+/**
+ * Sent by a child actor to its parent (xstate sendParent): an envelope of a sub-protocol the child
+ * runs for the exchange (e.g. the DF lookup, agents/coordinator/registry-lookup.ts). The router
+ * listens to an exchange's root actor only, so the parent re-emits it as `send`; the reply comes
+ * back to the exchange through in_reply_to like any other, and the parent forwards it to the child.
+ */
+export interface ChildSendEvent {
+  type: 'child.send';
+  envelope: Envelope;
+}
+
 /** Emitted by exchange actors. `send` goes out through the pipeline's signer and transport. */
 export type ExchangeEmitted =
   | { type: 'send'; envelope: Envelope }

@@ -23,17 +23,51 @@ interface Scheduler {
   cancel(source: AnyActorRef, id: string): void;
 }
 
+/**
+ * The exchange's actor and its live descendants (invoked or spawned children, e.g. the DF lookup
+ * of agents/coordinator/registry-lookup.ts), each with its path of child ids from the root ('' for
+ * the root): a child's delayed events belong to the exchange as much as the root's.
+ */
+export function actorTree(root: AnyActorRef): Map<AnyActorRef, string> {
+  const tree = new Map<AnyActorRef, string>([[root, '']]);
+  const walk = (actor: AnyActorRef, path: string): void => {
+    const children = (actor.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {};
+    for (const [id, child] of Object.entries(children)) {
+      if (!child || tree.has(child)) continue;
+      const childPath = path ? `${path}/${id}` : id;
+      tree.set(child, childPath);
+      walk(child, childPath);
+    }
+  };
+  walk(root, '');
+  return tree;
+}
+
+/** The key of a delayed event in TimedEntry.deadlines: its id, prefixed with its actor's path for a child's. */
+export const timerKey = (path: string, id: string): string => (path ? `${path}/${id}` : id);
+
+/** The actor at `path` (child ids from `root`), if it is still there. */
+export function actorAt(root: AnyActorRef, path: string | undefined): AnyActorRef | undefined {
+  let actor: AnyActorRef | undefined = root;
+  for (const id of path ? path.split('/') : []) {
+    actor = (actor?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children?.[id];
+  }
+  return actor;
+}
+
 const systemOf = (entry: TimedEntry) => entry.actor.system as unknown as { getSnapshot(): { _scheduledEvents: Record<string, Pending> }; scheduler: Scheduler };
 
-/** The entry's own pending delayed events, each with the time it has left. */
-function pendingOf(entry: TimedEntry, routerNow: number): Array<{ p: Pending; left: number }> {
+/** The entry's own pending delayed events (its actor's and its children's), each with the time it has left. */
+function pendingOf(entry: TimedEntry, routerNow: number): Array<{ p: Pending; key: string; left: number }> {
   const now = Date.now();
+  const tree = actorTree(entry.actor);
   return Object.values(systemOf(entry).getSnapshot()._scheduledEvents)
-    .filter((p) => p.source === entry.actor)
+    .filter((p) => tree.has(p.source))
     .map((p) => {
       // A durable exchange knows its deadline on the router's clock; otherwise xstate's own start time.
-      const deadline = entry.deadlines.get(p.id);
-      return { p, left: Math.max(0, deadline !== undefined ? deadline - routerNow : p.startedAt + p.delay - now) };
+      const key = timerKey(tree.get(p.source) as string, p.id);
+      const deadline = entry.deadlines.get(key);
+      return { p, key, left: Math.max(0, deadline !== undefined ? deadline - routerNow : p.startedAt + p.delay - now) };
     });
 }
 
@@ -43,11 +77,11 @@ export function shiftTimers(entries: Iterable<TimedEntry>, ms: number, routerNow
   let moved = 0;
   for (const entry of entries) {
     const { scheduler } = systemOf(entry);
-    for (const { p, left } of pendingOf(entry, routerNow)) {
+    for (const { p, key, left } of pendingOf(entry, routerNow)) {
       scheduler.cancel(p.source, p.id);
       scheduler.schedule(p.source, p.target, p.event, left + ms, p.id);
-      const deadline = entry.deadlines.get(p.id);
-      if (deadline !== undefined) entry.deadlines.set(p.id, deadline + ms);
+      const deadline = entry.deadlines.get(key);
+      if (deadline !== undefined) entry.deadlines.set(key, deadline + ms);
       moved += 1;
     }
   }
@@ -60,7 +94,7 @@ export function shiftTimers(entries: Iterable<TimedEntry>, ms: number, routerNow
  * 6 s ejabberd restart and the person was told "could not reach the directory" at once.
  */
 export class TimerPause {
-  private paused = new Map<TimedEntry, Array<{ p: Pending; left: number }>>();
+  private paused = new Map<TimedEntry, Array<{ p: Pending; key: string; left: number }>>();
 
   get active(): boolean {
     return this.paused.size > 0;
@@ -86,9 +120,12 @@ export class TimerPause {
     for (const [entry, pending] of this.paused) {
       if (!live(entry)) continue;
       const { scheduler } = systemOf(entry);
-      for (const { p, left } of pending) {
+      // A child that ended meanwhile (its parent left the state that invoked it) keeps no timer.
+      const tree = actorTree(entry.actor);
+      for (const { p, key, left } of pending) {
+        if (!tree.has(p.source)) continue;
         scheduler.schedule(p.source, p.target, p.event, left, p.id);
-        if (entry.deadlines.has(p.id)) entry.deadlines.set(p.id, routerNow + left);
+        if (entry.deadlines.has(key)) entry.deadlines.set(key, routerNow + left);
         n += 1;
       }
     }

@@ -8,7 +8,7 @@ import type { Envelope } from '../acl/envelope.js';
 import type { Logger } from '../log/index.js';
 import type { ExchangeEmitted, ExchangeFactory } from './exchange.js';
 import type { Identity } from './names.js';
-import { shiftTimers, TimerPause } from './outage-timers.js';
+import { actorAt, actorTree, shiftTimers, TimerPause, timerKey } from './outage-timers.js';
 
 export type RouteResult =
   | { outcome: 'opened'; key: string }
@@ -43,8 +43,11 @@ export interface PersistedExchange {
   /** reply_with of every envelope the actor sent: replies still find it after a restart. */
   outbound: string[];
   snapshot: unknown;
-  /** Pending delayed events with absolute deadlines (the router's clock), re-armed at restore. */
-  timers: Array<{ id: string; event: unknown; deadline: number }>;
+  /**
+   * Pending delayed events with absolute deadlines (the router's clock), re-armed at restore;
+   * `actor`: the path of child ids of the child actor they belong to (absent: the exchange's own).
+   */
+  timers: Array<{ id: string; event: unknown; deadline: number; actor?: string }>;
   /** Envelopes sent in the last second: resent at restore (they may have died in the socket buffer). */
   recent: Array<{ at: number; envelope: Envelope }>;
 }
@@ -69,7 +72,7 @@ interface Entry {
   kind?: string;
   from?: Identity;
   outbound: Set<string>;
-  /** Delayed-event id → absolute deadline (durable roles). */
+  /** Delayed-event key (outage-timers.ts timerKey) → absolute deadline (durable roles). */
   deadlines: Map<string, number>;
   recent: PersistedExchange['recent'];
 }
@@ -181,8 +184,11 @@ export class Router {
     const scheduler = (actor.system as unknown as { scheduler: { schedule(s: AnyActorRef, t: AnyActorRef, e: unknown, d: number, id: string): void } }).scheduler;
     const entry = this.actors.get(rec.key);
     for (const t of rec.timers) {
-      entry?.deadlines.set(t.id, t.deadline);
-      scheduler.schedule(actor, actor, t.event, Math.max(0, t.deadline - this.now()), t.id);
+      // A child's timer goes back to the child xstate restored from the snapshot (same path of ids).
+      const owner = actorAt(actor, t.actor);
+      if (!owner) continue;
+      entry?.deadlines.set(timerKey(t.actor ?? '', t.id), t.deadline);
+      scheduler.schedule(owner, owner, t.event, Math.max(0, t.deadline - this.now()), t.id);
     }
     return actor;
   }
@@ -240,13 +246,17 @@ export class Router {
     const scheduled = (entry.actor.system as unknown as { getSnapshot(): { _scheduledEvents: Record<string, Scheduled> } }).getSnapshot()._scheduledEvents;
     const timers: PersistedExchange['timers'] = [];
     const live = new Set<string>();
+    // The exchange's own timers and its children's (a sub-protocol run as a child actor).
+    const tree = actorTree(entry.actor);
     for (const s of Object.values(scheduled)) {
-      if (s.source !== entry.actor) continue;
-      live.add(s.id);
+      const path = tree.get(s.source);
+      if (path === undefined) continue;
+      const key = timerKey(path, s.id);
+      live.add(key);
       // First seen in the transition that scheduled it: its deadline is now + delay.
-      let deadline = entry.deadlines.get(s.id);
-      if (deadline === undefined) entry.deadlines.set(s.id, (deadline = now + s.delay));
-      timers.push({ id: s.id, event: s.event, deadline });
+      let deadline = entry.deadlines.get(key);
+      if (deadline === undefined) entry.deadlines.set(key, (deadline = now + s.delay));
+      timers.push({ id: s.id, event: s.event, deadline, ...(path ? { actor: path } : {}) });
     }
     for (const id of entry.deadlines.keys()) if (!live.has(id)) entry.deadlines.delete(id);
     entry.recent = entry.recent.filter((r) => r.at >= now - RECENT_MS);

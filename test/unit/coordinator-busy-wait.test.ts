@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { fromPromise } from 'xstate';
 import { busyDelay, type BusyRetrySettings, nextWait, onlyBusy } from '../../agents/coordinator/busy-wait.js';
-import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/machine.js';
+import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/expert/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { harness, userMsg } from './coordinator-harness.js';

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { type Envelope, makeEnvelope, newConversationId } from '../../shared/acl/envelope.js';
 import { identify } from '../../shared/runtime/names.js';
 import { broadcastMachine, queryAgentsMachine } from '../../agents/coordinator/agents-ops.js';
-import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/machine.js';
+import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/expert/machine.js';
 import { harness, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';

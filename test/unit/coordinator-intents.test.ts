@@ -4,7 +4,7 @@ import { identify } from '../../shared/runtime/names.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { helpMachine } from '../../agents/coordinator/help.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
-import { expertMachine } from '../../agents/coordinator/machine.js';
+import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import { recallMachine } from '../../agents/coordinator/recall.js';
 import { DOMAIN, harness, T, USER, userMsg } from './coordinator-harness.js';
 

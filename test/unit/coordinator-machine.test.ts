@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { makeEnvelope } from '../../shared/acl/envelope.js';
 import { jidOfName } from '../../shared/runtime/names.js';
-import { expertMachine, usableCandidates } from '../../agents/coordinator/machine.js';
+import { expertMachine, usableCandidates } from '../../agents/coordinator/expert/machine.js';
 import { DOMAIN, harness, T, USER, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';

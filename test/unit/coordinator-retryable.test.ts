@@ -3,7 +3,7 @@
 // moves in these tests, so no answer here waits for a timeout.
 import { expect } from 'chai';
 import type { Envelope } from '../../shared/acl/envelope.js';
-import { expertMachine } from '../../agents/coordinator/machine.js';
+import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
 import { harness, userMsg } from './coordinator-harness.js';
 

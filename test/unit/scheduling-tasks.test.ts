@@ -4,7 +4,7 @@ import { makeEnvelope } from '../../shared/acl/envelope.js';
 import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
 import { identify } from '../../shared/runtime/names.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
-import { expertMachine } from '../../agents/coordinator/machine.js';
+import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import { cancelMachine } from '../../agents/coordinator/scheduling/cancel.js';
 import type { MeetingRecord, TaskRecord } from '../../agents/coordinator/scheduling/store.js';
 import { taskAnswerMachine } from '../../agents/coordinator/scheduling/tasks.js';

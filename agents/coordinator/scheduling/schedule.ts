@@ -6,94 +6,25 @@
 // CANCEL rev n+2. Pure: envelopes are emitted, timeouts are named delays, storage is invoked.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
-import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, curableByTime, invitees, type Party, widened } from './decide.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import { isCancelOf, presenterReply } from '../envelopes.js';
+import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
+import { suggest } from './alternatives.js';
+import { afterConfirms, curableByTime, invitees, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
-import { cancel, confirm, directoryProfiles, displayName, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
-import type { ScheduleRequest } from './parse.js';
+import { type Ctx, gapMinutes, type HoldsInput, MAX_RESERVE_ATTEMPTS, misses, noSlot, out, outcome, round, type ScheduleInput } from './meeting.js';
+import { cancel, confirm, directoryProfiles, displayName, notifyUser, personOfCalendar, propose } from './oacop.js';
 import type { Choice, Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { suggest } from './alternatives.js';
-import { bookedText, directoryDownText, type Miss, noRoomText, noSlotText, unknownPeopleText, when } from './texts.js';
-import { type Zones, zoneOf } from './zones.js';
+import { bookedText, directoryDownText, type Miss, noRoomText, unknownPeopleText, when } from './texts.js';
+import { zoneOf } from './zones.js';
 
-export interface ScheduleInput extends CoordinatorInput {
-  wish: ScheduleRequest;
-  /** urn:uuid:… (OACoP §2.1), chosen by the factory. */
-  threadId: string;
-  /** ISO time of the request (the invitation's DTSTAMP). */
-  now: string;
-  oacopTimeoutMs: number;
-  /** People's time zones, for what each reads (zones.ts). */
-  zones?: Zones;
-}
-
-interface Ctx {
-  request: Envelope;
-  self: string;
-  domain: string;
-  asker: string;
-  wish: ScheduleRequest;
-  meeting: Meeting;
-  roomWanted: boolean;
-  now: string;
-  registryTimeoutMs: number;
-  oacopTimeoutMs: number;
-  lookups: Record<string, 'CALENDAR' | 'ROOM'>;
-  found: { CALENDAR?: ReturnType<typeof directoryProfiles>; ROOM?: ReturnType<typeof directoryProfiles> };
-  people: Party[];
-  rooms: string[];
-  revision: number;
-  /** This round: reply_with → party, and each party's answer. */
-  sent: Record<string, string>;
-  replies: Record<string, Envelope>;
-  outbox: Envelope[];
-  choice?: Choice;
-  /** Everyone ever sent a Confirm (released on failure, even if silent: a late CONFIRMED must not stay). */
-  holding: string[];
-  renegotiated: boolean;
-  /** Other in-flight meetings' holds on our parties, and how often our reservation lost a race. */
-  held: Record<string, Window[]>;
-  attempts: number;
-  /** Rooms' cleaning gaps in minutes (profile.room.constraints), for the holds. */
-  padMin: Record<string, number>;
-  zones: Zones;
-  text?: string;
-  /** The asked window found nothing: the proposal round now looks at the days after it, to suggest, not to book. */
-  widening?: { asked: Window; head: string };
-  /** The nearest times as choices the person can pick (rich.choices; agents/presenter/choices.ts). */
-  choices?: Array<{ label: string; say: string }>;
-}
-
-export const MAX_RESERVE_ATTEMPTS = 10;
-
-export interface HoldsInput {
-  threadId: string;
-  parties: string[];
-  padMin: Record<string, number>;
-}
-
-const out = (ctx: Ctx, performative: Envelope['performative'], to: string, content: object, inReplyTo?: string) =>
-  oacop({ performative, self: ctx.self, to, conversationId: ctx.request.conversation_id, content, ...(inReplyTo ? { inReplyTo } : {}) });
-
-const round = (envs: Array<[string, Envelope]>) => ({
-  sent: Object.fromEntries(envs.map(([who, e]) => [e.reply_with, who])), replies: {}, outbox: envs.map(([, e]) => e),
-});
-
-const outcome = (context: Ctx) => afterProposals({ ...context, window: context.meeting.window, minutes: context.meeting.durationMin });
-const misses = (context: Ctx) => (outcome(context) as { misses: Miss[] }).misses;
-const noSlot = (context: Ctx) =>
-  noSlotText({ misses: misses(context), roomWanted: context.roomWanted, minutes: context.meeting.durationMin, window: context.meeting.window, zone: zoneOf(context.zones, context.asker) });
-
-function gapMinutes(iso: string | undefined): number {
-  const m = iso ? /^PT(?:(\d+)H)?(?:(\d+)M)?$/.exec(iso) : null;
-  return m ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : 0;
-}
+export { type HoldsInput, MAX_RESERVE_ATTEMPTS, type ScheduleInput } from './meeting.js';
 
 export const scheduleMachine = setup({
-  types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  types: {} as { input: ScheduleInput; context: Ctx; events: InboundEvent | ChildSendEvent; emitted: ExchangeEmitted },
   actors: {
+    registryLookup: registryLookupMachine,
     save: fromPromise<void, MeetingRecord>(async () => {
       throw new Error('provided by main.ts');
     }),
@@ -103,14 +34,12 @@ export const scheduleMachine = setup({
     release: fromPromise<void, { threadId: string }>(async () => undefined),
   },
   delays: {
-    REGISTRY_TIMEOUT: ({ context }) => context.registryTimeoutMs,
     OACOP_TIMEOUT: ({ context }) => context.oacopTimeoutMs,
   },
   guards: {
-    cancelled: ({ context, event }) => isCancelOf(event, context.request),
+    cancelled: ({ context, event }) => event.type === 'inbound' && isCancelOf(event, context.request),
     inRound: ({ context, event }) => event.envelope.in_reply_to !== undefined && event.envelope.in_reply_to in context.sent,
     allAnswered: ({ context }) => Object.keys(context.replies).length >= Object.keys(context.sent).length,
-    lookedUp: ({ context }) => context.found.CALENDAR !== undefined && (!context.roomWanted || context.found.ROOM !== undefined),
   },
   actions: {
     flush: enqueueActions(({ context, enqueue }) => {
@@ -125,34 +54,39 @@ export const scheduleMachine = setup({
     request: input.request, self: input.self, domain: input.domain, asker: String(input.request.content.user ?? ''),
     meeting: { threadId: input.threadId, title: input.wish.title, durationMin: input.wish.durationMin, window: input.wish.window, requester: String(input.request.content.user ?? input.request.sender) },
     roomWanted: input.wish.room !== undefined, now: input.now, registryTimeoutMs: input.timeouts.registryTimeoutMs, oacopTimeoutMs: input.oacopTimeoutMs,
-    lookups: {}, found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
+    found: {}, people: [], rooms: [], revision: 0, sent: {}, replies: {}, outbox: [], holding: [], renegotiated: false,
     held: {}, attempts: 0, padMin: {}, zones: input.zones ?? {},
     wish: input.wish,
   }),
+  on: { 'child.send': { actions: relayChildSend() } },
   initial: 'lookup',
   states: {
+    // DESCRIBE CALENDAR [+ ROOM] at once through the shared DF-lookup child (registry-lookup.ts);
+    // any answer counts (an error one finds nobody), but both must come within REGISTRY_TIMEOUT.
     lookup: {
-      entry: [
-        assign(({ context }) => {
-          const caps: Array<'CALENDAR' | 'ROOM'> = context.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR'];
-          const envs = caps.map((capability) => outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE', capability }));
-          return { outbox: envs, lookups: Object.fromEntries(envs.map((e, i) => [e.reply_with, caps[i] as 'CALENDAR' | 'ROOM'])) };
+      invoke: {
+        id: REGISTRY_LOOKUP,
+        src: 'registryLookup',
+        input: ({ context }) => ({
+          request: context.request, self: context.self, timeoutMs: context.registryTimeoutMs,
+          queries: (context.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR']).map((capability) => ({ type: 'DESCRIBE', capability })),
         }),
-        'flush',
-      ],
-      on: {
-        inbound: [
-          { guard: 'cancelled', target: 'done' },
+        onDone: [
           {
-            guard: ({ context, event }) => (event.envelope.in_reply_to ?? '') in context.lookups,
-            actions: assign(({ context, event }) => ({
-              found: { ...context.found, [context.lookups[event.envelope.in_reply_to as string] as string]: directoryProfiles(event.envelope) ?? [] },
-            })),
+            guard: ({ event }) => event.output.timedOut,
+            target: 'done',
+            actions: [assign({ text: directoryDownText }), { type: 'reply', params: { rich: { kind: 'meeting', status: 'directory-unavailable' } } }],
+          },
+          {
+            target: 'resolving',
+            actions: assign(({ context, event }) => {
+              const [calendars, rooms] = event.output.answers.map((a) => directoryProfiles(a as Envelope) ?? []);
+              return { found: { CALENDAR: calendars ?? [], ...(context.roomWanted ? { ROOM: rooms ?? [] } : {}) } };
+            }),
           },
         ],
       },
-      always: { guard: 'lookedUp', target: 'resolving' },
-      after: { REGISTRY_TIMEOUT: { target: 'done', actions: [assign({ text: directoryDownText }), { type: 'reply', params: { rich: { kind: 'meeting', status: 'directory-unavailable' } } }] } },
+      on: { inbound: [{ guard: 'cancelled', target: 'done' }, { actions: forwardToLookup() }] },
     },
     resolving: {
       always: [

@@ -6,8 +6,9 @@
 //   update:  a TaskUpdate a calendar opens on its own → saved → the assigner told.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../../shared/runtime/exchange.js';
-import { type CoordinatorInput, isCancelOf, outbound, presenterReply } from '../envelopes.js';
+import type { ChildSendEvent, ExchangeEmitted, ExchangeInput, InboundEvent } from '../../../shared/runtime/exchange.js';
+import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.js';
+import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';
 import type { TaskStatus } from './parse.js';
 import type { TaskRecord } from './store.js';
@@ -31,40 +32,39 @@ export interface AssignInput extends CoordinatorInput {
 
 interface AssignCtx extends AssignInput {
   assigner: string;
-  describe?: Envelope;
   ask?: Envelope;
   agent?: string;
 }
 
 export const assignMachine = setup({
-  types: {} as { input: AssignInput; context: AssignCtx; events: InboundEvent; emitted: ExchangeEmitted },
-  actors: { save: saveActor },
-  delays: { REGISTRY_TIMEOUT: ({ context }) => context.timeouts.registryTimeoutMs, OACOP_TIMEOUT: ({ context }) => context.oacopTimeoutMs },
-  guards: { cancelled: ({ context, event }) => isCancelOf(event, context.request) },
+  types: {} as { input: AssignInput; context: AssignCtx; events: InboundEvent | ChildSendEvent; emitted: ExchangeEmitted },
+  actors: { save: saveActor, registryLookup: registryLookupMachine },
+  delays: { OACOP_TIMEOUT: ({ context }) => context.oacopTimeoutMs },
+  guards: { cancelled: ({ context, event }) => event.type === 'inbound' && isCancelOf(event, context.request) },
 }).createMachine({
   id: 'coordinator-assign-task',
   context: ({ input }) => ({ ...input, assigner: String(input.request.content.user ?? '') }),
+  on: { 'child.send': { actions: relayChildSend() } },
   initial: 'lookup',
   states: {
+    // DESCRIBE CALENDAR through the shared DF-lookup child (registry-lookup.ts): any answer is read for the assignee's calendar.
     lookup: {
-      entry: [
-        assign(({ context }) => ({ describe: outbound(context.request, context.self, 'QUERY-REF', 'Registry', { type: 'DESCRIBE', capability: 'CALENDAR' }) })),
-        emit(({ context }) => ({ type: 'send' as const, envelope: context.describe as Envelope })),
-      ],
-      on: {
-        inbound: [
-          { guard: 'cancelled', target: 'done' },
+      invoke: {
+        id: REGISTRY_LOOKUP,
+        src: 'registryLookup',
+        input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE', capability: 'CALENDAR' }], timeoutMs: context.timeouts.registryTimeoutMs }),
+        onDone: [
+          { guard: ({ event }) => event.output.timedOut, target: 'done', actions: emit(({ context }) => reply(context.request, directoryDownText, { kind: 'task', status: 'directory-unavailable' })) },
           {
-            guard: ({ context, event }) => event.envelope.in_reply_to === context.describe?.reply_with,
             target: 'resolved',
             actions: assign(({ context, event }) => {
-              const cal = calendarOf(directoryProfiles(event.envelope) ?? [], context.assignee);
+              const cal = calendarOf(directoryProfiles(event.output.answers[0] as Envelope) ?? [], context.assignee);
               return cal ? { agent: cal.name } : {};
             }),
           },
         ],
       },
-      after: { REGISTRY_TIMEOUT: { target: 'done', actions: emit(({ context }) => reply(context.request, directoryDownText, { kind: 'task', status: 'directory-unavailable' })) } },
+      on: { inbound: [{ guard: 'cancelled', target: 'done' }, { actions: forwardToLookup() }] },
     },
     resolved: {
       always: [

@@ -1,0 +1,66 @@
+// The end of the expert flow: ANSWERED → STORE_FACT to the KB → PRESENTER_REPLY (seed contract
+// §3-4: the person gets the answer whatever the KB says), or the RESULT back to a delegating
+// specialist; FAILED and CANCELLED.
+import { assign, emit } from 'xstate';
+import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import { answerFact, answers, contentType, outbound, presenterReply } from '../envelopes.js';
+import { answerText } from '../replies.js';
+import { type Ctx, expertSetup } from './setup.js';
+
+export const finishStates = {
+  // ANSWERED: a person's answer is stored in the KB; a delegated one goes straight back.
+  answered: expertSetup.createStateConfig({
+    always: [{ guard: 'delegated', target: 'delegatedDone' }, { target: 'storing' }],
+  }),
+  delegatedDone: expertSetup.createStateConfig({
+    type: 'final',
+    entry: [
+      emit(({ context }) => ({ type: 'note' as const, decision: 'delegated-answered', detail: { answered_by: context.result?.answeredBy } })),
+      emit(({ context }) => {
+        const r = context.result as NonNullable<Ctx['result']>;
+        return {
+          type: 'send' as const,
+          envelope: replyTo(context.request, { performative: 'INFORM', content: { type: 'RESULT', result: { answer: r.answer, meta: { answered_by: r.answeredBy } } } }),
+        };
+      }),
+    ],
+  }),
+  // DONE, part 1: STORE_FACT; the person gets the answer whatever the KB says (seed contract §4).
+  storing: expertSetup.createStateConfig({
+    entry: [
+      assign(({ context }) => {
+        const r = context.result as NonNullable<Ctx['result']>;
+        const fact = answerFact(context.request, { question: context.question, ...r }, context.user);
+        return { store: outbound(context.request, context.self, 'INFORM', 'KB', fact) };
+      }),
+      emit(({ context }) => ({ type: 'send' as const, envelope: context.store as Envelope })),
+    ],
+    on: {
+      inbound: [
+        { guard: 'cancelled', target: 'cancelled' },
+        {
+          guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store) && contentType(event.envelope) === 'STORED',
+          target: 'done',
+          actions: { type: 'kb', params: { kb: 'stored' } },
+        },
+        // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
+        { guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store), target: 'done', actions: { type: 'kb', params: { kb: 'KB_STORE_FAILED' } } },
+      ],
+    },
+    after: { KB_TIMEOUT: { target: 'done', actions: { type: 'kb', params: { kb: 'KB_UNAVAILABLE' } } } },
+  }),
+  // DONE, part 2: PRESENTER_REPLY in_reply_to the USER_MSG.
+  done: expertSetup.createStateConfig({
+    type: 'final',
+    entry: [
+      emit(({ context }) => ({ type: 'note' as const, decision: 'answered', detail: { answered_by: context.result?.answeredBy, kb: context.kb } })),
+      emit(({ context }) => {
+        const r = context.result as NonNullable<Ctx['result']>;
+        const kb = context.kb ?? 'KB_UNAVAILABLE';
+        return { type: 'send' as const, envelope: presenterReply(context.request, answerText(r.answer, kb), { answered_by: r.answeredBy, kb }) };
+      }),
+    ],
+  }),
+  failed: expertSetup.createStateConfig({ type: 'final' }),
+  cancelled: expertSetup.createStateConfig({ type: 'final', entry: emit({ type: 'note', decision: 'cancelled-by-presenter' }) }),
+};
