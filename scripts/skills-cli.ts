@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
+import { llmSettings } from '../shared/llm/config.js';
 import { grantSkill, installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
 import { clipWords, ensureServed } from '../shared/supervisor/operate.js';
 
@@ -19,7 +20,17 @@ function setEnabled(name: string, enabled: boolean): void {
 
 program.command('list').description('every skill, enabled or not, and every skill that was skipped and why').action(() => {
   const c = listSkills(cfg);
-  const rows = c.skills.map((s) => [s.name, s.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), s.enabled ? 'enabled' : 'disabled', clipWords(s.description, 70)]);
+  // A skill that needs the model (skill.json `requires: ["llm"]`) is not served without one (docs/llm.md).
+  const modelOn = (() => {
+    try {
+      return llmSettings(cfg) !== undefined;
+    } catch {
+      return false;
+    }
+  })();
+  const state = (s: (typeof c.skills)[number]) =>
+    (!s.enabled ? 'disabled' : !modelOn && (showSkill(cfg, s.name).manifest.requires ?? []).includes('llm') ? 'enabled, not served (no PARLEY_LLM_URL)' : 'enabled');
+  const rows = c.skills.map((s) => [s.name, s.version, s.source + (s.overrides ? ' (overrides built-in)' : ''), state(s), clipWords(s.description, 70)]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4));
   for (const r of rows) console.log(r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  '));
   for (const p of c.problems) console.log(`skipped ${p.name ?? path.basename(p.dir)}: ${p.detail} (${p.dir})`);
