@@ -28,7 +28,7 @@ describe('Agora [rate limit] a real specialist refuses a burst from one DID with
     inst = await sharedInstance();
     // No Coordinator process runs during this block: the test plays it (its real key).
     specialist = spawnAgent('agents/specialist/main.js', {
-      ...inst.env, PARLEY_SPECIALIST_NAME: name, PARLEY_SPECIALIST_EXPERTS: 'arithmetic', PARLEY_RATE_LIMIT_PER_S: '5', PARLEY_RATE_LIMIT_BURST: '5',
+      ...inst.env, PARLEY_SPECIALIST_NAME: name, PARLEY_SPECIALIST_EXPERTS: 'arithmetic', PARLEY_RATE_LIMIT_PER_S: '1', PARLEY_RATE_LIMIT_BURST: '5',
     });
     await specialist.waitFor('online');
     coord = await runtimeAgent(inst.cfg, 'coordinator', { telemetry: 'memory', resource: 'agora-test' });
@@ -55,9 +55,11 @@ describe('Agora [rate limit] a real specialist refuses a burst from one DID with
     const limited = outs.filter((o) => !o.ok && o.reason === 'REFUSE RATE_LIMITED').length;
     console.log(`      burst of 20: ${served} served, ${limited} REFUSE RATE_LIMITED`);
     expect(served + limited).to.equal(20);
+    // 5 from the burst, plus one a second while the 20 arrive (1/s: a loaded machine that takes
+    // 2 s to deliver them still serves at most 7; at 5/s it served 8 in CI).
     expect(served).to.be.within(5, 7);
     const refuse = outs.find((o) => !o.ok)?.replies[0];
-    expect(refuse?.content.detail).to.match(/over 5\/s \(burst 5\) from did:key:z6Mk/);
+    expect(refuse?.content.detail).to.match(/over 1\/s \(burst 5\) from did:key:z6Mk/);
     await sleep(1100);
     const again = await ask('what is 2 + 2?');
     expect(again.ok && again.answer).to.equal('4');
