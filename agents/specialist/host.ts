@@ -99,7 +99,7 @@ if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
 }
 const tKeys = performance.now();
 
-const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, endpoints: componentEndpoints(config), logger });
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `agents-${opts.host}.sqlite`), `agents-${opts.host}`);
 const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, `agents-${opts.host}`)) : undefined;
