@@ -81,6 +81,7 @@ export const VARIABLES = {
   PARLEY_NEGOTIATE: { kind: 'enum', default: 'auto', values: ['auto', 'always', 'never'], doc: 'Agora negotiated flow: `auto` when the DF lists ≥ 2 specialists, `always`, `never`' },
   PARLEY_CFP_TIMEOUT_MS: { kind: 'ms', shown: 'the AGREE timeout', doc: 'how long offers are collected' },
   PARLEY_AGORA_MAX_COST: { kind: 'number', shown: 'none', min: 0, doc: 'the budget (`max_cost`) of every negotiated request' },
+  PARLEY_CFP_MAX_CANDIDATES: { kind: 'number', default: 8, min: 1, integer: true, doc: "CFPs per negotiated question: the DF's first N candidates (least recently used first), not all of a host's hundreds of virtual agents" },
   PARLEY_OFFER_MARGIN_MS: { kind: 'ms', default: 20, min: 0, doc: "an offer counts as expired this long before its ttl ends (the ACCEPT's trip)" },
   PARLEY_WINNER_MEMORY: { kind: 'flag', default: false, doc: '`1`, `auto` negotiation: while the winning offer is valid, questions of the same shape go straight to the winner (`npm run bench` turns it on)' },
   // LLM-backed specialists (optional, off by default; docs/llm.md)
