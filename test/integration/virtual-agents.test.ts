@@ -19,6 +19,7 @@ import { controlRequest } from '../../shared/supervisor/control.js';
 import { readConversation } from '../../shared/trace/collect.js';
 import { Person } from '../../shared/trace/ask.js';
 import { clientTransport } from '../../shared/transport/client.js';
+import { RawXmpp } from '../support/raw-xmpp.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -89,15 +90,25 @@ describe('Virtual agents [end to end] one host process serving 100 specialists o
         content: { type: 'REGISTER', profile: { jid: victim, name: victim, version: '1', capabilities: ['ASK_EXPERT'], topics: ['math'] } },
       });
       t.send({ to: `registry@${cfg.domain}`, type: 'normal', id: register.reply_with, thread: cid, body: JSON.stringify(register) });
-      // And a stanza that claims the virtual agent's address: ejabberd does not let a client send from another domain.
-      const spoofCid = `sess-${randomUUID()}`;
-      const spoof = makeEnvelope({ ...register, conversation_id: spoofCid });
-      await t.sendRaw(xml('message', { from: victim, to: `registry@${cfg.domain}`, type: 'normal', id: spoof.reply_with }, xml('thread', {}, spoofCid), xml('body', {}, JSON.stringify(spoof)))).catch(() => undefined);
       const dir = paths(cfg).telemetry;
       await until(() => readConversation(dir, cid).some((r) => r.agent === 'Registry' && r.direction === 'in'), 'the Registry saw the REGISTER', 10000);
       const seen = readConversation(dir, cid).filter((r) => r.agent === 'Registry' && r.direction === 'in');
       expect(seen.map((r) => r.decision)).to.satisfy((d: string[]) => d.every((x) => x.startsWith('rejected:')));
-      await new Promise((r) => setTimeout(r, 500));
+      // And a stanza that claims the virtual agent's address, over a raw stream (xmpp.js throws
+      // from its socket handler when the server closes the stream under it): ejabberd answers a
+      // client's foreign `from` with the invalid-from stream error (RFC 6120 §4.9.3.9) and
+      // closes the stream, so the stanza is never routed.
+      const spoofCid = `sess-${randomUUID()}`;
+      const spoof = makeEnvelope({ ...register, conversation_id: spoofCid });
+      const raw = await RawXmpp.plain(cfg.host, cfg.c2sPort, '127.0.0.1', cfg.domain);
+      try {
+        await raw.openStream();
+        await raw.login('mallory', password, 'spoof');
+        raw.send(xml('message', { from: victim, to: `registry@${cfg.domain}`, type: 'normal', id: spoof.reply_with }, xml('thread', {}, spoofCid), xml('body', {}, JSON.stringify(spoof))).toString());
+        await raw.expect(/<stream:error>[\s\S]*?invalid-from/, 'the invalid-from stream error', 10000);
+      } finally {
+        raw.close();
+      }
       const spoofed = readConversation(dir, spoofCid).filter((r) => r.direction === 'in');
       expect(spoofed.every((r) => r.decision.startsWith('rejected:')), JSON.stringify(spoofed)).to.equal(true);
     } finally {
