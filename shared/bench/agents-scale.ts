@@ -63,7 +63,7 @@ export const agentsScale: Scenario = {
     await coord.agent.start();
     return {
       async roundTrip() {
-        const env2 = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${Math.random().toString(36).slice(2)}`, content: { need: 'what is 2 * 3?' } });
+        const env2 = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${Math.random().toString(36).slice(2)}`, content: { need: 'ASK_EXPERT', hint: 'what is 2 * 3?' } });
         const reply = await toPromise(coord.agent.router.start(`${env2.conversation_id}/q`, oneShotQuery, { envelope: env2 }));
         const c = (reply as { content?: { candidates?: unknown[] } }).content;
         if (!c?.candidates || c.candidates.length === 0) throw new Error(`no candidates: ${JSON.stringify(reply).slice(0, 300)}`);
