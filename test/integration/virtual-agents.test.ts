@@ -4,6 +4,7 @@
 // answered by them (telemetry says which one); and a person's account cannot pass for one.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import xml from '@xmpp/xml';
@@ -65,6 +66,12 @@ describe('Virtual agents [end to end] one host process serving 100 specialists o
     const registered = hostRows(`SELECT DISTINCT agent FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTERED'`).map((x) => x.agent);
     expect(registered).to.have.length(COUNT);
     expect(registered.every((a) => a?.endsWith(`@${domain()}`))).to.equal(true);
+    // The rooms process runs too, on its own component listener: it logs every stanza for a JID
+    // it does not serve that it answers with an error (a CFP, a REQUEST; not an INFORM such as
+    // REGISTERED), and none named an agent of agents.<domain>.
+    const roomsLog = fs.readFileSync(path.join(paths(cfg).logsDir, 'rooms.log'), 'utf8');
+    expect(roomsLog).to.include('"msg":"online"');
+    expect(roomsLog).to.not.include(`@${domain()}`);
   });
 
   it('people\'s questions are answered by virtual agents (telemetry names which one)', async () => {
