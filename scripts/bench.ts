@@ -11,6 +11,7 @@ import { asBenchReport, compareRuns, renderComparison } from '../shared/bench/co
 import { consoleWatcher, prepareConsoleBench } from '../shared/bench/console-watch.js';
 import { fullFlow, fullFlowWatched } from '../shared/bench/full-flow.js';
 import { llmDirect, llmSkill } from '../shared/bench/llm.js';
+import { agentsScale } from '../shared/bench/agents-scale.js';
 import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
@@ -21,6 +22,7 @@ registerScenario(runtimeAskExpert);
 registerScenario(fullFlow);
 registerScenario(llmDirect);
 registerScenario(llmSkill);
+registerScenario(agentsScale);
 
 const int = (v: string) => {
   const n = Number(v);
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
     process.env.PARLEY_BENCH_AGENT_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${fs.realpathSync(o.cpuProf)}`;
   }
   const wanted = o.only?.split(',').map((s) => s.trim());
-  const chosen = scenarios().filter((s) => !wanted || wanted.includes(s.name));
+  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn));
   if (chosen.length === 0) throw new Error(`no such scenario: ${o.only}`);
 
   process.stderr.write('starting a private ejabberd… ');

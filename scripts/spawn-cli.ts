@@ -1,4 +1,6 @@
 // npm run spawn -- specialist [--role R] [--skills a,b] [--name NAME]
+// npm run spawn -- specialist --count N --host NAME [--role R] [--skills a,b]: one host process
+// serving N virtual specialists NAME-0001@agents.<domain> … (agents/specialist/host.ts).
 // One more specialist. With a supervisor running for this PARLEY_HOME it is added there
 // (the service layer's spawnSpecialist → POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
 // foreground until Ctrl-C. Either way we wait for its `registered` line and print it.
@@ -24,16 +26,22 @@ program
   .option('--role <role>', 'its role (config/roles.json, $PARLEY_HOME/roles.json); default: named like it, else general')
   .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', '')
   .option('--experts <list>', 'alias of --skills', '')
-  .action(async (o: { name?: string; role?: string; skills: string; experts: string }) => {
+  .option('--count <n>', 'a host process serving N virtual specialists (with --host)')
+  .option('--host <name>', 'the host of --count: its agents are NAME-0001@agents.<domain> …')
+  .action(async (o: { name?: string; role?: string; skills: string; experts: string; count?: string; host?: string }) => {
     const { roles } = loadRoles(cfg.home);
     if (o.role && !roles.has(o.role)) throw new Error(`unknown role ${JSON.stringify(o.role)}; known: ${[...roles.keys()].join(', ')}`);
-    const name = o.name ?? `${o.role ?? 'general'}-${randomBytes(2).toString('hex')}`;
+    const count = o.count === undefined ? undefined : Number(o.count);
+    if (count !== undefined && (!Number.isInteger(count) || count < 1)) throw new Error(`--count must be a positive integer, got ${JSON.stringify(o.count)}`);
+    if ((count === undefined) !== (o.host === undefined)) throw new Error('--count and --host go together');
+    const name = o.host ?? o.name ?? `${o.role ?? 'general'}-${randomBytes(2).toString('hex')}`;
     const experts = (o.skills || o.experts).split(',').map((s) => s.trim()).filter(Boolean);
     checkSpawnSkills(cfg.home, { name, ...(o.role ? { role: o.role } : {}), skills: experts }); // unknown skill: fail now, not at start
     const role = o.role ? { role: o.role } : {};
-    const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role }); // validates
+    const many = count !== undefined ? { count } : {};
+    const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role, ...many }); // validates
     // The service layer (shared/ops/agents.ts, shared with the console's POST /api/agents/spawn).
-    const res = await spawnSpecialist(cfg, { name, skills: experts, ...role }).catch((err: Error) => {
+    const res = await spawnSpecialist(cfg, { name, skills: experts, ...role, ...many }).catch((err: Error) => {
       if (err instanceof OpsError && err.code === 'NO_SUPERVISOR') return undefined;
       throw new Error(`supervisor: ${err instanceof OpsError ? `${err.code}: ` : ''}${err.message}`);
     });
@@ -53,7 +61,8 @@ function foreground(command: string, args: string[], name: string): Promise<void
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       const r = JSON.parse(line) as { msg?: string; level?: number; lease_ms?: number; skills?: string[] };
-      if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms, skills ${(r.skills ?? []).join(', ')}); it now receives work`);
+      if (r.msg === 'agents registered') console.log(`${name}: ${String((r as { agents?: number }).agents)} virtual agents registered in ${Date.now() - t0} ms; they now receive work`);
+      else if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms, skills ${(r.skills ?? []).join(', ')}); it now receives work`);
       else if ((r.level ?? 0) >= 40 || r.msg === 'online' || r.msg === 'stopping' || r.msg === 'skills changed') console.log(`${name}: ${r.msg}`);
     } catch {
       console.log(line);

@@ -43,13 +43,15 @@ export const agoraNote = (state: string, detail: object): ExchangeEmitted => ({ 
 const send = (envelope: Envelope): ExchangeEmitted => ({ type: 'send', envelope });
 const settingsOf = (c: NegotiationCtx) => c.agora as AgoraSettings;
 
-/** PENDING: a CFP to every candidate. */
+/** PENDING: a CFP to every candidate, or to the DF's first maxCandidates of them. */
 export function openCfp(c: NegotiationCtx): Step {
-  const cfps = c.candidates.map((k) => cfpTo(c.request, c.self, k, c.question, settingsOf(c), c.resultTimeoutMs, c.zone));
+  const max = settingsOf(c).maxCandidates;
+  const candidates = max !== undefined && c.candidates.length > max ? c.candidates.slice(0, max) : c.candidates;
+  const cfps = candidates.map((k) => cfpTo(c.request, c.self, k, c.question, settingsOf(c), c.resultTimeoutMs, c.zone));
   const budget = settingsOf(c).maxCost;
   return {
-    patch: { cfps, answered: [], offers: [], winner: -1, notUnderstood: [] },
-    out: [agoraNote('PENDING', { flow: 'negotiated', candidates: c.candidates.map((k) => k.name), ...(budget !== undefined ? { budget } : {}) }), ...cfps.map(send)],
+    patch: { candidates, cfps, answered: [], offers: [], winner: -1, notUnderstood: [] },
+    out: [agoraNote('PENDING', { flow: 'negotiated', candidates: candidates.map((k) => k.name), ...(budget !== undefined ? { budget } : {}) }), ...cfps.map(send)],
   };
 }
 

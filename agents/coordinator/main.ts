@@ -36,7 +36,7 @@ const cacheMs = envNumber('PARLEY_CANDIDATE_CACHE_MS');
 const oacopTimeoutMs = envNumber('PARLEY_OACOP_TIMEOUT_MS');
 // Agora §3 negotiated flow (docs/acl_contract.md "Negotiated requests").
 const agora = {
-  mode: tunables.negotiate, cfpTimeoutMs: tunables.cfpTimeoutMs, acceptMarginMs: tunables.offerMarginMs,
+  mode: tunables.negotiate, cfpTimeoutMs: tunables.cfpTimeoutMs, maxCandidates: tunables.cfpMaxCandidates, acceptMarginMs: tunables.offerMarginMs,
   ...(tunables.agoraMaxCost !== undefined ? { maxCost: tunables.agoraMaxCost } : {}),
 };
 

@@ -14,6 +14,12 @@ export interface AgoraSettings {
   mode: NegotiateMode;
   /** The contract-net deadline: offers after it are too late for the first pick. */
   cfpTimeoutMs: number;
+  /**
+   * CFPs per round: the DF's first N candidates (PARLEY_CFP_MAX_CANDIDATES; unset: all). A host
+   * of 100 virtual specialists made every question 100 CFPs and 100 signed offers, which arrived
+   * after the deadline; the DF ranks least recently used first, so questions still spread.
+   */
+  maxCandidates?: number;
   /** budget.max_cost of every CFP; offers above it are rejected (402). */
   maxCost?: number;
   /** An offer counts as expired this long before its ttl ends (the ACCEPT's trip). */

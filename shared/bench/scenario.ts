@@ -26,6 +26,8 @@ export interface Scenario {
   /** Name of the scenario this one is compared with (ratio = this p50 / baseline p50). */
   baseline?: string;
   goal?: Goal;
+  /** Runs only when named in --only (heavy scenarios such as agents-scale). */
+  optIn?: boolean;
   setup(instance: TempInstance): Promise<Runner>;
 }
 

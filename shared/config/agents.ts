@@ -33,6 +33,8 @@ export interface AgentTunables {
   negotiate: 'auto' | 'always' | 'never';
   /** Coordinator: the contract-net CFP deadline (default: the AGREE timeout). */
   cfpTimeoutMs: number;
+  /** Coordinator: CFPs per negotiated question (the DF's first N). */
+  cfpMaxCandidates: number;
   /** Coordinator: budget.max_cost of every CFP (unset = no budget). */
   agoraMaxCost?: number;
   /** Coordinator: an offer counts as expired this long before its ttl ends (the ACCEPT's trip). */
@@ -65,6 +67,7 @@ export function loadTunables(env: NodeJS.ProcessEnv = process.env, domain = envS
     },
     negotiate: envEnum('PARLEY_NEGOTIATE', env),
     cfpTimeoutMs: envNumber('PARLEY_CFP_TIMEOUT_MS', env, agreeTimeoutMs),
+    cfpMaxCandidates: envNumber('PARLEY_CFP_MAX_CANDIDATES', env),
     ...(maxCost !== undefined ? { agoraMaxCost: maxCost } : {}),
     offerMarginMs: envNumber('PARLEY_OFFER_MARGIN_MS', env),
   };

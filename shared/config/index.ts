@@ -16,6 +16,8 @@ export interface ParleyConfig {
   bindAddress: string;
   c2sPort: number;
   componentPort: number;
+  /** The `agents.<domain>` component's own listener (specialist hosts): never the rooms' one, see ejabberd.yml.tmpl. */
+  agentsComponentPort: number;
   httpPort: number;
   /** Erlang distribution port of the ejabberd node (no epmd). */
   distPort: number;
@@ -32,7 +34,7 @@ export interface ParleyConfig {
 }
 
 // Defaults sit away from a system ejabberd's 5222/5269/5275/5280/5443.
-export const DEFAULT_PORTS = { c2s: 15222, component: 15275, http: 15280, dist: 15370 } as const;
+export const DEFAULT_PORTS = { c2s: 15222, component: 15275, agentsComponent: 15276, http: 15280, dist: 15370 } as const;
 
 /**
  * Every process that reads the configuration works inside the state directory, so it creates
@@ -45,13 +47,16 @@ export function restrictFileModes(): void {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
   restrictFileModes();
   const c2sPort = envNumber('PARLEY_C2S_PORT', env);
+  const componentPort = envNumber('PARLEY_COMPONENT_PORT', env);
   return {
     home: path.resolve(envString('PARLEY_HOME', env) as string),
     domain: envString('PARLEY_DOMAIN', env) as string,
     host: envString('PARLEY_XMPP_HOST', env) as string,
     bindAddress: envEnum('PARLEY_BIND_ADDRESS', env),
     c2sPort,
-    componentPort: envNumber('PARLEY_COMPONENT_PORT', env),
+    componentPort,
+    // Beside the rooms' listener unless set, so a second instance only has to move its ports.
+    agentsComponentPort: envNumber('PARLEY_AGENTS_COMPONENT_PORT', env, componentPort === DEFAULT_PORTS.component ? DEFAULT_PORTS.agentsComponent : componentPort + 1),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
     // Derived from the c2s port unless set, so a second instance only has to move its ports.
     distPort: envNumber('PARLEY_DIST_PORT', env, c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
@@ -71,6 +76,7 @@ export function configEnv(cfg: ParleyConfig): Record<string, string> {
     PARLEY_DOMAIN: cfg.domain,
     PARLEY_C2S_PORT: String(cfg.c2sPort),
     PARLEY_COMPONENT_PORT: String(cfg.componentPort),
+    PARLEY_AGENTS_COMPONENT_PORT: String(cfg.agentsComponentPort),
     PARLEY_HTTP_PORT: String(cfg.httpPort),
     PARLEY_DIST_PORT: String(cfg.distPort),
     PARLEY_MAM: cfg.mam ? '1' : '0',

@@ -82,11 +82,14 @@ async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
 }
 
 export async function status(cfg: ParleyConfig): Promise<InstanceStatus> {
-  const [c2s, component, http] = await Promise.all([
+  const [c2s, rooms, agents, http] = await Promise.all([
     portOpen(cfg.c2sPort),
     portOpen(cfg.componentPort),
+    portOpen(cfg.agentsComponentPort),
     portOpen(cfg.httpPort),
   ]);
+  // Both component listeners (rooms.<domain>, agents.<domain>) must be up for `component`.
+  const component = rooms && agents;
   const apiOk = http && (await apiAnswers(cfg));
   const online = apiOk ? await api.connectedUsers(cfg).catch(() => [] as string[]) : [];
   return { running: c2s && http && apiOk, c2s, component, http, api: apiOk, node: nodeName(cfg), online };

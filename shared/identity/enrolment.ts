@@ -174,6 +174,35 @@ export class EnrolmentAuthority {
     return { credential: this.enrol(jid, did, role), revoked: false };
   }
 
+  /**
+   * ensureEnrolled for many JIDs at once (a specialist host's virtual agents): one read and at
+   * most one write of the record, instead of a locked rewrite per agent. Returns the revoked JIDs.
+   */
+  ensureEnrolledMany(items: ReadonlyArray<{ jid: string; did: string }>, role: EnrolledRole): { revoked: string[]; enrolled: number } {
+    if (!isEnrolledRole(role)) throw new Error(`role must be one of ${ENROLLED_ROLES.join(', ')}`);
+    const now = this.now();
+    const current = (d: EnrolmentFile, jid: string, did: string) => {
+      const c = d.enrolments[bareOf(jid)]?.credential;
+      return c !== undefined && c.did === did && c.role === role && c.exp > now + 24 * 3600_000;
+    };
+    const snapshot = this.read();
+    const revoked = items.filter((i) => snapshot.enrolments[bareOf(i.jid)]?.revoked_at !== undefined).map((i) => bareOf(i.jid));
+    if (items.every((i) => revoked.includes(bareOf(i.jid)) || current(snapshot, i.jid, i.did))) return { revoked, enrolled: 0 };
+    const operator = this.operator();
+    return this.update((d) => {
+      let enrolled = 0;
+      for (const i of items) {
+        const rec = d.enrolments[bareOf(i.jid)];
+        if (rec?.revoked_at !== undefined || current(d, i.jid, i.did)) continue;
+        if (!isDidKey(i.did)) throw new Error(`${JSON.stringify(i.did)} is not a did:key`);
+        const credential = signCredential({ jid: i.jid, did: i.did, role, iat: now, exp: now + DEFAULT_CREDENTIAL_TTL_MS }, operator);
+        d.enrolments[credential.jid] = { credential };
+        enrolled += 1;
+      }
+      return { revoked, enrolled };
+    });
+  }
+
   /** A single-use token for `jid` as `role`; returns the secret, shown once and stored only hashed. */
   issueToken(jid: string, role: EnrolledRole, ttlMs = DEFAULT_TOKEN_TTL_MS, credentialTtlMs = DEFAULT_CREDENTIAL_TTL_MS): { secret: string; expires_at: number } {
     if (!isEnrolledRole(role)) throw new Error(`role must be one of ${ENROLLED_ROLES.join(', ')}`);

@@ -18,6 +18,8 @@ import type { Telemetry } from './telemetry.js';
 /** The component transport as seen by one hosted JID. start/stop belong to the host. */
 class JidView implements Transport {
   readonly handlers: Array<(msg: InboundMessage) => void> = [];
+  /** online/offline listeners, fanned out by the host (one listener on the transport, not one per JID). */
+  readonly listeners = { online: [] as Array<() => void>, offline: [] as Array<() => void> };
   constructor(readonly address: string, private readonly inner: Transport) {}
   get status(): TransportStatus {
     return this.inner.status;
@@ -35,7 +37,7 @@ class JidView implements Transport {
   }
   onPresence(): void {}
   on(event: 'online' | 'offline', handler: () => void): void {
-    this.inner.on(event, handler);
+    this.listeners[event].push(handler);
   }
 }
 
@@ -53,6 +55,11 @@ export class ComponentHost {
 
   constructor(private readonly opts: ComponentHostOptions) {
     opts.transport.onMessage((msg) => this.dispatch(msg));
+    for (const event of ['online', 'offline'] as const) {
+      opts.transport.on(event, () => {
+        for (const v of this.views.values()) for (const h of v.listeners[event]) h();
+      });
+    }
   }
 
   /** Hosts `jid` (bare, under the component's domain) as its own Agent. */

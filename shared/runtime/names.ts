@@ -1,9 +1,11 @@
 // Logical names (the envelope's sender/receiver, seed contract §1) and roles of authenticated XMPP
 // addresses. Singletons keep the contract's names (Presenter, Coordinator, Registry, KB); every
 // other agent is named by its account (specialist-math, calendar-bob) and each room by
-// room-<name> (its JID is <name>@rooms.<domain>).
+// room-<name> (its JID is <name>@rooms.<domain>). A virtual specialist (one of many served by a
+// host process's component, agents.<domain>) is named by its bare JID: name@agents.<domain>.
 // Roles: the core accounts are pinned at provisioning, rooms are the component's (its secret),
-// and a specialist or calendar is one only because the operator enrolled it (the RoleBook: the
+// virtual specialists are the agents component's (its secret) *and* enrolled (shared/identity/
+// roster.ts; an un-enrolled JID there is nobody: role foreign), and a specialist or calendar is one only because the operator enrolled it (the RoleBook: the
 // enrolment roster, shared/identity/roster.ts). An account's name never makes it an agent: an
 // un-enrolled account, whatever it is called, is a person.
 import { bare } from '../transport/stanza.js';
@@ -21,6 +23,8 @@ const SINGLETONS: Record<string, { name: string; role: Role }> = {
 const BY_NAME = new Map(Object.entries(SINGLETONS).map(([local, v]) => [v.name, local]));
 
 export const roomsDomain = (domain: string) => `rooms.${domain}`;
+/** The component of the specialist host processes (agents/specialist/host.ts): name@agents.<domain>. */
+export const agentsDomain = (domain: string) => `agents.${domain}`;
 
 /** Enrolled roles by bare JID; one per process (the installation's roster), installed at boot. */
 export interface RoleBook {
@@ -54,6 +58,11 @@ export function identify(jid: string, domain: string, roles: RoleBook | undefine
   const local = at === -1 ? '' : b.slice(0, at);
   const host = at === -1 ? b : b.slice(at + 1);
   if (host === roomsDomain(domain) && local) return { jid: b, name: `room-${local}`, role: 'room' };
+  if (host === agentsDomain(domain) && local) {
+    // Only the holder of the component secret can send from this domain; the operator's enrolment
+    // (never the name) makes a JID there a specialist.
+    return { jid: b, name: b, role: roles?.roleOf(b) === 'specialist' ? 'specialist' : 'foreign' };
+  }
   if (host !== domain || !local) return { jid: b, name: b, role: 'foreign' };
   const single = SINGLETONS[local];
   if (single) return { jid: b, ...single };

@@ -78,9 +78,27 @@ export class SqliteTelemetry implements Telemetry {
     });
   }
 
+  /**
+   * The telemetry of another agent of this process, in this file (agent column = `agent`): a
+   * specialist host's thousand virtual agents share one file and one write batch. Closing a view
+   * only flushes; the file's owner closes it.
+   */
+  view(agent: string): Telemetry {
+    return {
+      envelope: (direction, env, decision, raw, at) => this.record(agent, direction, env, decision, raw, at),
+      note: (conversationId, decision, detail) => this.noteAs(agent, conversationId, decision, detail),
+      flush: () => this.flush(),
+      close: () => this.flush(),
+    };
+  }
+
   envelope(direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string, at = preciseNow()): void {
+    this.record(this.agent, direction, env, decision, raw, at);
+  }
+
+  private record(agent: string, direction: 'in' | 'out', env: Envelope | null, decision: string, raw?: string, at = preciseNow()): void {
     this.push({
-      agent: this.agent,
+      agent,
       direction,
       at,
       conversation_id: env?.conversation_id ?? null,
@@ -97,8 +115,12 @@ export class SqliteTelemetry implements Telemetry {
   }
 
   note(conversationId: string, decision: string, detail?: object): void {
+    this.noteAs(this.agent, conversationId, decision, detail);
+  }
+
+  private noteAs(agent: string, conversationId: string, decision: string, detail?: object): void {
     this.push({
-      agent: this.agent, direction: 'note', at: preciseNow(), conversation_id: conversationId, performative: null,
+      agent, direction: 'note', at: preciseNow(), conversation_id: conversationId, performative: null,
       sender: null, receiver: null, reply_with: null, in_reply_to: null, content_type: null, decision,
       body: detail ? JSON.stringify(detail) : null,
     });

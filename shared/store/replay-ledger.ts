@@ -7,6 +7,7 @@
 // One SQLite file per agent ($PARLEY_HOME/data/<name>-replay.sqlite, owner-only like all state).
 // An entry is written after the envelope was handled (shared/runtime/agent.ts), so a kill between
 // acceptance and handling leaves the server's redelivery acceptable: at-least-once, never lost.
+import type Database from 'better-sqlite3';
 import { type Db, openDb } from './sqlite.js';
 
 export interface LedgerEntry {
@@ -16,10 +17,27 @@ export interface LedgerEntry {
 
 export class ReplayLedger {
   private readonly db: Db;
-  private readonly stmts;
+  private readonly stmts: Record<'record' | 'live' | 'prune' | 'setMeta' | 'getMeta', Database.Statement<unknown[]>>;
   private writes = 0;
+  /** A view's key prefix ('' for the file's owner): many agents of one host share one file. */
+  private readonly prefix: string;
+  private readonly owner: boolean;
 
-  constructor(file: string) {
+  /**
+   * `file`, or a view of another ledger for one of many agents in a process (agents/specialist/
+   * host.ts: a thousand virtual agents, one SQLite file): its entries and heartbeat carry `scope`;
+   * closing a view leaves the shared file open (its owner closes it).
+   */
+  constructor(file: string | { share: ReplayLedger; scope: string }) {
+    if (typeof file !== 'string') {
+      this.db = file.share.db;
+      this.stmts = file.share.stmts;
+      this.prefix = `${file.scope}\n`;
+      this.owner = false;
+      return;
+    }
+    this.prefix = '';
+    this.owner = true;
     this.db = openDb(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
@@ -28,7 +46,7 @@ export class ReplayLedger {
     `);
     this.stmts = {
       record: this.db.prepare('INSERT OR REPLACE INTO seen (key, expires_at) VALUES (?, ?)'),
-      live: this.db.prepare('SELECT key, expires_at AS expiresAt FROM seen WHERE expires_at > ? ORDER BY expires_at'),
+      live: this.db.prepare('SELECT key, expires_at AS expiresAt FROM seen WHERE expires_at > ? AND substr(key, 1, ?) = ? ORDER BY expires_at'),
       prune: this.db.prepare('DELETE FROM seen WHERE expires_at <= ?'),
       setMeta: this.db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
       getMeta: this.db.prepare('SELECT v FROM meta WHERE k = ?'),
@@ -37,29 +55,30 @@ export class ReplayLedger {
 
   /** Entries still able to refuse a copy at `now` (loaded into the in-memory window at start). */
   live(now: number): LedgerEntry[] {
-    this.stmts.prune.run(now);
-    return this.stmts.live.all(now) as LedgerEntry[];
+    if (this.owner) this.stmts.prune.run(now);
+    const rows = this.stmts.live.all(now, this.prefix.length, this.prefix) as LedgerEntry[];
+    return this.prefix ? rows.map((r) => ({ key: r.key.slice(this.prefix.length), expiresAt: r.expiresAt })) : rows;
   }
 
   record(key: string, expiresAt: number, now: number): void {
     if (!this.db.open) return; // closed at shutdown (several hosted agents may share one signing)
-    this.stmts.record.run(key, expiresAt);
+    this.stmts.record.run(this.prefix + key, expiresAt);
     // Expired rows are dead weight only; prune now and then, not per write.
     if (++this.writes % 1000 === 0) this.stmts.prune.run(now);
   }
 
   /** The last heartbeat (ms), if this agent ever ran. */
   aliveAt(): number | undefined {
-    const row = this.stmts.getMeta.get('alive_at') as { v: number } | undefined;
+    const row = this.stmts.getMeta.get(`${this.prefix}alive_at`) as { v: number } | undefined;
     return row?.v;
   }
 
   heartbeat(now: number): void {
     if (!this.db.open) return;
-    this.stmts.setMeta.run('alive_at', now);
+    this.stmts.setMeta.run(`${this.prefix}alive_at`, now);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.owner && this.db.open) this.db.close();
   }
 }

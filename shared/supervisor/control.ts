@@ -2,6 +2,7 @@
 // (a loopback port when that path is too long for a socket), described in run/supervisor.json.
 //   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
 //   POST /spawn {kind:'specialist', name, experts|skills, role} → 201 {agent, ready_ms} once it registered
+//     (with count: a specialist host of `count` virtual agents, ready once all registered)
 //   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent
 //   POST /scale {busy: [names]}               → 201 {agent, ready_ms}: one more specialist of a busy
 //                                               one's role (scale.ts); 409 AT_LIMIT, 404 NO_FITTING_ROLE
@@ -100,7 +101,8 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       if (typeof body.role === 'string' && o.roles && !o.roles.has(body.role)) throw new HttpError(400, 'INVALID_ARGS', `unknown role ${JSON.stringify(body.role)}; known: ${[...o.roles.keys()].join(', ')}`);
       let spec: AgentSpec;
       try {
-        const def = { name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}) };
+        if (body.count !== undefined && (typeof body.count !== 'number' || !Number.isInteger(body.count) || body.count < 1)) throw new Error('"count" must be a positive integer');
+        const def = { name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}), ...(typeof body.count === 'number' ? { count: body.count } : {}) };
         o.checkSkills?.(def);
         spec = o.specialistSpec(def);
       } catch (err) {

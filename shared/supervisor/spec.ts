@@ -28,6 +28,8 @@ export interface SpecialistDef {
   /** The specialist logs {"msg":"idle"} after this long without work (extras only). */
   idleAfterMs?: number;
   extra?: boolean;
+  /** A specialist host (agents/specialist/host.ts): `name` is the host, serving this many virtual agents. */
+  count?: number;
 }
 
 export const CORE_ROLES = ['registry', 'kb', 'coordinator', 'presenter'] as const;
@@ -65,6 +67,7 @@ export function coreSpec(ctx: SpecContext, role: string): AgentSpec {
 }
 
 export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec {
+  if (def.count !== undefined) return hostSpec(ctx, { ...def, count: def.count });
   assertLocalpart(`specialist-${def.name}`);
   for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid skill name ${JSON.stringify(e)}`);
   if (def.role !== undefined && !/^[a-z][a-z0-9_-]{0,39}$/.test(def.role)) throw new Error(`invalid role name ${JSON.stringify(def.role)}`);
@@ -84,6 +87,23 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
     experts: def.experts,
     ...(def.role ? { role: def.role } : {}),
     ...(def.extra ? { extra: true } : {}),
+  };
+}
+
+/**
+ * A specialist host (issue 14 §3): one process serving `count` virtual specialists
+ * <name>-0001@agents.<domain> …; log and control name agents-<name>, ready once every one registered.
+ */
+export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number }): AgentSpec {
+  assertLocalpart(`${def.name}-0001`);
+  if (!Number.isInteger(def.count) || def.count < 1 || def.count > 100_000) throw new Error(`--count must be an integer in 1..100000, got ${def.count}`);
+  for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid skill name ${JSON.stringify(e)}`);
+  if (def.role !== undefined && !/^[a-z][a-z0-9_-]{0,39}$/.test(def.role)) throw new Error(`invalid role name ${JSON.stringify(def.role)}`);
+  const args = ['--host', def.name, '--count', String(def.count), ...(def.role ? ['--role', def.role] : []), ...(def.experts.length ? ['--skills', def.experts.join(',')] : [])];
+  const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'specialist-host'] : [path.join(ctx.agentsDir, 'specialist', 'host.js'), ...args];
+  return {
+    name: `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyMsg: 'agents registered',
+    experts: def.experts, ...(def.role ? { role: def.role } : {}),
   };
 }
 

@@ -22,12 +22,13 @@ describe('Cluster [layout] nodes, ports, names', () => {
     const cfg = loadConfig({ PARLEY_HOME: '/tmp/p', PARLEY_EJABBERD_NODES: '3' });
     const n3 = nodeConfig(cfg, 3);
     expect(nodeName(n3)).to.equal('parley15222@parley-node3');
-    expect([n3.c2sPort, n3.componentPort, n3.httpPort, n3.distPort]).to.deep.equal([15422, 15475, 15480, 15370]);
+    expect([n3.c2sPort, n3.componentPort, n3.agentsComponentPort, n3.httpPort, n3.distPort]).to.deep.equal([15422, 15475, 15476, 15480, 15370]);
     expect(paths(n3).spool).to.equal('/tmp/p/ejabberd/node3/spool');
     expect(paths(n3).cookie).to.equal(paths(cfg).cookie);
     expect(inetrcHosts(cfg)).to.equal('{host,{127,0,0,12}, ["parley-node2"]}.\n{host,{127,0,0,13}, ["parley-node3"]}.\n');
     expect(clusterNodes(n3).map((n) => n.c2sPort)).to.deep.equal([15222, 15322, 15422]);
     expect(componentEndpoints(cfg).map((e) => e.port)).to.deep.equal([15275, 15375, 15475]);
+    expect(componentEndpoints(cfg, 'agents').map((e) => e.port)).to.deep.equal([15276, 15376, 15476]);
   });
 
   it('spreads accounts over the nodes, each always on the same one', () => {

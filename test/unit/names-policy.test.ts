@@ -133,6 +133,16 @@ describe('names [roles] from enrolment, never from the account name', () => {
     withRoleBook(undefined, () => expect(identify('specialist-good@localhost', D).role).to.equal('person'));
   });
 
+  it('makes a JID on agents.<domain> a specialist only when enrolled, named by its bare JID', () => {
+    const book = { roleOf: (jid: string) => (jid === 'm-1@agents.localhost' ? 'specialist' as const : jid === 'c-1@agents.localhost' ? 'calendar' as const : undefined) };
+    withRoleBook(book, () => {
+      expect(identify('m-1@agents.localhost/x', D)).to.deep.include({ jid: 'm-1@agents.localhost', name: 'm-1@agents.localhost', role: 'specialist' });
+      expect(jidOfName('m-1@agents.localhost', D)).to.equal('m-1@agents.localhost');
+      expect(identify('m-2@agents.localhost', D).role).to.equal('foreign');
+      expect(identify('c-1@agents.localhost', D).role).to.equal('foreign');
+    });
+  });
+
   it('never lets a RoleBook make an account a core agent or a room', () => {
     const book = { roleOf: () => 'coordinator' as const };
     withRoleBook(book, () => {

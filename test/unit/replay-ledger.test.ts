@@ -175,3 +175,24 @@ describe('Resend [reconnect] what was sent just before the server went away is s
     expect(kb.agent.counters.rejected.REPLAYED).to.equal(1);
   });
 });
+
+describe('Replay [ledger views] the virtual agents of one host share one ledger file, each with its own entries', () => {
+  it('keeps each view to its own entries and heartbeat; closing a view leaves the file open', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-ledger-views-'));
+    const owner = new ReplayLedger(path.join(dir, 'host-replay.sqlite'));
+    const a = new ReplayLedger({ share: owner, scope: 'a@agents.localhost' });
+    const b = new ReplayLedger({ share: owner, scope: 'b@agents.localhost' });
+    a.record('did:key:x|r-1', T0 + MIN, T0);
+    b.record('did:key:x|r-2', T0 + MIN, T0);
+    a.heartbeat(T0 + 5);
+    expect(a.live(T0)).to.deep.equal([{ key: 'did:key:x|r-1', expiresAt: T0 + MIN }]);
+    expect(b.live(T0).map((e) => e.key)).to.deep.equal(['did:key:x|r-2']);
+    expect(a.aliveAt()).to.equal(T0 + 5);
+    expect(b.aliveAt()).to.equal(undefined);
+    a.close();
+    b.record('did:key:x|r-3', T0 + MIN, T0);
+    expect(b.live(T0)).to.have.length(2);
+    owner.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,201 @@
+// A specialist host (issue 14 §3 "Thousands of agents in one process"):
+// `node dist/agents/specialist/host.js --host NAME --count N [--role R] [--skills a,b]`.
+// One XEP-0114 component connection (agents.<domain>, the operator's component secret) serves N
+// virtual specialists NAME-0001@agents.<domain> …, each its own unchanged Agent (ComponentHost:
+// pipeline, router, DID and signing, DF registration with heartbeat/lease, conversations), so the
+// Coordinator and the DF treat them exactly like process-per-agent specialists. What they share
+// keeps the per-agent cost low: one skill pool (workers), one trust store, one telemetry file and
+// one replay-ledger file (each agent's rows under its own name). Trust: the component secret says
+// the stanza comes from this host, the operator's enrolment (done here, on the operator's host,
+// like `npm run enrol -- issue NAME --local`) says the JID is a specialist (shared/runtime/names.ts).
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { waitFor } from 'xstate';
+import { loadTunables } from '../../shared/config/agents.js';
+import { envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
+import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
+import { assertLocalpart } from '../../shared/ejabberd/accounts.js';
+import { componentSecret } from '../../shared/ejabberd/control.js';
+import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
+import { loadOrCreateIdentity, pinnedDidsFile } from '../../shared/identity/keystore.js';
+import { installationRoster, joinedOperatorDid } from '../../shared/identity/roster.js';
+import { TrustStore } from '../../shared/identity/trust.js';
+import { createLogger } from '../../shared/log/index.js';
+import type { Agent } from '../../shared/runtime/agent.js';
+import { ComponentHost } from '../../shared/runtime/component-agent.js';
+import { agentsDomain, useRoleBook } from '../../shared/runtime/names.js';
+import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from '../../shared/runtime/signing.js';
+import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
+import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
+import { SkillHost } from '../../shared/skills/host.js';
+import { loadRoles } from '../../shared/skills/roles.js';
+import { ReplayLedger } from '../../shared/store/replay-ledger.js';
+import { componentTransport } from '../../shared/transport/component.js';
+import { coordinatorLink, eventMachine } from './a2a.js';
+import { askExpertExchange, cfpExchange, lostOffer, Slots, type SkillRunner } from './exchange.js';
+import { buildProfile, packageVersion } from './profile.js';
+import { registrationMachine, type RegistrationEmitted } from './registration-machine.js';
+import { checkSelection, hostRunner, parseList, selector } from './skills.js';
+import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
+
+const positive = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+};
+const program = new Command('specialist-host')
+  .description('One process serving many virtual specialists over the agents.<domain> component')
+  .requiredOption('--host <name>', 'host name; its agents are NAME-0001@agents.<domain> …')
+  .requiredOption('--count <n>', 'how many virtual specialists', positive)
+  .option('--role <role>', 'their role (config/roles.json or $PARLEY_HOME/roles.json; default: the role named like the host, else general)', '')
+  .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', '')
+  .option('--concurrency <n>', 'skill jobs running at once in the shared pool (PARLEY_SPECIALIST_CONCURRENCY)', positive)
+  .option('--per-agent <n>', 'jobs one virtual agent accepts at once (PARLEY_VIRTUAL_AGENT_SLOTS)', positive, envNumber('PARLEY_VIRTUAL_AGENT_SLOTS'))
+  .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, envNumber('PARLEY_SPECIALIST_COMPUTE_MS'))
+  .parse();
+const opts = program.opts<{ host: string; count: number; role: string; skills: string; concurrency?: number; perAgent: number; computeTimeoutMs: number }>();
+
+const config = loadConfig();
+const tunables = loadTunables(process.env, config.domain);
+const logger = createLogger(`agents-${opts.host}`);
+const domain = agentsDomain(config.domain);
+const dirs = defaultSkillDirs(config.home);
+const { roles } = loadRoles(config.home);
+const wanted = parseList(opts.skills);
+const role = (() => {
+  try {
+    assertLocalpart(`${opts.host}-0001`);
+    const name = opts.role || (roles.has(opts.host) ? opts.host : 'general');
+    const r = roles.get(name);
+    if (!r) throw new Error(`unknown role ${JSON.stringify(name)}; known: ${[...roles.keys()].join(', ')}`);
+    checkSelection(loadCatalogue(dirs), r, wanted);
+    return r;
+  } catch (err) {
+    return program.error(`error: ${(err as Error).message}`);
+  }
+})();
+const terms = termsFor(parsePerExpert(envString('PARLEY_SPECIALIST_COST') ?? '', DEFAULT_TERMS.cost, 'cost'),
+  parsePerExpert(envString('PARLEY_SPECIALIST_ETA_MS') ?? '', DEFAULT_TERMS.etaMs, 'eta', { integer: true }),
+  parsePerExpert(envString('PARLEY_SPECIALIST_OFFER_TTL_MS') ?? '', DEFAULT_TERMS.ttlMs, 'ttl', { integer: true, min: 1 }));
+const concurrency = opts.concurrency ?? tunables.specialistConcurrency;
+const t0 = performance.now();
+
+// Roles come from the operator's enrolment; on the operator's host this process enrols its own
+// agents (it holds the component secret, so it is the operator's); on a joined host it cannot.
+const roster = installationRoster(config.home);
+useRoleBook(roster);
+const width = Math.max(4, String(opts.count).length);
+const members = Array.from({ length: opts.count }, (_, i) => {
+  const local = `${opts.host}-${String(i + 1).padStart(width, '0')}`;
+  return { local, jid: `${local}@${domain}`, identity: loadOrCreateIdentity(config.home, `vagent-${local}`) };
+});
+const authority = new EnrolmentAuthority(config.home);
+if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
+  const { revoked, enrolled } = authority.ensureEnrolledMany(members.map((m) => ({ jid: m.jid, did: m.identity.did })), 'specialist');
+  if (revoked.length > 0) logger.error({ revoked }, 'revoked agents: the Registry refuses them until the operator enrols them again');
+  if (enrolled > 0) logger.info({ enrolled }, 'enrolled');
+}
+const tKeys = performance.now();
+
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger });
+const host = new ComponentHost({ transport, domain: config.domain, logger });
+const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `agents-${opts.host}.sqlite`), `agents-${opts.host}`);
+const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, `agents-${opts.host}`)) : undefined;
+const trust = new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) });
+
+// One skill pool for the host. A skill's delegation (ctx.a2a) goes out as the virtual agent that
+// runs the job: the session is assigned to it, and only to it (policy.ts `assigned`).
+const owners = new Map<string, Agent>();
+const a2aTimeoutMs = envNumber('PARLEY_A2A_TIMEOUT_MS');
+const skillHost = new SkillHost({
+  select: selector(role, wanted),
+  maxWorkers: concurrency + 2,
+  a2a: (kind, input, session) => {
+    const agent = owners.get(session);
+    if (!agent) return Promise.reject(new Error(`no virtual agent runs session ${session}`));
+    return coordinatorLink(agent, a2aTimeoutMs)(kind, input, session);
+  },
+  onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
+});
+skillHost.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
+await skillHost.apply(loadCatalogue(dirs));
+const shared = hostRunner(skillHost);
+const tSkills = performance.now();
+
+const hosted = members.map((m) => {
+  const signing = signingEnabled() && ledger ? new Signing({
+    identity: m.identity, trust, domain: config.domain, ledger: new ReplayLedger({ share: ledger, scope: m.jid }), ...offlineWindowFromEnv(process.env),
+  }) : undefined;
+  const agent = host.host(m.jid, { telemetry: telemetry.view(m.jid), logger: logger.child({ agent: m.local }), ...(signing ? { signing } : {}) });
+  const skills: SkillRunner = {
+    scope: shared.scope, recognise: shared.recognise,
+    run: async (skill, args, session, signal) => {
+      owners.set(session, agent);
+      try {
+        return await shared.run(skill, args, session, signal);
+      } finally {
+        if (owners.get(session) === agent) owners.delete(session);
+      }
+    },
+  };
+  const slots = new Slots(opts.perAgent);
+  const offers = new Slots(4 * opts.perAgent);
+  agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs }));
+  agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms }));
+  agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
+  agent.onOrphan('AGORA_ACCEPT', lostOffer);
+  return { agent, key: `reg-${agent.name}-${randomUUID()}` };
+});
+if (hosted[0]) warmUp(hosted[0].agent);
+const tHosted = performance.now();
+await host.start();
+const tOnline = performance.now();
+logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.skills().map((s) => s.name), concurrency }, 'online');
+
+const version = packageVersion();
+let registered = 0;
+const registrations = hosted.map((h) => {
+  const agent = h.agent;
+  const actor = agent.router.start(h.key, registrationMachine, {
+    self: agent.name, jid: agent.self.jid, conversationId: h.key,
+    profile: buildProfile({
+      jid: agent.self.jid, name: agent.name, version, skills: skillHost.skills().map((s) => s.manifest), maxConcurrent: opts.perAgent,
+      role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+    }),
+    heartbeatMs: tunables.heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
+  }, undefined, { ephemeral: true });
+  actor.on('registered', (e: RegistrationEmitted) => {
+    if (e.type !== 'registered' || e.count !== 1) return;
+    logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
+    if ((registered += 1) !== hosted.length) return;
+    const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+    // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
+    logger.info({
+      agents: registered, total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills), hosted_ms: ms(tSkills, tHosted),
+      connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+    }, 'agents registered');
+  });
+  return { ...h, actor };
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  await Promise.all(registrations.map(async (r) => {
+    if (!r.agent.router.send(r.key, { type: 'DEREGISTER' })) return;
+    await waitFor(r.actor, (s) => s.status === 'done', { timeout: 2000 }).catch(() => undefined);
+  }));
+  await host.stop().catch(() => undefined);
+  await skillHost.close().catch(() => undefined);
+  telemetry.close();
+  ledger?.close();
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
+process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
