@@ -1,6 +1,6 @@
 // The services a transport may log in to: the nodes of an ejabberd cluster (issue #14 §1,
 // docs/cluster.md), first the one to start on. One service is the single node of old.
-import net from 'node:net';
+import { portOpen } from '../ejabberd/ports.js';
 
 export class Endpoints {
   private readonly list: string[];
@@ -37,22 +37,9 @@ export class Endpoints {
     for (let k = 0; k < this.list.length; k++) {
       this.at = (from + k) % this.list.length;
       const url = new URL(this.current);
-      if (await reachable(url.hostname, Number(url.port))) return this.current;
+      if (await portOpen(Number(url.port), url.hostname, 500)) return this.current;
     }
     this.at = from;
     return this.current;
   }
-}
-
-function reachable(host: string, port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
 }
