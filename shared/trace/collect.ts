@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDb } from '../store/sqlite.js';
+import { mergeByTime, pairMessages } from './messages.js';
 import type { TraceRecord } from './types.js';
 
 export function telemetryFiles(dir: string): string[] {
@@ -36,15 +37,20 @@ export function readConversation(dir: string, conversationId: string): TraceReco
   return rows;
 }
 
-/** Rows appear up to a flush period (20 ms) after the fact: read until two reads agree. */
-export async function readSettled(dir: string, conversationId: string, { settleMs = 150, maxMs = 3000 } = {}): Promise<TraceRecord[]> {
+/**
+ * Rows appear up to a flush period (20 ms) after the fact, later on a loaded machine: read until
+ * two reads agree and every envelope sent is also recorded as received (and the reverse), or
+ * until maxMs. An unpaired envelope after maxMs is left for the out-in-pairs invariant to name.
+ */
+export async function readSettled(dir: string, conversationId: string, { settleMs = 150, maxMs = 10_000 } = {}): Promise<TraceRecord[]> {
   const deadline = Date.now() + maxMs;
   let prev = -1;
   let rows: TraceRecord[] = [];
   for (;;) {
     await new Promise((r) => setTimeout(r, settleMs));
     rows = readConversation(dir, conversationId);
-    if (rows.length === prev || Date.now() > deadline) return rows;
+    const paired = pairMessages(mergeByTime(rows)).every((m) => m.in && m.out);
+    if ((rows.length === prev && paired) || Date.now() > deadline) return rows;
     prev = rows.length;
   }
 }

@@ -82,7 +82,7 @@ describe('System [end to end] supervisor, agents and people', function () {
 
   it('System [trace] the trace CLI holds every invariant on a live run, and fails on doctored telemetry', async () => {
     const ok = await cli('trace-cli.js', ['--scenario', path.join(root, 'test', 'fixtures', 'scenarios', 'happy-path.json')]);
-    expect(ok.stdout).to.contain('invariants: all hold');
+    expect(ok.stdout, ok.stdout).to.contain('invariants: all hold');
     expect(ok.code).to.equal(0);
     const cid = /conversation (sess-[0-9a-f-]+)/.exec(ok.stdout)?.[1] as string;
     expect(fs.existsSync(path.join(cfg.home, 'traces', `${cid}.mmd`))).to.equal(true);

@@ -1,12 +1,14 @@
 // OAP RFC 0001 Coordination Sessions, the pure logic (agents/coordinator/sessions): optimistic
 // concurrency, the §3.5 hash chain, §3.6 convener credentials, §5.1 admission, §5.3 quotas, §6 deletion.
 import { expect } from 'chai';
+import { chatCommand, parseSessionCommand } from '../../agents/coordinator/sessions/chat.js';
 import { chainTurn, type Turn, verifyChain } from '../../agents/coordinator/sessions/chain.js';
 import { issueCredential, verifyCredential } from '../../agents/coordinator/sessions/credentials.js';
 import type { Outcome } from '../../agents/coordinator/sessions/outcome.js';
 import { PLAN_SCHEMA } from '../../agents/coordinator/sessions/schemas.js';
 import { SessionService } from '../../agents/coordinator/sessions/service.js';
 import { SessionStore } from '../../agents/coordinator/sessions/store.js';
+import { makeEnvelope } from '../../shared/acl/envelope.js';
 import { createIdentity } from '../../shared/identity/keys.js';
 
 const alice = createIdentity();
@@ -172,5 +174,41 @@ describe('Sessions [delete] data_delete by the convener (RFC 0001 §6)', () => {
       expect(String(again.content.detail)).to.match(/was deleted and its id is never used again/);
     }
     expect(h.store.get('s1')).to.equal(undefined);
+  });
+});
+
+describe('Sessions [once] a request handled again after a crash is answered, not applied twice', () => {
+  // The Coordinator's session machine is restored after a kill -9 and runs its promise actor
+  // again when the crash fell between the store's commit and the reply (wire.ts requestKey).
+  const presenter = { jid: 'presenter@localhost', name: 'Presenter', role: 'presenter' as const };
+  const line = (text: string, reply_with: string) => makeEnvelope({
+    performative: 'REQUEST', sender: 'Presenter', receiver: 'Coordinator', conversation_id: 'chat-1', reply_with,
+    content: { type: 'USER_MSG', text, user: 'alice@localhost' },
+  });
+  const run = (h: ReturnType<typeof harness>, e: ReturnType<typeof line>) =>
+    h.store.once(`${alice.did}|${e.reply_with}`, () => chatCommand(h.svc, { ...e, sender_did: alice.did }, presenter, parseSessionCommand(String(e.content.text)) ?? { op: 'show' }));
+
+  it('re-running "session add" with the same reply_with adds the step once and answers with the same reply', () => {
+    const h = harness();
+    run(h, line('session start Trip', 'msg-1'));
+    const add = line('session add book flights', 'msg-2');
+    const first = run(h, add);
+    const again = run(h, add);
+    expect(again).to.deep.equal(first);
+    expect((h.store.get('chat-1')?.state as { steps: unknown[] }).steps).to.have.length(1);
+    expect(h.store.get('chat-1')?.state_version).to.equal(2);
+    run(h, line('session add book hotel', 'msg-3')); // a new line is a new request
+    expect((h.store.get('chat-1')?.state as { steps: unknown[] }).steps).to.have.length(2);
+  });
+
+  it('a refusal is remembered too, and a request that threw leaves nothing behind to replay', () => {
+    const h = harness();
+    const boom = () => h.store.once('k-throw', () => { h.create('s9'); throw new Error('crash inside'); });
+    expect(boom).to.throw('crash inside');
+    expect(h.store.get('s9')).to.equal(undefined); // rolled back with the answer row
+    const refused = h.store.once('k-ref', () => h.call('SESSION_STATE', 'nope', alice));
+    expect(reason(refused)).to.equal('UNKNOWN_SESSION');
+    h.create('nope');
+    expect(reason(h.store.once('k-ref', () => h.call('SESSION_STATE', 'nope', alice)))).to.equal('UNKNOWN_SESSION');
   });
 });

@@ -44,7 +44,14 @@ CREATE TABLE IF NOT EXISTS turns (
   session_id TEXT NOT NULL, seq INTEGER NOT NULL, turn_id TEXT NOT NULL, previous_turn_id TEXT, op TEXT NOT NULL,
   actor TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 -- Ids of deleted sessions (only the id and when): a deleted session's id is never used again.
-CREATE TABLE IF NOT EXISTS deleted_sessions (id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL);`;
+CREATE TABLE IF NOT EXISTS deleted_sessions (id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL);
+-- The reply each request got, written in the transaction that applied it: a request handled again
+-- after a crash (its machine restored before its reply was sent) is answered from here, not re-applied.
+CREATE TABLE IF NOT EXISTS answered (request TEXT PRIMARY KEY, at INTEGER NOT NULL, reply TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS answered_at ON answered (at);`;
+
+/** How long a request's reply is kept for a re-run (a restart is seconds; a day is ample). */
+const ANSWERED_KEEP_MS = 24 * 3_600_000;
 
 type Raw<T> = { [K in keyof T]: T[K] extends object | null ? string | null : T[K] };
 
@@ -135,6 +142,21 @@ export class SessionStore {
   wasDeleted(id: string): boolean {
     const has = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deleted_sessions'").get() !== undefined;
     return has && this.db.prepare('SELECT 1 FROM deleted_sessions WHERE id = ?').get(id) !== undefined;
+  }
+
+  /**
+   * Runs `apply` for the request `key` once: its result is stored in the same transaction, and
+   * a later call with the same key returns that result without running `apply` again.
+   */
+  once<T>(key: string, apply: () => T, now = Date.now()): T {
+    return this.transact(() => {
+      const done = this.db.prepare('SELECT reply FROM answered WHERE request = ?').get(key) as { reply: string } | undefined;
+      if (done) return JSON.parse(done.reply) as T;
+      const out = apply();
+      this.db.prepare('INSERT INTO answered VALUES (?, ?, ?)').run(key, now, JSON.stringify(out));
+      this.db.prepare('DELETE FROM answered WHERE at < ?').run(now - ANSWERED_KEEP_MS);
+      return out;
+    });
   }
 
   close(): void {

@@ -36,6 +36,15 @@ export function manifest(limits: SessionLimits): SessionsManifest {
   };
 }
 
+/**
+ * A request is its sender and its reply_with. The machine that handles it is restored after a
+ * Coordinator crash and runs its promise actor again; keyed this way, the re-run answers with the
+ * reply already stored instead of applying the change twice (docs/architecture.md "Durability").
+ */
+function requestKey(r: Envelope, from: Identity): string {
+  return `${r.sender_did ?? from.jid}|${r.reply_with ?? r.conversation_id}`;
+}
+
 export interface SessionsWiring {
   service: SessionService;
   /** For the USER_MSG factory: a chat line that is a session command, else undefined. */
@@ -52,8 +61,8 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const request = sessionMachine.provide({
     actors: {
       handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) => {
-        const out = service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content });
-        return replyTo(r, out);
+        const apply = () => replyTo(r, service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }));
+        return store.once(requestKey(r, from), apply);
       }),
     },
   });
@@ -61,7 +70,7 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const chat = sessionMachine.provide({
     actors: {
       handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) =>
-        chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' })),
+        store.once(requestKey(r, from), () => chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' }))),
     },
   });
   const chatRoute = (r: Envelope, from: Identity) =>
