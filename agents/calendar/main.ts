@@ -13,6 +13,8 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { restoreExchanges } from '../../shared/runtime/durable.js';
+import { requestKey } from '../../shared/store/answered.js';
 import { packageVersion } from '../specialist/profile.js';
 import { registrationMachine, type RegistrationEmitted } from '../specialist/registration-machine.js';
 import { CalendarContext } from './context.js';
@@ -55,14 +57,21 @@ const ctx = new CalendarContext({
   now: Date.now,
 });
 
-const { agent, logger, onShutdown } = createAgent({ account, config, enrolAs: 'calendar' });
+// Durable (issue 12): every OACoP exchange is snapshotted, and a request's effect and answer are
+// stored together (store.once), so a kill -9 between them neither loses the answer nor applies the
+// request twice; what was sent just before the crash goes out again (restoreExchanges below).
+const { agent, logger, onShutdown, store: exchanges } = createAgent({ account, config, enrolAs: 'calendar', durable: true });
 const machine = calendarExchangeMachine.provide({
-  actors: { handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) => handleOacop(ctx, input.kind, input.request, input.from)) },
+  actors: {
+    handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) =>
+      store.once(requestKey(input.request, input.from.jid), () => handleOacop(ctx, input.kind, input.request, input.from))),
+  },
 });
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 for (const kind of CALENDAR_KINDS) {
   agent.router.on(kind, (request, from) => ({ machine, input: { request, from, self: agent.name, kind, handleMs } }));
 }
+if (exchanges) restoreExchanges(agent, exchanges);
 await agent.start();
 logger.info({ jid: agent.self.jid, person }, 'online');
 
@@ -81,7 +90,7 @@ const registration = agent.router.start(conversationId, registrationMachine, {
   heartbeatMs: tunables.heartbeatMs,
   retry: { initialMs: 500, maxMs: 10000 },
   deregisterTimeoutMs: 1500,
-});
+}, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
 registration.on('registered', (e: RegistrationEmitted) => {
   if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered');
 });

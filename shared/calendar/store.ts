@@ -1,6 +1,7 @@
 // One person's calendar in better-sqlite3 ($PARLEY_HOME/data/calendar-<person>.sqlite): the
 // VEVENT/VTODO components as iCalendar text keyed by (UID, RECURRENCE-ID), the VTIMEZONE
 // definitions they use, and the OACoP thread state (revision rule, oacop-rfc §3.4).
+import { AnsweredRequests } from '../store/answered.js';
 import { openDb, type Db } from '../store/sqlite.js';
 import { buildCalendar, exportCalendar, splitCalendar, type CalendarItem, type Component, type ItemKind, type TimezoneDef } from './ical.js';
 
@@ -30,6 +31,7 @@ export class CalendarStore {
   private readonly db: Db;
   private cache: { version: string; events: Component[] } | null = null;
   private version = 0;
+  private readonly answered: AnsweredRequests;
 
   constructor(file: string) {
     this.db = openDb(file);
@@ -43,6 +45,12 @@ export class CalendarStore {
         thread_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, status TEXT NOT NULL, requester TEXT NOT NULL,
         object TEXT NOT NULL, slot TEXT, updated TEXT NOT NULL);
     `);
+    this.answered = new AnsweredRequests(this.db);
+  }
+
+  /** Runs an OACoP request's effect once; a re-run after a crash gets the stored answer (shared/store/answered.ts). */
+  once<T>(key: string, apply: () => T): T {
+    return this.answered.once(key, apply);
   }
 
   /** Imports a VCALENDAR text; throws IcalError when it does not parse. */

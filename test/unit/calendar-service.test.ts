@@ -196,3 +196,23 @@ describe('Calendar [oacop] tasks (oacop-rfc §4)', () => {
     expect(body(h.send('REQUEST', { ...assign, sender: 'did:key:zNobody' }))).to.deep.include({ code: 'OACOP_PAYMENT_REQUIRED' });
   });
 });
+
+describe('Calendar [once] a Confirm re-run after a crash is answered, not applied again', () => {
+  // The calendar's exchange is restored after a kill -9 and runs its handler again when the crash
+  // fell between the store's commit and the reply (agents/calendar/main.ts store.once).
+  it('the same request key gets the first ack back; without once the second Confirm would be stale', () => {
+    const h = calendarHarness();
+    try {
+      h.send('CFP', propose('urn:uuid:o1', 1));
+      const c = confirm('urn:uuid:o1', 2, '2025-12-10T09:00:00Z', '2025-12-10T09:30:00Z');
+      const first = h.store.once('did:key:zCoord|msg-1', () => h.send('ACCEPT-PROPOSAL', c));
+      const again = h.store.once('did:key:zCoord|msg-1', () => h.send('ACCEPT-PROPOSAL', c));
+      expect(body(first)).to.deep.include({ type: 'OACoPAck', status: 'CONFIRMED', revision: 2 });
+      expect(again).to.deep.equal(first);
+      expect(body(h.send('ACCEPT-PROPOSAL', c))).to.deep.include({ code: 'OACOP_STALE_REVISION' }); // what a plain re-run answered
+      expect(parseCalendar(h.store.exportIcs()).getAllSubcomponents('vevent').filter((e) => e.getFirstPropertyValue('uid') === 'urn:uuid:o1')).to.have.length(1);
+    } finally {
+      h.close();
+    }
+  });
+});

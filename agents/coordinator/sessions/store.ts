@@ -4,6 +4,7 @@
 // (§3.4 "atomically") or not at all. The CLI (scripts/session-cli.ts) reads the same file.
 import path from 'node:path';
 import { paths, type ParleyConfig } from '../../../shared/config/index.js';
+import { AnsweredRequests } from '../../../shared/store/answered.js';
 import { type Db, openDb } from '../../../shared/store/sqlite.js';
 import type { Turn } from './chain.js';
 
@@ -60,10 +61,12 @@ const toTurn = (r: Raw<Turn>): Turn => ({ ...r, body: JSON.parse(r.body as strin
 
 export class SessionStore {
   readonly db: Db;
+  private readonly answered: AnsweredRequests | undefined;
 
   constructor(file: string, opts: { readonly?: boolean } = {}) {
     this.db = openDb(file, opts);
     if (!opts.readonly) this.db.exec(SCHEMA);
+    this.answered = opts.readonly ? undefined : new AnsweredRequests(this.db);
   }
 
   /** Runs `fn` in one SQLite transaction (rolled back if it throws). */
@@ -144,19 +147,10 @@ export class SessionStore {
     return has && this.db.prepare('SELECT 1 FROM deleted_sessions WHERE id = ?').get(id) !== undefined;
   }
 
-  /**
-   * Runs `apply` for the request `key` once: its result is stored in the same transaction, and
-   * a later call with the same key returns that result without running `apply` again.
-   */
-  once<T>(key: string, apply: () => T, now = Date.now()): T {
-    return this.transact(() => {
-      const done = this.db.prepare('SELECT reply FROM answered WHERE request = ?').get(key) as { reply: string } | undefined;
-      if (done) return JSON.parse(done.reply) as T;
-      const out = apply();
-      this.db.prepare('INSERT INTO answered VALUES (?, ?, ?)').run(key, now, JSON.stringify(out));
-      this.db.prepare('DELETE FROM answered WHERE at < ?').run(now - ANSWERED_KEEP_MS);
-      return out;
-    });
+  /** Runs a request's effect once; a re-run after a crash gets the stored reply (shared/store/answered.ts). */
+  once<T>(key: string, apply: () => T): T {
+    if (!this.answered) throw new Error('the session store is read-only');
+    return this.answered.once(key, apply);
   }
 
   close(): void {

@@ -9,6 +9,7 @@ import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/t
 import type { Booted } from '../../../shared/runtime/boot.js';
 import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
 import type { Identity } from '../../../shared/runtime/names.js';
+import { requestKey } from '../../../shared/store/answered.js';
 import { packageVersion } from '../../specialist/profile.js';
 import { registrationMachine, type RegistrationEmitted } from '../../specialist/registration-machine.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
@@ -36,15 +37,6 @@ export function manifest(limits: SessionLimits): SessionsManifest {
   };
 }
 
-/**
- * A request is its sender and its reply_with. The machine that handles it is restored after a
- * Coordinator crash and runs its promise actor again; keyed this way, the re-run answers with the
- * reply already stored instead of applying the change twice (docs/architecture.md "Durability").
- */
-function requestKey(r: Envelope, from: Identity): string {
-  return `${r.sender_did ?? from.jid}|${r.reply_with ?? r.conversation_id}`;
-}
-
 export interface SessionsWiring {
   service: SessionService;
   /** For the USER_MSG factory: a chat line that is a session command, else undefined. */
@@ -60,9 +52,10 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const service = new SessionService(store, limits);
   const request = sessionMachine.provide({
     actors: {
+      // Answered once: a restored exchange re-runs this after a crash (shared/store/answered.ts).
       handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) => {
         const apply = () => replyTo(r, service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }));
-        return store.once(requestKey(r, from), apply);
+        return store.once(requestKey(r, from.jid), apply);
       }),
     },
   });
@@ -70,7 +63,7 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const chat = sessionMachine.provide({
     actors: {
       handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) =>
-        store.once(requestKey(r, from), () => chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' }))),
+        store.once(requestKey(r, from.jid), () => chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' }))),
     },
   });
   const chatRoute = (r: Envelope, from: Identity) =>
