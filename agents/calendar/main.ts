@@ -3,9 +3,9 @@
 // $PARLEY_HOME/data/calendar-bob.sqlite and keeps itself registered with the DF (capability
 // CALENDAR). Wiring only: behaviour lives in machine.ts and the handlers.
 import fs from 'node:fs';
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { Command } from 'commander';
-import { fromPromise, waitFor } from 'xstate';
+import { fromPromise } from 'xstate';
 import { assertPerson, calendarConfigFile, calendarDbFile, ensureCalendarConfig, ledgerDbFile, readCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
 import { Ledger } from '../../shared/calendar/ledger.js';
 import { CalendarStore } from '../../shared/calendar/store.js';
@@ -13,10 +13,10 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { requestKey } from '../../shared/store/answered.js';
 import { packageVersion } from '../specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../specialist/registration-machine.js';
 import { CalendarContext } from './context.js';
 import { calendarExchangeMachine, type HandleInput } from './machine.js';
 import { CALENDAR_KINDS, handleOacop } from './service.js';
@@ -75,30 +75,16 @@ if (exchanges) restoreExchanges(agent, exchanges);
 await agent.start();
 logger.info({ jid: agent.self.jid, person }, 'online');
 
-const conversationId = `reg-${agent.name}-${randomUUID()}`;
-const registration = agent.router.start(conversationId, registrationMachine, {
-  self: agent.name,
-  jid: agent.self.jid,
-  profile: {
-    jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['CALENDAR'],
-    // The DF binds our JID to the did:key that signs our envelopes (docs/runtime.md §5).
-    ...(agent.signing?.did ? { did: agent.signing.did } : {}),
-    description: `Calendar of ${person}: answers OACoP ProposeCollaboration, ConfirmCollaboration, CancelCollaboration, AssignTask`,
-    topics: [person, `${person}@${config.domain}`],
-  },
-  conversationId,
-  heartbeatMs: tunables.heartbeatMs,
-  retry: { initialMs: 500, maxMs: 10000 },
-  deregisterTimeoutMs: 1500,
-}, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
-registration.on('registered', (e: RegistrationEmitted) => {
-  if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered');
-});
+// The DF binds our JID to the did:key that signs our envelopes (docs/runtime.md §5).
+const registration = registerWithDf(agent, {
+  jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['CALENDAR'],
+  ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+  description: `Calendar of ${person}: answers OACoP ProposeCollaboration, ConfirmCollaboration, CancelCollaboration, AssignTask`,
+  topics: [person, `${person}@${config.domain}`],
+}, { heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => logger.info(e, 'registered') });
 
 onShutdown(async () => {
-  if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
-    await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
-  }
+  if (!(await registration.deregister())) logger.warn('deregister: no answer');
   store.close();
   ledger.close();
 });

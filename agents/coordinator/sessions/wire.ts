@@ -2,16 +2,16 @@
 // chat commands the factory routes here, and the Coordinator's own DF registration whose profile
 // carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
-import { fromPromise, waitFor } from 'xstate';
+import { fromPromise } from 'xstate';
 import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
 import { envNumber } from '../../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
 import type { Booted } from '../../../shared/runtime/boot.js';
+import { registerWithDf } from '../../../shared/runtime/df-registration.js';
 import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
 import type { Identity } from '../../../shared/runtime/names.js';
 import { requestKey } from '../../../shared/store/answered.js';
 import { packageVersion } from '../../specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../../specialist/registration-machine.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
 import { sessionMachine } from './machine.js';
 import { PLAN_SCHEMA } from './schemas.js';
@@ -77,22 +77,14 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
 
 /** The Coordinator's own DF registration (docs/runtime.md §5), so the manifest is in the DF. */
 function registerManifest({ agent, logger, onShutdown }: Booted, heartbeatMs: number, limits: SessionLimits): void {
-  const conversationId = `reg-coordinator-${randomUUID()}`;
   const profile: AgentProfile = {
     jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['SESSIONS'],
     ...(agent.signing?.did ? { did: agent.signing.did } : {}),
     description: 'Coordinator: OAP RFC 0001 Coordination Sessions (SESSION_CREATE, JOIN, LEAVE, STATE, UPDATE, CLOSE, LOG, HANDOFF, DELETE)',
     sessions: manifest(limits),
   };
-  const registration = agent.router.start(conversationId, registrationMachine, {
-    self: agent.name, jid: agent.self.jid, profile, conversationId, heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  }, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
-  registration.on('registered', (e: RegistrationEmitted) => {
-    if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered (sessions manifest)');
-  });
+  const registration = registerWithDf(agent, profile, { heartbeatMs, key: `reg-coordinator-${randomUUID()}`, onRegistered: (e) => logger.info(e, 'registered (sessions manifest)') });
   onShutdown(async () => {
-    if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
-      await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
-    }
+    if (!(await registration.deregister())) logger.warn('deregister: no answer');
   });
 }
