@@ -16,7 +16,7 @@ import { createAgent } from '../../shared/runtime/boot.js';
 import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { requestKey } from '../../shared/store/answered.js';
-import { packageVersion } from '../specialist/profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { CalendarContext } from './context.js';
 import { calendarExchangeMachine, type HandleInput } from './machine.js';
 import { CALENDAR_KINDS, handleOacop } from './service.js';

@@ -25,7 +25,7 @@ import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
-import { packageVersion } from '../specialist/profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';

@@ -19,7 +19,8 @@ import { watchSkills } from '../../shared/skills/watch.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { askExpertExchange, cfpExchange, lostOffer, restoredHolds, Slots } from './exchange.js';
 import { IdleWatch } from './idle.js';
-import { buildProfile, packageVersion } from './profile.js';
+import { buildProfile } from './profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 

@@ -11,7 +11,7 @@ import { registerWithDf } from '../../../shared/runtime/df-registration.js';
 import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
 import type { Identity } from '../../../shared/runtime/names.js';
 import { requestKey } from '../../../shared/store/answered.js';
-import { packageVersion } from '../../specialist/profile.js';
+import { packageVersion } from '../../../shared/runtime/repo-root.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
 import { sessionMachine } from './machine.js';
 import { PLAN_SCHEMA } from './schemas.js';
