@@ -19,7 +19,7 @@ import { requestKey } from '../../shared/store/answered.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { CalendarContext } from './context.js';
 import { calendarExchangeMachine, type HandleInput } from './machine.js';
-import { CALENDAR_KINDS, handleOacop } from './service.js';
+import { CALENDAR_KINDS, type CalendarKind, handleOacop } from './service.js';
 import { envNumber, envString } from '../../shared/config/index.js';
 
 const program = new Command('calendar')
@@ -64,7 +64,7 @@ const { agent, logger, onShutdown, store: exchanges } = createAgent({ account, c
 const machine = calendarExchangeMachine.provide({
   actors: {
     handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) =>
-      store.once(requestKey(input.request, input.from.jid), () => handleOacop(ctx, input.kind, input.request, input.from))),
+      store.once(requestKey(input.request, input.from.jid), () => handleOacop(ctx, input.kind as CalendarKind, input.request, input.from))),
   },
 });
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');

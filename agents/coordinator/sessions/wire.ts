@@ -3,12 +3,13 @@
 // carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/envelope.js';
 import { envNumber } from '../../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
 import type { Booted } from '../../../shared/runtime/boot.js';
 import { registerWithDf } from '../../../shared/runtime/df-registration.js';
-import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
+import type { Answer, HandlerInput } from '../../../shared/runtime/answer-once.js';
+import type { ExchangeFactory } from '../../../shared/runtime/exchange.js';
 import type { Identity } from '../../../shared/runtime/names.js';
 import { requestKey } from '../../../shared/store/answered.js';
 import { packageVersion } from '../../../shared/runtime/repo-root.js';
@@ -53,17 +54,18 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const request = sessionMachine.provide({
     actors: {
       // Answered once: a restored exchange re-runs this after a crash (shared/store/answered.ts).
-      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) => {
-        const apply = () => replyTo(r, service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }));
-        return store.once(requestKey(r, from.jid), apply);
-      }),
+      handle: fromPromise<Answer | null, HandlerInput>(async ({ input: { request: r, from } }) =>
+        store.once(requestKey(r, from.jid), () => service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }))),
     },
   });
   for (const kind of SESSION_KINDS) agent.router.on(kind, (r, from) => ({ machine: request, input: { request: r, from, self: agent.name } }));
   const chat = sessionMachine.provide({
     actors: {
-      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) =>
-        store.once(requestKey(r, from.jid), () => chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' }))),
+      handle: fromPromise<Answer | null, HandlerInput>(async ({ input: { request: r, from } }) =>
+        store.once(requestKey(r, from.jid), () => {
+          const reply = chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' });
+          return { performative: reply.performative, content: reply.content };
+        })),
     },
   });
   const chatRoute = (r: Envelope, from: Identity) =>
