@@ -12,7 +12,7 @@ import { openDb } from '../../shared/store/sqlite.js';
 import { Person } from '../../shared/trace/ask.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
-import { outputOf } from '../support/wait.js';
+import { outputOf, untilRecorded } from '../support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tag = randomUUID().slice(0, 6);
@@ -108,7 +108,7 @@ describe('Agora [negotiation] the real Coordinator negotiates with three real sp
 
   /** The Coordinator's telemetry for one conversation: sends as "PERF→receiver reason", and notes. */
   async function coordinatorRows(cid: string) {
-    await sleep(150); // telemetry is flushed in batches
+    await untilRecorded(inst.cfg.home, 'Coordinator', [cid]);
     const db = openDb(path.join(inst.cfg.home, 'telemetry', 'Coordinator.sqlite'), { readonly: true });
     try {
       const rows = db.prepare('SELECT direction, performative, receiver, decision, body FROM envelopes WHERE conversation_id = ? ORDER BY seq').all(cid) as

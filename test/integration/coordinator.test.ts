@@ -16,6 +16,7 @@ import { openDb } from '../../shared/store/sqlite.js';
 import { clientTransport } from '../../shared/transport/client.js';
 import { enrolTestAgent } from '../support/signing.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { untilRecorded } from '../support/wait.js';
 
 type Behaviour = 'answer' | 'refuse' | 'silent';
 const world = { candidates: [] as string[], a: 'answer' as Behaviour, b: 'answer' as Behaviour, kb: 'store' as 'store' | 'silent' };
@@ -160,7 +161,7 @@ describe('Coordinator [integration] real ejabberd, coordinator process, scripted
     const { request, answer } = await ask('Who wrote Hamlet?');
     expect(answer.content.rich).to.deep.equal({ answered_by: 'specialist-b', kb: 'stored' });
     expect(received('specialist-a', request.conversation_id).map((e) => e.performative)).to.deep.equal(['REQUEST']);
-    await new Promise((r) => setTimeout(r, 100)); // the coordinator flushes telemetry every 20 ms
+    await untilRecorded(inst.cfg.home, 'Coordinator', [request.conversation_id]);
     const db = openDb(path.join(inst.cfg.home, 'telemetry', 'Coordinator.sqlite'), { readonly: true });
     try {
       const notes = db.prepare("SELECT decision, body FROM envelopes WHERE conversation_id = ? AND direction = 'note'").all(request.conversation_id) as Array<{ decision: string; body: string }>;

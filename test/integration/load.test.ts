@@ -11,6 +11,7 @@ import { openDb } from '../../shared/store/sqlite.js';
 import { Person } from '../../shared/trace/ask.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { untilRecorded } from '../support/wait.js';
 
 const tag = randomUUID().slice(0, 6);
 
@@ -54,7 +55,7 @@ describe('Load [busy] 100 questions at once on a one-slot specialist are all ans
     expect(answers.some(({ a }) => /NO_CANDIDATE|none of the specialists/i.test(a.answer))).to.equal(false);
 
     // The Coordinator's trace shows the mechanism: busy refusals were followed by waits.
-    await new Promise((r) => setTimeout(r, 150)); // telemetry is flushed in batches
+    await untilRecorded(inst.cfg.home, 'Coordinator', answers.map(({ a }) => a.thread));
     const db = openDb(path.join(inst.cfg.home, 'telemetry', 'Coordinator.sqlite'), { readonly: true });
     try {
       const ids = answers.map(({ a }) => a.thread);

@@ -17,3 +17,24 @@ export async function outputOf<T>(actor: AnyActorRef, timeoutMs = 15000): Promis
   if (snap.status !== 'done') throw new Error(`actor ended ${snap.status}: ${String(snap.error)}`);
   return snap.output as T;
 }
+
+/**
+ * Until `agent`'s telemetry ($home/telemetry/<agent>.sqlite, flushed in 20 ms batches) records
+ * sending `contentType` in each of `conversationIds`: the agent's last row of those conversations
+ * is then on disk, so the test reads them whole instead of sleeping for a flush.
+ */
+export async function untilRecorded(home: string, agent: string, conversationIds: string[], contentType = 'PRESENTER_REPLY', timeoutMs = 10000): Promise<void> {
+  const { openDb } = await import('../../shared/store/sqlite.js');
+  const file = `${home}/telemetry/${agent}.sqlite`;
+  await until(() => {
+    const db = openDb(file, { readonly: true });
+    try {
+      const marks = conversationIds.map(() => '?').join(',');
+      const n = (db.prepare(`SELECT COUNT(DISTINCT conversation_id) AS n FROM envelopes WHERE direction = 'out' AND content_type = ? AND conversation_id IN (${marks})`)
+        .get(contentType, ...conversationIds) as { n: number }).n;
+      return n === new Set(conversationIds).size;
+    } finally {
+      db.close();
+    }
+  }, `${agent}'s telemetry to record ${contentType} in ${conversationIds.length} conversation(s)`, timeoutMs);
+}
