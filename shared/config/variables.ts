@@ -32,6 +32,7 @@ export const VARIABLES = {
   PARLEY_C2S_PORT: { kind: 'port', default: 15222, doc: 'client port on 127.0.0.1 (away from a system ejabberd)' },
   PARLEY_COMPONENT_PORT: { kind: 'port', default: 15275, doc: 'XEP-0114 component port on 127.0.0.1 (`rooms.<domain>`)' },
   PARLEY_AGENTS_COMPONENT_PORT: { kind: 'port', shown: '15276 (component port + 1 when that moved)', doc: 'XEP-0114 component port on 127.0.0.1 for `agents.<domain>` (specialist hosts): its own listener, since ejabberd routes every host of a listener to whichever component logs in on it' },
+  PARLEY_CALENDARS_COMPONENT_PORT: { kind: 'port', shown: '15277 (component port + 2 when that moved)', doc: 'XEP-0114 component port on 127.0.0.1 for `calendars.<domain>` (the calendar host, `PARLEY_CALENDAR_HOST=1`): its own listener, like the agents one' },
   PARLEY_BIND_ADDRESS: { kind: 'enum', default: '127.0.0.1', values: ['127.0.0.1', '0.0.0.0'], doc: "ejabberd's client (c2s) listener address: `0.0.0.0` only inside a container (docker-compose.yml), where the other containers connect; the component port and HTTP API stay on 127.0.0.1" },
   PARLEY_XMPP_HOST: { kind: 'string', default: '127.0.0.1', doc: "where agents connect to ejabberd's client port: loopback, or the operator's host for agents that joined from another one (`npm run join`)" },
   PARLEY_HTTP_PORT: { kind: 'port', default: 15280, doc: "ejabberd's HTTP API on 127.0.0.1 (admin only)" },
