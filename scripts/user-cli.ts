@@ -37,6 +37,7 @@ async function addCalendar(name: string, jid: string): Promise<void> {
   console.log(`calendar: calendar-${name}@${cfg.domain} (working hours ${h.start}-${h.end} ${h.timezone}; edit ${calendarConfigFile(cfg, name)} or npm run calendar -- hours ${name} …)`);
   const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: name });
   if (!res) console.log('calendar agent: starts with the next `npm start`');
+  else if (res.status === 202) console.log(`calendar agent: ${name}@calendars.${cfg.domain}, served by the calendar host (PARLEY_CALENDAR_HOST=1; it registers within seconds)`);
   else if (res.status === 201) console.log(`calendar agent: running (registered in ${String(res.body.ready_ms)} ms)`);
   else if (res.status === 409) console.log('calendar agent: already running');
   else console.log(`calendar agent: supervisor said ${String(res.body.error)}: ${String(res.body.detail)}`);
