@@ -133,6 +133,7 @@ export const VARIABLES = {
   PARLEY_SUPERVISOR_AGENT_SCRIPT: { kind: 'path', internal: true, doc: 'tests: the script the supervisor runs for every agent' },
   PARLEY_WORDNET_DICT: { kind: 'path', internal: true, doc: "tests: the `define` skill's WordNet directory" },
   PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
+  PARLEY_BENCH_CALENDARS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual calendars of the calendars-scale host (default 1000)' },
   PARLEY_BENCH_AGENTS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual specialists of the agents-scale host (default 1000)' },
   PARLEY_BENCH_PEOPLE: { kind: 'number', internal: true, min: 1, integer: true, doc: 'bench: people asking at once' },
   PARLEY_BENCH_SPECIALISTS: { kind: 'string', internal: true, doc: 'bench: the specialists of the full flow' },
