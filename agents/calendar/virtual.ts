@@ -32,6 +32,13 @@ import { calendarMachine, calendarProfile, deregister, register, type Registrati
 /** Stores open at once: 128 × 3 descriptors stays well under the usual limit of 1,024. */
 export const OPEN_STORES = 128;
 
+/**
+ * First REGISTERs outstanding at once. All at once, 10,000 calendars flooded the Registry: each
+ * unanswered REGISTER is retried after 0.5–10 s, so the Registry fell further behind with every
+ * retry (168,273 REGISTERs sent for 2,187 REGISTERED in four minutes, both processes past 2 GB).
+ */
+export const REGISTERING_AT_ONCE = 64;
+
 /** CalendarStores opened on use, the least recently used closed beyond `max`. */
 export class StorePool {
   private readonly open = new Map<string, CalendarStore>();
@@ -98,6 +105,9 @@ export class VirtualCalendars {
   private readonly machine: AnyStateMachine;
   private readonly stores: StorePool;
   private readonly rng = () => randomInt(0, 2 ** 32) / 2 ** 32;
+  /** Calendars waiting for their turn to register, and how many are registering now (REGISTERING_AT_ONCE). */
+  private readonly waiting: Array<{ agent: Agent; onFirst: (agent: Agent, leaseMs: number) => void }> = [];
+  private registering = 0;
 
   constructor(private readonly o: VirtualCalendarsOptions) {
     this.machine = calendarMachine((receiver) => this.byName.get(receiver));
@@ -171,13 +181,26 @@ export class VirtualCalendars {
     return () => settings;
   }
 
-  /** Registers `agents` with the DF (each keeps its lease); `onFirst` once per agent, at its first REGISTERED. */
+  /**
+   * Registers `agents` with the DF (each keeps its lease), REGISTERING_AT_ONCE at a time: the next
+   * one starts when one is registered. `onFirst` once per agent, at its first REGISTERED.
+   */
   register(agents: readonly Agent[], onFirst: (agent: Agent, leaseMs: number) => void): void {
-    for (const agent of agents) {
+    for (const agent of agents) this.waiting.push({ agent, onFirst });
+    this.registerNext();
+  }
+
+  private registerNext(): void {
+    while (this.registering < REGISTERING_AT_ONCE && this.waiting.length > 0) {
+      const { agent, onFirst } = this.waiting.shift() as (typeof this.waiting)[number];
       const entry = this.byName.get(agent.name);
       if (!entry || entry.registration) continue;
+      this.registering += 1;
       entry.registration = register(agent, calendarProfile(agent, entry.person, this.o.config.domain), this.o.heartbeatMs, (e) => {
-        if (e.count === 1) onFirst(agent, e.lease_ms);
+        if (e.count !== 1) return;
+        this.registering -= 1;
+        onFirst(agent, e.lease_ms);
+        this.registerNext();
       });
     }
   }
