@@ -2,7 +2,7 @@
 // supervisor with PARLEY_CALENDAR_HOST=1: one process `calendars` serves alice, bob and carol as
 // alice@calendars.<domain> …, each registered with the DF; a meeting booked through chat lands
 // CONFIRMED in every attendee's own calendar file; a person added while it runs joins without a
-// restart; and an ordinary account cannot pass for a virtual calendar.
+// restart; the host comes back from a kill -9; and an ordinary account cannot pass for a virtual calendar.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import xml from '@xmpp/xml';
@@ -86,6 +86,21 @@ describe('Calendar host [end to end] every person\'s calendar a virtual agent of
     const { answer } = await bob.ask('meet 30m dave 2026-12-15T13:00Z..2026-12-15T15:00Z', { timeoutMs: 90000 });
     expect(answer).to.contain('Booked: Meeting with dave').and.contain('Participants: bob and dave');
     expect(bookedEvents(calendarDbFile(cfg, 'dave')).filter((e) => e.status === 'CONFIRMED')).to.have.length(1);
+  });
+
+  it('comes back after a kill -9 (the supervisor restarts it): the calendars register again, keep their events and book', async () => {
+    const host = async () => (((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[]).find((a) => a.name === 'calendars') as ChildInfo;
+    const before = await host();
+    process.kill(before.pid as number, 'SIGKILL');
+    await until(async () => {
+      const now = await host();
+      return now.status === 'ready' && now.pid !== before.pid;
+    }, 'the calendar host restarted and registered', 60000, 200);
+    const carol = people.get('carol') as ChatPerson;
+    const { answer } = await carol.ask('meet 30m alice 2026-12-16T10:00Z..2026-12-16T12:00Z', { timeoutMs: 90000 });
+    expect(answer).to.contain('Booked: Meeting with alice').and.match(/Participants: (alice and carol|carol and alice)/);
+    // alice's and carol's calendars: the meeting of three before the kill and this one.
+    for (const p of ['alice', 'carol']) expect(bookedEvents(calendarDbFile(cfg, p)).filter((e) => e.status === 'CONFIRMED'), p).to.have.length(2);
   });
 
   it('an ordinary account cannot pass for a virtual calendar: its envelopes are refused, a spoofed from never reaches an agent', async () => {
