@@ -12,9 +12,10 @@ import { loadTunables } from '../../shared/config/agents.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { CalendarContext } from './context.js';
-import { calendarMachine, calendarProfile, deregister, register, serveOacop, watchedConfig } from './wiring.js';
+import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
 import { envNumber, envString } from '../../shared/config/index.js';
 
 const program = new Command('calendar')
@@ -54,12 +55,12 @@ if (exchanges) restoreExchanges(agent, exchanges);
 await agent.start();
 logger.info({ jid: agent.self.jid, person }, 'online');
 
-const registration = register(agent, calendarProfile(agent, person, config.domain), tunables.heartbeatMs, (e) => {
-  logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered');
+const registration = registerWithDf(agent, calendarProfile(agent, person, config.domain), {
+  heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => logger.info(e, 'registered'),
 });
 
 onShutdown(async () => {
-  if (!(await deregister(agent, registration))) logger.warn('deregister: no answer');
+  if (!(await registration.deregister())) logger.warn('deregister: no answer');
   store.close();
   ledger.close();
 });

@@ -27,7 +27,9 @@ import type { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { ExchangeStore } from '../../shared/store/exchanges.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { CalendarContext, type CalendarDeps } from './context.js';
-import { calendarMachine, calendarProfile, deregister, register, type Registration, type Served, serveOacop, watchedConfig } from './wiring.js';
+import { registerWithDf, type DfRegistration } from '../../shared/runtime/df-registration.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
+import { calendarMachine, calendarProfile, type Served, serveOacop, watchedConfig } from './wiring.js';
 
 /** Stores open at once: 128 × 3 descriptors stays well under the usual limit of 1,024. */
 export const OPEN_STORES = 128;
@@ -97,7 +99,7 @@ interface Entry extends Served {
   person: string;
   agent: Agent;
   exchanges?: ExchangeStore;
-  registration?: Registration;
+  registration?: DfRegistration;
 }
 
 export class VirtualCalendars {
@@ -108,6 +110,7 @@ export class VirtualCalendars {
   /** Calendars waiting for their turn to register, and how many are registering now (REGISTERING_AT_ONCE). */
   private readonly waiting: Array<{ agent: Agent; onFirst: (agent: Agent, leaseMs: number) => void }> = [];
   private registering = 0;
+  private readonly version = packageVersion();
 
   constructor(private readonly o: VirtualCalendarsOptions) {
     this.machine = calendarMachine((receiver) => this.byName.get(receiver));
@@ -196,18 +199,21 @@ export class VirtualCalendars {
       const entry = this.byName.get(agent.name);
       if (!entry || entry.registration) continue;
       this.registering += 1;
-      entry.registration = register(agent, calendarProfile(agent, entry.person, this.o.config.domain), this.o.heartbeatMs, (e) => {
-        if (e.count !== 1) return;
-        this.registering -= 1;
-        onFirst(agent, e.lease_ms);
-        this.registerNext();
+      entry.registration = registerWithDf(agent, calendarProfile(agent, entry.person, this.o.config.domain, this.version), {
+        heartbeatMs: this.o.heartbeatMs,
+        onRegistered: (e) => {
+          if (e.count !== 1) return;
+          this.registering -= 1;
+          onFirst(agent, e.lease_ms);
+          this.registerNext();
+        },
       });
     }
   }
 
   /** DEREGISTER every calendar (answered or after 2 s), then mark each exchange view cleanly stopped and close the stores. */
   async deregisterAll(): Promise<number> {
-    const answered = await Promise.all([...this.byName.values()].map((e) => (e.registration ? deregister(e.agent, e.registration) : true)));
+    const answered = await Promise.all([...this.byName.values()].map((e) => e.registration?.deregister() ?? true));
     return answered.filter((ok) => !ok).length;
   }
 

@@ -1,21 +1,20 @@
 // What a calendar agent is besides its handlers, shared by the calendar process (main.ts: one
 // person) and the calendar host (host.ts: every person as a virtual agent): the person's
 // settings re-read when the file changes, the OACoP exchanges (durable: a request's effect and
-// answer stored together, store.once), and the DF registration with capability CALENDAR.
+// answer stored together, store.once), and the DF profile with capability CALENDAR (registered
+// through shared/runtime/df-registration.ts).
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { type AnyStateMachine, fromPromise, waitFor } from 'xstate';
+import { type AnyStateMachine, fromPromise } from 'xstate';
 import { calendarConfigFile, readCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
 import type { CalendarStore } from '../../shared/calendar/store.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
 import type { Agent } from '../../shared/runtime/agent.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { requestKey } from '../../shared/store/answered.js';
-import { packageVersion } from '../specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../specialist/registration-machine.js';
 import type { CalendarContext } from './context.js';
 import { calendarExchangeMachine, type HandleInput } from './machine.js';
-import { CALENDAR_KINDS, handleOacop } from './service.js';
+import { CALENDAR_KINDS, type CalendarKind, handleOacop } from './service.js';
 
 /** The person's settings, re-read when the file changes (npm run calendar -- trust/hours on a live agent). */
 export function watchedConfig(config: ParleyConfig, person: string): () => CalendarConfig {
@@ -45,7 +44,7 @@ export function calendarMachine(calendarOf: (receiver: string) => Served | undef
       handle: fromPromise<ReturnType<typeof handleOacop>, HandleInput>(async ({ input }) => {
         const cal = calendarOf(input.request.receiver);
         if (!cal) throw new Error(`no calendar ${input.request.receiver} here`);
-        return cal.store().once(requestKey(input.request, input.from.jid), () => handleOacop(cal.ctx, input.kind, input.request, input.from));
+        return cal.store().once(requestKey(input.request, input.from.jid), () => handleOacop(cal.ctx, input.kind as CalendarKind, input.request, input.from));
       }),
     },
   });
@@ -67,28 +66,4 @@ export function calendarProfile(agent: Agent, person: string, domain: string, ve
     description: `Calendar of ${person}: answers OACoP ProposeCollaboration, ConfirmCollaboration, CancelCollaboration, AssignTask`,
     topics: [person, `${person}@${domain}`],
   };
-}
-
-export interface Registration {
-  key: string;
-  actor: ReturnType<Agent['router']['start']>;
-}
-
-/** Registers with the DF and keeps the lease (heartbeats); `onRegistered` on every REGISTERED. */
-export function register(agent: Agent, profile: AgentProfile, heartbeatMs: number, onRegistered: (e: { lease_ms: number; count: number }) => void): Registration {
-  const key = `reg-${agent.name}-${randomUUID()}`;
-  const actor = agent.router.start(key, registrationMachine, {
-    self: agent.name, jid: agent.self.jid, profile, conversationId: key, heartbeatMs,
-    retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  }, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
-  actor.on('registered', (e: RegistrationEmitted) => {
-    if (e.type === 'registered') onRegistered(e);
-  });
-  return { key, actor };
-}
-
-/** DEREGISTER at shutdown; resolves once answered (or after 2 s). */
-export async function deregister(agent: Agent, r: Registration): Promise<boolean> {
-  if (!agent.router.send(r.key, { type: 'DEREGISTER' })) return true;
-  return waitFor(r.actor, (s) => s.status === 'done', { timeout: 2000 }).then(() => true, () => false);
 }

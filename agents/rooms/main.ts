@@ -5,7 +5,7 @@
 import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
 import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
-import { fromPromise, waitFor } from 'xstate';
+import { fromPromise } from 'xstate';
 import { ledgerDbFile } from '../../shared/calendar/config.js';
 import { Ledger } from '../../shared/calendar/ledger.js';
 import { CalendarStore } from '../../shared/calendar/store.js';
@@ -25,12 +25,12 @@ import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
-import { packageVersion } from '../specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../specialist/registration-machine.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
 import { envNumber } from '../../shared/config/index.js';
+import { registerWithDf } from '../../shared/runtime/df-registration.js';
 
 const config = loadConfig();
 // Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
@@ -88,18 +88,17 @@ logger.info({ domain, rooms: rooms.map((r) => r.name) }, 'online');
 
 // Each room keeps its own registration with the DF (docs/runtime.md §5).
 let registered = 0;
-const registrations = hosted.map((r) => {
-  const actor = r.agent.router.start(r.key, registrationMachine, {
-    self: r.agent.name, jid: r.agent.self.jid, profile: r.profile, conversationId: r.key,
-    heartbeatMs: tunables.heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  });
-  actor.on('registered', (e: RegistrationEmitted) => {
-    if (e.type !== 'registered') return;
-    logger.info({ room: r.agent.name, lease_ms: e.lease_ms, count: e.count }, 'registered');
-    if (e.count === 1 && (registered += 1) === hosted.length) logger.info({ rooms: registered }, 'rooms registered');
-  });
-  return { ...r, actor };
-});
+const registrations = hosted.map((r) => ({
+  ...r,
+  registration: registerWithDf(r.agent, r.profile, {
+    heartbeatMs: tunables.heartbeatMs,
+    key: r.key,
+    onRegistered: (e) => {
+      logger.info({ room: r.agent.name, ...e }, 'registered');
+      if (e.count === 1 && (registered += 1) === hosted.length) logger.info({ rooms: registered }, 'rooms registered');
+    },
+  }),
+}));
 // The supervisor waits for this line (shared/supervisor/spec.ts roomsSpec).
 if (hosted.length === 0) logger.info({ rooms: 0 }, 'rooms registered');
 
@@ -109,8 +108,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'stopping');
   await Promise.all(registrations.map(async (r) => {
-    if (!r.agent.router.send(r.key, { type: 'DEREGISTER' })) return;
-    await waitFor(r.actor, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn({ room: r.agent.name }, 'deregister: no answer'));
+    if (!(await r.registration.deregister())) logger.warn({ room: r.agent.name }, 'deregister: no answer');
   }));
   await host.stop().catch(() => undefined);
   for (const s of stores) s.close();

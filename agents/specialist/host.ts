@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { waitFor } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
 import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
@@ -35,10 +34,11 @@ import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { askExpertExchange, cfpExchange, lostOffer, Slots, type SkillRunner } from './exchange.js';
-import { buildProfile, packageVersion } from './profile.js';
-import { registrationMachine, type RegistrationEmitted } from './registration-machine.js';
+import { buildProfile } from './profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
+import { registerWithDf } from '../../shared/runtime/df-registration.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -158,26 +158,25 @@ const version = packageVersion();
 let registered = 0;
 const registrations = hosted.map((h) => {
   const agent = h.agent;
-  const actor = agent.router.start(h.key, registrationMachine, {
-    self: agent.name, jid: agent.self.jid, conversationId: h.key,
-    profile: buildProfile({
-      jid: agent.self.jid, name: agent.name, version, skills: skillHost.skills().map((s) => s.manifest), maxConcurrent: opts.perAgent,
-      role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
-    }),
-    heartbeatMs: tunables.heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  }, undefined, { ephemeral: true });
-  actor.on('registered', (e: RegistrationEmitted) => {
-    if (e.type !== 'registered' || e.count !== 1) return;
-    logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
-    if ((registered += 1) !== hosted.length) return;
-    const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
-    // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
-    logger.info({
-      agents: registered, total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills), hosted_ms: ms(tSkills, tHosted),
-      connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
-    }, 'agents registered');
+  const registration = registerWithDf(agent, buildProfile({
+    jid: agent.self.jid, name: agent.name, version, skills: skillHost.skills().map((s) => s.manifest), maxConcurrent: opts.perAgent,
+    role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+  }), {
+    heartbeatMs: tunables.heartbeatMs,
+    key: h.key,
+    onRegistered: (e) => {
+      if (e.count !== 1) return;
+      logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
+      if ((registered += 1) !== hosted.length) return;
+      const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+      // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
+      logger.info({
+        agents: registered, total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills), hosted_ms: ms(tSkills, tHosted),
+        connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+      }, 'agents registered');
+    },
   });
-  return { ...h, actor };
+  return { ...h, registration };
 });
 
 let stopping = false;
@@ -185,10 +184,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
-  await Promise.all(registrations.map(async (r) => {
-    if (!r.agent.router.send(r.key, { type: 'DEREGISTER' })) return;
-    await waitFor(r.actor, (s) => s.status === 'done', { timeout: 2000 }).catch(() => undefined);
-  }));
+  await Promise.all(registrations.map((r) => r.registration.deregister()));
   await host.stop().catch(() => undefined);
   await skillHost.close().catch(() => undefined);
   telemetry.close();

@@ -3,13 +3,12 @@
 // worker threads, reloaded when the directory changes) and keeps itself registered with the DF
 // (docs/runtime.md §5), its profile following its skills. Wiring only: behaviour lives in the
 // machines and in shared/skills.
-import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
-import { waitFor } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { createAgent } from '../../shared/runtime/boot.js';
+import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { describeLlm, llmSettings } from '../../shared/llm/config.js';
@@ -20,8 +19,8 @@ import { watchSkills } from '../../shared/skills/watch.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { askExpertExchange, cfpExchange, lostOffer, restoredHolds, Slots } from './exchange.js';
 import { IdleWatch } from './idle.js';
-import { buildProfile, packageVersion } from './profile.js';
-import { registrationMachine, type RegistrationEmitted, type RegistrationEvent } from './registration-machine.js';
+import { buildProfile } from './profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 
@@ -125,26 +124,16 @@ const profile = () => buildProfile({
   jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),
   maxConcurrent: concurrency, role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
 });
-const conversationId = `reg-${agent.name}-${randomUUID()}`;
-const registration = agent.router.start(conversationId, registrationMachine, {
-  self: agent.name,
-  jid: agent.self.jid,
-  profile: profile(),
-  conversationId,
-  heartbeatMs: tunables.heartbeatMs,
-  retry: { initialMs: 500, maxMs: 10000 },
-  deregisterTimeoutMs: 1500,
-}, undefined, { ephemeral: true }); // a restarted specialist registers anew
 // The supervisor prints "ready" when it sees {msg: 'registered'} on stdout.
-registration.on('registered', (e: RegistrationEmitted) => {
-  if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered');
+const registration = registerWithDf(agent, profile(), {
+  heartbeatMs: tunables.heartbeatMs,
+  onRegistered: (e) => logger.info({ ...e, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered'),
 });
 idle?.touch();
 
 // Hot reload: the skills directory changed → new pools, and the DF gets the new profile.
 host.on('changed', (skills) => {
-  const update: RegistrationEvent = { type: 'PROFILE', profile: profile() };
-  agent.router.send(conversationId, update);
+  registration.update(profile());
   logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');
 });
 const watcher = !envFlag('PARLEY_SKILLS_WATCH') ? undefined : watchSkills(dirs, () => {
@@ -157,8 +146,6 @@ const watcher = !envFlag('PARLEY_SKILLS_WATCH') ? undefined : watchSkills(dirs, 
 onShutdown(async () => {
   idle?.stop();
   await watcher?.close();
-  if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
-    await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
-  }
+  if (!(await registration.deregister())) logger.warn('deregister: no answer');
   await host.close();
 });

@@ -1,16 +1,8 @@
 // The REGISTER profile (contracts/register.json AgentProfile): what the DF ranks candidates by
 // (topics), what the Presenter's help shows (examples), the role and the skills served — built
 // again whenever the skills change (hot reload), so the registration follows the directory.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { repoRoot } from '../../shared/runtime/repo-root.js';
 import type { SkillManifest } from '../../shared/skills/manifest.js';
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
-}
 
 export function buildProfile(opts: {
   jid: string; name: string; version: string; skills: readonly SkillManifest[]; maxConcurrent: number; role?: string; capabilities?: string[]; did?: string;

@@ -198,13 +198,22 @@ export class Agent {
     this.atRisk = [];
     if (atRisk.length === 0) return;
     this.log.info({ envelopes: atRisk.length }, 'resending what was sent just before the server went away');
-    for (const r of atRisk) this.transmit(r.envelope, r.toJid);
+    for (const r of atRisk) this.transmit(r.envelope, r.toJid, true);
   }
 
-  private transmit(unsigned: Envelope, toJid?: string): void {
-    const record = { at: Date.now(), envelope: unsigned, toJid };
-    this.recentlySent.add(record);
-    if (unsigned.in_reply_to) this.repliesSent.add(record);
+  /**
+   * `again`: a copy of an envelope sent before (resendAtRisk, answerAgain). It is not recorded as
+   * a new send: the resend window counts from the first send, so an envelope goes out again only
+   * for outages within RESEND_WINDOW_MS of it. Recording copies as new made every reconnect
+   * resend the copies of the last one: 441, 847, 1,596, 2,339 envelopes over four reconnects of
+   * one ejabberd stop/start, a storm of REPLAYED copies that delayed every answer past its timeout.
+   */
+  private transmit(unsigned: Envelope, toJid?: string, again = false): void {
+    if (!again) {
+      const record = { at: Date.now(), envelope: unsigned, toJid };
+      this.recentlySent.add(record);
+      if (unsigned.in_reply_to) this.repliesSent.add(record);
+    }
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
     const body = JSON.stringify(envelope);
@@ -321,7 +330,7 @@ export class Agent {
     const again = this.repliesSent.againFor(request.reply_with, request.sender);
     if (!again) return;
     this.log.info({ to: request.sender, in_reply_to: request.reply_with }, 'answering a retransmitted request again');
-    this.transmit(again.envelope, again.toJid);
+    this.transmit(again.envelope, again.toJid, true);
   }
 
   /** Error reply to whatever arrived; never answers an error with an error (no ping-pong). */

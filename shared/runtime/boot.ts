@@ -22,7 +22,7 @@ export interface BootOptions {
   readsChat?: boolean;
   onChat?: AgentOptions['onChat'];
   persist?: AgentOptions['persist'];
-  /** Durable role (Coordinator, Presenter): exchange snapshots and the inbound ledger in SQLite (docs/runtime.md "Durability"). */
+  /** Durable role (Coordinator, Presenter, specialists, calendars): exchange snapshots and the inbound ledger in SQLite (docs/runtime.md "Durability"). */
   durable?: boolean;
   config?: ParleyConfig;
   /** Content kinds accepted from a JID with no DID binding yet (the Registry: ENROL). */

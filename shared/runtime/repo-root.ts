@@ -17,3 +17,9 @@ export function repoRoot(): string {
     dir = up;
   }
 }
+
+/** Parley's version (package.json), as every agent states it in its DF profile. */
+export function packageVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}

@@ -11,7 +11,7 @@ import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agen
 import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
 import { accountSecrets } from '../../shared/ejabberd/accounts.js';
 import { openDb } from '../../shared/store/sqlite.js';
-import { packageVersion } from '../../agents/specialist/profile.js';
+import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { outputOf, until } from '../support/wait.js';

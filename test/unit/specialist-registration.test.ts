@@ -8,7 +8,7 @@ import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { errorContent } from '../../shared/acl/errors.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { buildProfile } from '../../agents/specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../../agents/specialist/registration-machine.js';
+import { registrationMachine, type RegistrationEmitted } from '../../shared/runtime/registration-machine.js';
 
 const JID = 'specialist-math@localhost';
 const profile = buildProfile({ jid: JID, name: 'specialist-math', version: '0.1.0', skills: [JSON.parse(fs.readFileSync(path.join(repoRoot(), 'skills', 'arithmetic', 'skill.json'), 'utf8')) as SkillManifest], maxConcurrent: 8, role: 'math' });

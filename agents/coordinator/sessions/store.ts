@@ -45,14 +45,7 @@ CREATE TABLE IF NOT EXISTS turns (
   session_id TEXT NOT NULL, seq INTEGER NOT NULL, turn_id TEXT NOT NULL, previous_turn_id TEXT, op TEXT NOT NULL,
   actor TEXT NOT NULL, at TEXT NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 -- Ids of deleted sessions (only the id and when): a deleted session's id is never used again.
-CREATE TABLE IF NOT EXISTS deleted_sessions (id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL);
--- The reply each request got, written in the transaction that applied it: a request handled again
--- after a crash (its machine restored before its reply was sent) is answered from here, not re-applied.
-CREATE TABLE IF NOT EXISTS answered (request TEXT PRIMARY KEY, at INTEGER NOT NULL, reply TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS answered_at ON answered (at);`;
-
-/** How long a request's reply is kept for a re-run (a restart is seconds; a day is ample). */
-const ANSWERED_KEEP_MS = 24 * 3_600_000;
+CREATE TABLE IF NOT EXISTS deleted_sessions (id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL);`;
 
 type Raw<T> = { [K in keyof T]: T[K] extends object | null ? string | null : T[K] };
 

@@ -2,16 +2,17 @@
 // chat commands the factory routes here, and the Coordinator's own DF registration whose profile
 // carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
-import { fromPromise, waitFor } from 'xstate';
-import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import { fromPromise } from 'xstate';
+import type { Envelope } from '../../../shared/acl/envelope.js';
 import { envNumber } from '../../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
 import type { Booted } from '../../../shared/runtime/boot.js';
-import type { ExchangeFactory, ExchangeInput } from '../../../shared/runtime/exchange.js';
+import { registerWithDf } from '../../../shared/runtime/df-registration.js';
+import type { Answer, HandlerInput } from '../../../shared/runtime/answer-once.js';
+import type { ExchangeFactory } from '../../../shared/runtime/exchange.js';
 import type { Identity } from '../../../shared/runtime/names.js';
 import { requestKey } from '../../../shared/store/answered.js';
-import { packageVersion } from '../../specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../../specialist/registration-machine.js';
+import { packageVersion } from '../../../shared/runtime/repo-root.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
 import { sessionMachine } from './machine.js';
 import { PLAN_SCHEMA } from './schemas.js';
@@ -53,17 +54,18 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
   const request = sessionMachine.provide({
     actors: {
       // Answered once: a restored exchange re-runs this after a crash (shared/store/answered.ts).
-      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) => {
-        const apply = () => replyTo(r, service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }));
-        return store.once(requestKey(r, from.jid), apply);
-      }),
+      handle: fromPromise<Answer | null, HandlerInput>(async ({ input: { request: r, from } }) =>
+        store.once(requestKey(r, from.jid), () => service.handle({ kind: String(r.content.type), sessionId: r.conversation_id, did: r.sender_did, name: from.name, role: from.role, content: r.content }))),
     },
   });
   for (const kind of SESSION_KINDS) agent.router.on(kind, (r, from) => ({ machine: request, input: { request: r, from, self: agent.name } }));
   const chat = sessionMachine.provide({
     actors: {
-      handle: fromPromise<Envelope, ExchangeInput>(async ({ input: { request: r, from } }) =>
-        store.once(requestKey(r, from.jid), () => chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' }))),
+      handle: fromPromise<Answer | null, HandlerInput>(async ({ input: { request: r, from } }) =>
+        store.once(requestKey(r, from.jid), () => {
+          const reply = chatCommand(service, r, from, parseSessionCommand(String(r.content.text)) ?? { op: 'show' });
+          return { performative: reply.performative, content: reply.content };
+        })),
     },
   });
   const chatRoute = (r: Envelope, from: Identity) =>
@@ -77,22 +79,14 @@ export function wireSessions(booted: Booted, heartbeatMs: number): SessionsWirin
 
 /** The Coordinator's own DF registration (docs/runtime.md §5), so the manifest is in the DF. */
 function registerManifest({ agent, logger, onShutdown }: Booted, heartbeatMs: number, limits: SessionLimits): void {
-  const conversationId = `reg-coordinator-${randomUUID()}`;
   const profile: AgentProfile = {
     jid: agent.self.jid, name: agent.name, version: packageVersion(), capabilities: ['SESSIONS'],
     ...(agent.signing?.did ? { did: agent.signing.did } : {}),
     description: 'Coordinator: OAP RFC 0001 Coordination Sessions (SESSION_CREATE, JOIN, LEAVE, STATE, UPDATE, CLOSE, LOG, HANDOFF, DELETE)',
     sessions: manifest(limits),
   };
-  const registration = agent.router.start(conversationId, registrationMachine, {
-    self: agent.name, jid: agent.self.jid, profile, conversationId, heartbeatMs, retry: { initialMs: 500, maxMs: 10000 }, deregisterTimeoutMs: 1500,
-  }, undefined, { ephemeral: true }); // a restart registers anew (the DF replaces the entry)
-  registration.on('registered', (e: RegistrationEmitted) => {
-    if (e.type === 'registered') logger.info({ lease_ms: e.lease_ms, count: e.count }, 'registered (sessions manifest)');
-  });
+  const registration = registerWithDf(agent, profile, { heartbeatMs, key: `reg-coordinator-${randomUUID()}`, onRegistered: (e) => logger.info(e, 'registered (sessions manifest)') });
   onShutdown(async () => {
-    if (agent.router.send(conversationId, { type: 'DEREGISTER' })) {
-      await waitFor(registration, (s) => s.status === 'done', { timeout: 2000 }).catch(() => logger.warn('deregister: no answer'));
-    }
+    if (!(await registration.deregister())) logger.warn('deregister: no answer');
   });
 }

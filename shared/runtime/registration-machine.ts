@@ -1,13 +1,13 @@
-// The Specialist's life with the DF (docs/runtime.md §5, seed contract §2.2): REQUEST REGISTER
+// An agent's life with the DF (docs/runtime.md §5, seed contract §2.2): REQUEST REGISTER
 // until INFORM REGISTERED (retried with exponential back-off: the Registry may start later),
 // then INFORM HEARTBEAT every HEARTBEAT; FAILURE NOT_REGISTERED (lease lost, e.g. the Registry
 // restarted) → register again in a new conversation. It never finishes on its own: only the
 // DEREGISTER event (SIGTERM) leads to REQUEST DEREGISTER and, answered or not, the final state.
 import { randomUUID } from 'node:crypto';
 import { assign, emit, setup } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { type Envelope, makeEnvelope } from '../acl/envelope.js';
+import type { AgentProfile } from '../contracts/types.gen.js';
+import type { ExchangeEmitted, InboundEvent } from './exchange.js';
 
 export interface RegistrationInput {
   /** Logical name (specialist-math) and bare JID of this agent. */
