@@ -1,6 +1,6 @@
 // What a calendar answers (docs/oacop.md): a performative and content the pipeline will accept,
 // plus an optional telemetry note. Builders keep the §5 error shapes in one place.
-import { errorContent, type ErrorCode } from '../../shared/acl/errors.js';
+import { errorContent, type ErrorCode, OACOP_ERRORS } from '../../shared/acl/errors.js';
 import type { OACoPErrorCode, Performative } from '../../shared/contracts/types.gen.js';
 
 export interface Outcome {
@@ -12,7 +12,7 @@ export interface Outcome {
 /** FAILURE OACoPError (oacop-rfc §5). */
 export function oacopError(code: OACoPErrorCode, message: string, threadId?: string, revision?: number): Outcome {
   return {
-    performative: 'FAILURE',
+    performative: OACOP_ERRORS[code].performative,
     content: {
       type: 'OACoPError',
       code,

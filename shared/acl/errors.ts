@@ -2,7 +2,7 @@
 // and which Agora status it maps to (agora-protocol v1.0 §5). FAILURE reasons include the seed
 // contract §4 dictionary; the FAILURE and NOT-UNDERSTOOD rows mirror the reason enums in
 // contracts/failure.json and contracts/not-understood.json (unit-tested).
-import type { ErrorContent, ValidationErrorItem } from '../contracts/types.gen.js';
+import type { ErrorContent, OACoPErrorCode, SessionErrorContent, ValidationErrorItem } from '../contracts/types.gen.js';
 
 export type ErrorPerformative = 'NOT-UNDERSTOOD' | 'REFUSE' | 'FAILURE';
 export type AgoraCode = 400 | 401 | 402 | 404 | 408 | 429 | 500 | 503;
@@ -60,6 +60,44 @@ export const ERRORS = {
     description: 'The agent restarted and no longer holds this offer or the work accepted on it; nothing is running: try the next candidate.',
   },
 } as const satisfies Record<string, ErrorSpec>;
+
+/**
+ * Refusals that travel in a protocol's own content instead of {reason, detail}: oacop-rfc §5
+ * OACoPError codes (FAILURE) and OAP RFC 0001 SESSION_ERROR reasons (REFUSE). Typed against the
+ * contracts' enums, so a code added to a contract without a row here does not compile.
+ */
+export interface ProtocolErrorSpec {
+  readonly performative: ErrorPerformative;
+  readonly description: string;
+}
+
+export const OACOP_ERRORS = {
+  OACOP_CONFLICT: { performative: 'FAILURE', description: 'The slot is no longer free (taken, outside working hours, or in another booking\'s cleaning gap).' },
+  OACOP_STALE_REVISION: { performative: 'FAILURE', description: 'The revision is not above the thread\'s current one (oacop-rfc §3.4).' },
+  OACOP_INVALID_ICAL: { performative: 'FAILURE', description: 'object.icalComponent does not parse as iCalendar (RFC 5545).' },
+  OACOP_PAYMENT_REQUIRED: { performative: 'FAILURE', description: 'An untrusted requester must prove a burn (oacop-rfc §6.2 proofOfBurn).' },
+  OACOP_UNSUPPORTED_CONSTRAINT: { performative: 'FAILURE', description: 'A constraint cannot be honoured (no or bad timeWindow, bad or too short duration).' },
+} as const satisfies Record<OACoPErrorCode, ProtocolErrorSpec>;
+
+export type SessionReason = SessionErrorContent['reason'];
+
+export const SESSION_ERRORS = {
+  NOT_A_PARTICIPANT: { performative: 'REFUSE', description: 'The sender\'s DID is not admitted to the session (RFC 0001 §5.1).' },
+  NOT_CONVENER: { performative: 'REFUSE', description: 'Only the convener may do this (RFC 0001 §3.6, §6).' },
+  BAD_CREDENTIAL: { performative: 'REFUSE', description: 'The join credential is not one the convener issued for this DID and session.' },
+  VERSION_CONFLICT: { performative: 'REFUSE', description: 'expected_version is not the current state_version (optimistic concurrency, §3.2).' },
+  QUOTA_EXCEEDED: { performative: 'REFUSE', description: 'The convener already has its quota of open sessions (§5.3, PARLEY_SESSION_QUOTA).' },
+  SESSION_FULL: { performative: 'REFUSE', description: 'The session has its max_participants.' },
+  SESSION_CLOSED: { performative: 'REFUSE', description: 'The session is closed.' },
+  SESSION_EXPIRED: { performative: 'REFUSE', description: 'The session passed its max_duration_hours.' },
+  UNKNOWN_SESSION: { performative: 'REFUSE', description: 'No session has this id.' },
+  SESSION_EXISTS: { performative: 'REFUSE', description: 'This conversation already is (or was) a session; a new one needs a new conversation_id.' },
+  UNKNOWN_STATE_SCHEMA: { performative: 'REFUSE', description: 'The state_schema is none of contracts/session-state-*.json.' },
+  STATE_INVALID: { performative: 'REFUSE', description: 'The state does not match the session\'s state_schema.' },
+  ALREADY_PARTICIPANT: { performative: 'REFUSE', description: 'The DID is already admitted.' },
+  CONVENER_MUST_HANDOFF: { performative: 'REFUSE', description: 'The convener cannot leave without handing the session off first.' },
+  MISSING_SIGNATURE: { performative: 'REFUSE', description: 'Sessions need the verified DID of a signed envelope (RFC 0001 §5.1).' },
+} as const satisfies Record<SessionReason, ProtocolErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
 export type CodesAnsweredBy<P extends ErrorPerformative> = {

@@ -9,7 +9,7 @@ export {
   mayAnswerWithError, type Performative, type Protocol,
 } from './performatives.js';
 export {
-  ERRORS, ParleyError, agoraCodeFor, codesFor, errorContent, isErrorCode, performativeFor,
+  ERRORS, OACOP_ERRORS, ParleyError, SESSION_ERRORS, agoraCodeFor, codesFor, errorContent, isErrorCode, performativeFor,
   toParleyError, type AgoraCode, type CodesAnsweredBy, type ErrorCode, type ErrorPerformative,
-  type ErrorSpec,
+  type ErrorSpec, type ProtocolErrorSpec, type SessionReason,
 } from './errors.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  ERRORS, MAX_CONTENT_BYTES, ParleyError, agoraCodeFor, codesFor, contentByteSize, defaultProtocol, errorContent,
+  ERRORS, MAX_CONTENT_BYTES, OACOP_ERRORS, SESSION_ERRORS, ParleyError, agoraCodeFor, codesFor, contentByteSize, defaultProtocol, errorContent,
   isPerformative, isReplyPerformative, isReplyTo, makeEnvelope, mayAnswerWithError, newConversationId,
   newId, nowIso, performativeFor, replyTo, toParleyError,
 } from '../../shared/acl/index.js';
@@ -139,6 +139,13 @@ describe('errors [contracts] catalogue and schemas agree', () => {
 
   it('FAILURE reasons equal the FAILURE rows of the catalogue', () => {
     expect(enumOf('failure')).to.have.members(codesFor('FAILURE'));
+  });
+
+  it('OACoPError codes and SESSION_ERROR reasons equal their rows of the catalogue, each with a description', () => {
+    const oacop = (contracts().ajv.getSchema('https://parley.local/contracts/oacop-error.json')?.schema as { properties: { code: { enum: string[] } } }).properties.code.enum;
+    expect(oacop).to.have.members(Object.keys(OACOP_ERRORS));
+    expect(enumOf('session-error')).to.have.members(Object.keys(SESSION_ERRORS));
+    for (const spec of [...Object.values(OACOP_ERRORS), ...Object.values(SESSION_ERRORS)]) expect(spec.description.length).to.be.greaterThan(10);
   });
 
   it('NOT-UNDERSTOOD reasons equal the NOT-UNDERSTOOD rows of the catalogue', () => {

@@ -1,8 +1,9 @@
 // What a session request comes to: INFORM with a receipt or an answer, or REFUSE SESSION_ERROR
 // with a machine-readable reason (contracts/session-error.json; docs/acl_contract.md).
+import { SESSION_ERRORS, type SessionReason } from '../../../shared/acl/errors.js';
 import type { SessionErrorContent, ValidationErrorItem } from '../../../shared/contracts/types.gen.js';
 
-export type SessionReason = SessionErrorContent['reason'];
+export type { SessionReason };
 
 export type Outcome =
   | { performative: 'INFORM'; content: Record<string, unknown> }
@@ -21,5 +22,5 @@ export function refuse(reason: SessionReason, detail: string, extra: SessionRefu
 export function refusal(err: SessionRefusal, sessionId: string): Outcome {
   const errors = err.extra.errors?.length ? { errors: err.extra.errors } : {};
   const version = err.extra.current_version !== undefined ? { current_version: err.extra.current_version } : {};
-  return { performative: 'REFUSE', content: { type: 'SESSION_ERROR', reason: err.reason, detail: err.detail.slice(0, 2000), session_id: sessionId, ...version, ...errors } };
+  return { performative: SESSION_ERRORS[err.reason].performative, content: { type: 'SESSION_ERROR', reason: err.reason, detail: err.detail.slice(0, 2000), session_id: sessionId, ...version, ...errors } };
 }
