@@ -12,6 +12,7 @@ import { consoleWatcher, prepareConsoleBench } from '../shared/bench/console-wat
 import { fullFlow, fullFlowWatched } from '../shared/bench/full-flow.js';
 import { llmDirect, llmSkill } from '../shared/bench/llm.js';
 import { agentsScale } from '../shared/bench/agents-scale.js';
+import { calendarsScale } from '../shared/bench/calendars-scale.js';
 import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
 import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
 import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
@@ -23,6 +24,7 @@ registerScenario(fullFlow);
 registerScenario(llmDirect);
 registerScenario(llmSkill);
 registerScenario(agentsScale);
+registerScenario(calendarsScale);
 
 const int = (v: string) => {
   const n = Number(v);

@@ -22,7 +22,7 @@ program
     await provisionCore(cfg);
     for (const st of nodes) {
       const d = (st.index - 1) * cfg.ejabberdPortStep;
-      console.log(`ejabberd ${st.node} running: c2s 127.0.0.1:${st.c2sPort}, component ${cfg.componentPort + d} (rooms) ${cfg.agentsComponentPort + d} (agents), http ${cfg.httpPort + d} (${Date.now() - t0} ms)`);
+      console.log(`ejabberd ${st.node} running: c2s 127.0.0.1:${st.c2sPort}, component ${cfg.componentPort + d} (rooms) ${cfg.agentsComponentPort + d} (agents) ${cfg.calendarsComponentPort + d} (calendars), http ${cfg.httpPort + d} (${Date.now() - t0} ms)`);
     }
     if (nodes.length > 1) console.log(`cluster of ${nodes.length}: ${(nodes[0]?.cluster ?? []).join(', ')}`);
     console.log(`web admin: ${adminUrl()}  user admin@${cfg.domain}  (password: npm run ejabberd -- admin)`);
@@ -46,7 +46,7 @@ program
       const d = (st.index - 1) * cfg.ejabberdPortStep;
       console.log(`node ${st.node}: ${st.running ? 'running' : 'not running'}`);
       console.log(`  c2s       127.0.0.1:${st.c2sPort}  ${mark(st.c2s)}`);
-      console.log(`  component 127.0.0.1:${cfg.componentPort + d} (rooms), :${cfg.agentsComponentPort + d} (agents)  ${mark(st.component)}`);
+      console.log(`  component 127.0.0.1:${cfg.componentPort + d} (rooms), :${cfg.agentsComponentPort + d} (agents), :${cfg.calendarsComponentPort + d} (calendars)  ${mark(st.component)}`);
       console.log(`  http/api  127.0.0.1:${cfg.httpPort + d}  ${mark(st.http)} / api ${mark(st.api)}`);
       if (st.cluster) console.log(`  cluster   ${st.cluster.join(', ')}`);
     }

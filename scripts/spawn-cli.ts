@@ -1,6 +1,8 @@
 // npm run spawn -- specialist [--role R] [--skills a,b] [--name NAME]
 // npm run spawn -- specialist --count N --host NAME [--role R] [--skills a,b]: one host process
 // serving N virtual specialists NAME-0001@agents.<domain> … (agents/specialist/host.ts).
+// npm run spawn -- calendar --count N --host NAME: one calendar host serving N generated people's
+// calendars NAME-0001@calendars.<domain> … as virtual agents (agents/calendar/host.ts; scale tests).
 // One more specialist. With a supervisor running for this PARLEY_HOME it is added there
 // (the service layer's spawnSpecialist → POST /spawn: supervised, restarted, stopped with the rest); otherwise it runs here in the
 // foreground until Ctrl-C. Either way we wait for its `registered` line and print it.
@@ -14,7 +16,8 @@ import { repoRoot } from '../shared/runtime/repo-root.js';
 import { loadRoles } from '../shared/skills/roles.js';
 import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
 import { checkSpawnSkills } from '../shared/supervisor/operate.js';
-import { specialistSpec } from '../shared/supervisor/spec.js';
+import { controlRequest } from '../shared/supervisor/control.js';
+import { calendarHostSpec, specialistSpec } from '../shared/supervisor/spec.js';
 
 const cfg = loadConfig();
 const program = new Command('spawn').description('Start one more agent');
@@ -53,6 +56,23 @@ program
     await foreground(spec.command, spec.args, spec.name);
   });
 
+program
+  .command('calendar')
+  .description('start a calendar host serving N generated people as virtual calendars NAME-0001@calendars.<domain> … (scale tests)')
+  .requiredOption('--count <n>', 'how many calendars')
+  .requiredOption('--host <name>', 'the host: its people are NAME-0001 …, its log calendars-NAME')
+  .action(async (o: { count: string; host: string }) => {
+    const count = Number(o.count);
+    const spec = calendarHostSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name: o.host, count }); // validates
+    const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', name: o.host, count });
+    if (res && res.status !== 201) throw new Error(`supervisor said ${String(res.body.error)}: ${String(res.body.detail)}`);
+    if (res) {
+      console.log(`${spec.name} registered in ${String(res.body.ready_ms)} ms (supervised by npm start; log: logs/${spec.name}.log)`);
+      return;
+    }
+    await foreground(spec.command, spec.args, spec.name);
+  });
+
 /** No supervisor: run it here, print its log lines briefly, stop it on Ctrl-C. */
 function foreground(command: string, args: string[], name: string): Promise<void> {
   const t0 = Date.now();
@@ -61,7 +81,8 @@ function foreground(command: string, args: string[], name: string): Promise<void
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
     try {
       const r = JSON.parse(line) as { msg?: string; level?: number; lease_ms?: number; skills?: string[] };
-      if (r.msg === 'agents registered') console.log(`${name}: ${String((r as { agents?: number }).agents)} virtual agents registered in ${Date.now() - t0} ms; they now receive work`);
+      if (r.msg === 'calendars registered') console.log(`${name}: ${String((r as { calendars?: number }).calendars)} virtual calendars registered in ${Date.now() - t0} ms`);
+      else if (r.msg === 'agents registered') console.log(`${name}: ${String((r as { agents?: number }).agents)} virtual agents registered in ${Date.now() - t0} ms; they now receive work`);
       else if (r.msg === 'registered') console.log(`${name} registered in ${Date.now() - t0} ms (lease ${r.lease_ms ?? '?'} ms, skills ${(r.skills ?? []).join(', ')}); it now receives work`);
       else if ((r.level ?? 0) >= 40 || r.msg === 'online' || r.msg === 'stopping' || r.msg === 'skills changed') console.log(`${name}: ${r.msg}`);
     } catch {

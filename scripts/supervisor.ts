@@ -16,9 +16,9 @@ import { startControl } from '../shared/supervisor/control.js';
 import { checkSpawnSkills } from '../shared/supervisor/operate.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
-import { calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
+import { calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
 import { Supervisor } from '../shared/supervisor/supervisor.js';
-import { envNumber, envString } from '../shared/config/index.js';
+import { envFlag, envNumber, envString } from '../shared/config/index.js';
 
 const opts = new Command('start')
   .description('Start ejabberd and every Parley agent; Ctrl-C stops them all')
@@ -91,19 +91,23 @@ async function main(): Promise<void> {
   ownsEjabberd = !(await ejabberd.status(cfg)).running;
   await startCluster(cfg); // every node of PARLEY_EJABBERD_NODES, joined (shared/ejabberd/cluster-control.ts)
   await provisionCore(cfg);
-  // One calendar agent per person with a calendar (npm run user -- add creates it).
-  const people = listCalendarPeople(cfg);
+  // One calendar agent per person with a calendar (npm run user -- add creates it), or with
+  // PARLEY_CALENDAR_HOST=1 one calendar host serving them all as virtual agents (issue 14 §3).
+  const calendarHost = envFlag('PARLEY_CALENDAR_HOST') ? calendarHostSpec(ctx) : undefined;
+  const people = calendarHost ? [] : listCalendarPeople(cfg);
+  const calendars = calendarHost ? [calendarHost] : people.map((p) => calendarSpec(ctx, p));
   const where = cfg.ejabberdNodes > 1 ? `a cluster of ${cfg.ejabberdNodes} nodes, first` : 'ejabberd up';
-  say(`${where} on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + people.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
+  say(`${where} on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + calendars.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
   control = await startControl(cfg, {
     supervisor: sup, specialistSpec: specOf, calendarSpec: (p) => calendarSpec(ctx, p), roles,
+    calendarHostSpec: (d) => calendarHostSpec(ctx, d), ...(calendarHost ? { calendarHost: calendarHost.name } : {}),
     idleAfterMs: envNumber('PARLEY_SPAWN_IDLE_MS'),
     checkSkills: (d) => void checkSpawnSkills(cfg.home, { name: `specialist-${d.name}`, ...(d.role ? { role: d.role } : {}), skills: d.experts }),
   });
   // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.
   const withConsole = consoleEnabled();
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...people.map((p) => calendarSpec(ctx, p)), ...(withConsole ? [consoleSpec(ctx)] : [])];
+  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...calendars, ...(withConsole ? [consoleSpec(ctx)] : [])];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {

@@ -1,10 +1,11 @@
 // npm run user -- add NAME | remove NAME | list   (issue #2 §2): people's accounts. Adding a
 // person also gives them a calendar agent (docs/oacop.md): account calendar-NAME, settings in
-// $PARLEY_HOME/calendars/NAME.json, started now by a running supervisor (POST /spawn).
+// $PARLEY_HOME/calendars/NAME.json, started now by a running supervisor (POST /spawn); with
+// PARLEY_CALENDAR_HOST=1 the calendar host serves it as NAME@calendars.<domain> (no account).
 import { Command } from 'commander';
 import { calendarConfigFile, ensureCalendarConfig } from '../shared/calendar/config.js';
 import { controlRequest } from '../shared/supervisor/control.js';
-import { loadConfig } from '../shared/config/index.js';
+import { envFlag, loadConfig } from '../shared/config/index.js';
 import { api, closeApiAgent } from '../shared/ejabberd/api.js';
 import { ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/accounts.js';
 import * as ejabberd from '../shared/ejabberd/control.js';
@@ -31,12 +32,15 @@ program
   });
 
 async function addCalendar(name: string, jid: string): Promise<void> {
-  await ensureAccount(cfg, `calendar-${name}`);
+  // The calendar host's virtual calendars log in as its component, not with an account.
+  const hosted = envFlag('PARLEY_CALENDAR_HOST');
+  if (!hosted) await ensureAccount(cfg, `calendar-${name}`);
   const c = ensureCalendarConfig(cfg, name, jid);
   const h = c.workingHours;
-  console.log(`calendar: calendar-${name}@${cfg.domain} (working hours ${h.start}-${h.end} ${h.timezone}; edit ${calendarConfigFile(cfg, name)} or npm run calendar -- hours ${name} …)`);
+  console.log(`calendar: ${hosted ? `${name}@calendars.${cfg.domain}` : `calendar-${name}@${cfg.domain}`} (working hours ${h.start}-${h.end} ${h.timezone}; edit ${calendarConfigFile(cfg, name)} or npm run calendar -- hours ${name} …)`);
   const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: name });
   if (!res) console.log('calendar agent: starts with the next `npm start`');
+  else if (res.status === 202) console.log(`calendar agent: ${name}@calendars.${cfg.domain}, served by the calendar host (PARLEY_CALENDAR_HOST=1; it registers within seconds)`);
   else if (res.status === 201) console.log(`calendar agent: running (registered in ${String(res.body.ready_ms)} ms)`);
   else if (res.status === 409) console.log('calendar agent: already running');
   else console.log(`calendar agent: supervisor said ${String(res.body.error)}: ${String(res.body.detail)}`);

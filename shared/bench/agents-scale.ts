@@ -14,7 +14,7 @@ import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
-function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
+export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
   const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script}: no "${ready}" within 180 s`)), 180_000);
@@ -33,7 +33,7 @@ function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: st
   });
 }
 
-const stop = (c: ChildProcess) => new Promise<void>((r) => {
+export const stop = (c: ChildProcess) => new Promise<void>((r) => {
   if (c.exitCode !== null) return r();
   c.once('exit', () => r());
   c.kill('SIGTERM');

@@ -18,6 +18,8 @@ export interface ParleyConfig {
   componentPort: number;
   /** The `agents.<domain>` component's own listener (specialist hosts): never the rooms' one, see ejabberd.yml.tmpl. */
   agentsComponentPort: number;
+  /** The `calendars.<domain>` component's own listener (the calendar host, agents/calendar/host.ts). */
+  calendarsComponentPort: number;
   httpPort: number;
   /** Erlang distribution port of the ejabberd node (no epmd). */
   distPort: number;
@@ -34,7 +36,7 @@ export interface ParleyConfig {
 }
 
 // Defaults sit away from a system ejabberd's 5222/5269/5275/5280/5443.
-export const DEFAULT_PORTS = { c2s: 15222, component: 15275, agentsComponent: 15276, http: 15280, dist: 15370 } as const;
+export const DEFAULT_PORTS = { c2s: 15222, component: 15275, agentsComponent: 15276, calendarsComponent: 15277, http: 15280, dist: 15370 } as const;
 
 /**
  * Every process that reads the configuration works inside the state directory, so it creates
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     componentPort,
     // Beside the rooms' listener unless set, so a second instance only has to move its ports.
     agentsComponentPort: envNumber('PARLEY_AGENTS_COMPONENT_PORT', env, componentPort === DEFAULT_PORTS.component ? DEFAULT_PORTS.agentsComponent : componentPort + 1),
+    calendarsComponentPort: envNumber('PARLEY_CALENDARS_COMPONENT_PORT', env, componentPort === DEFAULT_PORTS.component ? DEFAULT_PORTS.calendarsComponent : componentPort + 2),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
     // Derived from the c2s port unless set, so a second instance only has to move its ports.
     distPort: envNumber('PARLEY_DIST_PORT', env, c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
@@ -77,6 +80,7 @@ export function configEnv(cfg: ParleyConfig): Record<string, string> {
     PARLEY_C2S_PORT: String(cfg.c2sPort),
     PARLEY_COMPONENT_PORT: String(cfg.componentPort),
     PARLEY_AGENTS_COMPONENT_PORT: String(cfg.agentsComponentPort),
+    PARLEY_CALENDARS_COMPONENT_PORT: String(cfg.calendarsComponentPort),
     PARLEY_HTTP_PORT: String(cfg.httpPort),
     PARLEY_DIST_PORT: String(cfg.distPort),
     PARLEY_MAM: cfg.mam ? '1' : '0',

@@ -32,6 +32,7 @@ export const VARIABLES = {
   PARLEY_C2S_PORT: { kind: 'port', default: 15222, doc: 'client port on 127.0.0.1 (away from a system ejabberd)' },
   PARLEY_COMPONENT_PORT: { kind: 'port', default: 15275, doc: 'XEP-0114 component port on 127.0.0.1 (`rooms.<domain>`)' },
   PARLEY_AGENTS_COMPONENT_PORT: { kind: 'port', shown: '15276 (component port + 1 when that moved)', doc: 'XEP-0114 component port on 127.0.0.1 for `agents.<domain>` (specialist hosts): its own listener, since ejabberd routes every host of a listener to whichever component logs in on it' },
+  PARLEY_CALENDARS_COMPONENT_PORT: { kind: 'port', shown: '15277 (component port + 2 when that moved)', doc: 'XEP-0114 component port on 127.0.0.1 for `calendars.<domain>` (the calendar host, `PARLEY_CALENDAR_HOST=1`): its own listener, like the agents one' },
   PARLEY_BIND_ADDRESS: { kind: 'enum', default: '127.0.0.1', values: ['127.0.0.1', '0.0.0.0'], doc: "ejabberd's client (c2s) listener address: `0.0.0.0` only inside a container (docker-compose.yml), where the other containers connect; the component port and HTTP API stay on 127.0.0.1" },
   PARLEY_XMPP_HOST: { kind: 'string', default: '127.0.0.1', doc: "where agents connect to ejabberd's client port: loopback, or the operator's host for agents that joined from another one (`npm run join`)" },
   PARLEY_HTTP_PORT: { kind: 'port', default: 15280, doc: "ejabberd's HTTP API on 127.0.0.1 (admin only)" },
@@ -101,6 +102,7 @@ export const VARIABLES = {
   PARLEY_CHAT_QUEUE: { kind: 'number', default: 20, min: 0, integer: true, doc: "lines of one person waiting for their turn; beyond it lines are set aside (the person is told)" },
   PARLEY_CHAT_IN_FLIGHT_TOTAL: { kind: 'number', default: 200, min: 1, integer: true, doc: "everyone's questions under way at once, started round-robin between people" },
   PARLEY_FILES_PORT: { kind: 'number', default: 0, min: 0, integer: true, doc: "loopback port of the Presenter's attachment (.ics) server; `0`: any free port" },
+  PARLEY_CALENDAR_HOST: { kind: 'flag', default: false, doc: "`1`: `npm start` serves every person's calendar as a virtual agent `person@calendars.<domain>` of one calendar host process (`agents/calendar/host.ts`, on `PARLEY_CALENDARS_COMPONENT_PORT`) instead of one calendar process per person" },
   PARLEY_CALENDAR_HANDLE_MS: { kind: 'ms', default: 10000, doc: 'how long a calendar or room agent may take for one request' },
   // Coordination Sessions (OAP)
   PARLEY_SESSION_QUOTA: { kind: 'number', default: 20, min: 1, integer: true, doc: 'open Coordination Sessions per convener' },
@@ -131,6 +133,7 @@ export const VARIABLES = {
   PARLEY_SUPERVISOR_AGENT_SCRIPT: { kind: 'path', internal: true, doc: 'tests: the script the supervisor runs for every agent' },
   PARLEY_WORDNET_DICT: { kind: 'path', internal: true, doc: "tests: the `define` skill's WordNet directory" },
   PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
+  PARLEY_BENCH_CALENDARS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual calendars of the calendars-scale host (default 1000)' },
   PARLEY_BENCH_AGENTS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual specialists of the agents-scale host (default 1000)' },
   PARLEY_BENCH_PEOPLE: { kind: 'number', internal: true, min: 1, integer: true, doc: 'bench: people asking at once' },
   PARLEY_BENCH_SPECIALISTS: { kind: 'string', internal: true, doc: 'bench: the specialists of the full flow' },

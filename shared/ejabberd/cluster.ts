@@ -8,7 +8,7 @@
 // uses the same distribution port (PARLEY_DIST_PORT): Debian's ejabberdctl runs Erlang with
 // `-erl_epmd_port <port> -start_epmd false`, which makes every node look for every other node on
 // that one port (erl_epmd:port_please), so there is still no epmd. The client, component and
-// HTTP listeners (two component ones) stay on 127.0.0.1, node i's at each port + (i − 1) × PARLEY_EJABBERD_PORT_STEP.
+// HTTP listeners (three component ones) stay on 127.0.0.1, node i's at each port + (i − 1) × PARLEY_EJABBERD_PORT_STEP.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { type ParleyConfig, paths } from '../config/index.js';
 export function nodeConfig(cfg: ParleyConfig, i: number): ParleyConfig {
   if (i === 1) return { ...cfg, node: 1 };
   const d = (i - 1) * cfg.ejabberdPortStep;
-  return { ...cfg, node: i, c2sPort: cfg.c2sPort + d, componentPort: cfg.componentPort + d, agentsComponentPort: cfg.agentsComponentPort + d, httpPort: cfg.httpPort + d };
+  return { ...cfg, node: i, c2sPort: cfg.c2sPort + d, componentPort: cfg.componentPort + d, agentsComponentPort: cfg.agentsComponentPort + d, calendarsComponentPort: cfg.calendarsComponentPort + d, httpPort: cfg.httpPort + d };
 }
 
 /** Every node of the cluster (one for the default single node). */
@@ -29,7 +29,7 @@ export function clusterNodes(cfg: ParleyConfig): ParleyConfig[] {
 
 function baseOf(cfg: ParleyConfig): Partial<ParleyConfig> {
   const d = (cfg.node - 1) * cfg.ejabberdPortStep;
-  return { c2sPort: cfg.c2sPort - d, componentPort: cfg.componentPort - d, agentsComponentPort: cfg.agentsComponentPort - d, httpPort: cfg.httpPort - d, node: 1 };
+  return { c2sPort: cfg.c2sPort - d, componentPort: cfg.componentPort - d, agentsComponentPort: cfg.agentsComponentPort - d, calendarsComponentPort: cfg.calendarsComponentPort - d, httpPort: cfg.httpPort - d, node: 1 };
 }
 
 export const clustered = (cfg: ParleyConfig) => cfg.ejabberdNodes > 1;
@@ -52,9 +52,10 @@ export function c2sEndpoints(cfg: ParleyConfig): Endpoint[] {
   return clusterNodes(cfg).map((n) => ({ host: cfg.host, port: n.c2sPort }));
 }
 
-/** Every node's listener for `rooms.<domain>` (default) or `agents.<domain>`: each host has its own (ejabberd.yml.tmpl). */
-export function componentEndpoints(cfg: ParleyConfig, which: 'rooms' | 'agents' = 'rooms'): Endpoint[] {
-  return clusterNodes(cfg).map((n) => ({ host: '127.0.0.1', port: which === 'agents' ? n.agentsComponentPort : n.componentPort }));
+/** Every node's listener for `rooms.<domain>` (default), `agents.<domain>` or `calendars.<domain>`: each host has its own (ejabberd.yml.tmpl). */
+export function componentEndpoints(cfg: ParleyConfig, which: 'rooms' | 'agents' | 'calendars' = 'rooms'): Endpoint[] {
+  const port = (n: ParleyConfig) => (which === 'agents' ? n.agentsComponentPort : which === 'calendars' ? n.calendarsComponentPort : n.componentPort);
+  return clusterNodes(cfg).map((n) => ({ host: '127.0.0.1', port: port(n) }));
 }
 
 /** Agents spread over the nodes by account: the same account always starts on the same node. */

@@ -82,14 +82,15 @@ async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
 }
 
 export async function status(cfg: ParleyConfig): Promise<InstanceStatus> {
-  const [c2s, rooms, agents, http] = await Promise.all([
+  const [c2s, rooms, agents, calendars, http] = await Promise.all([
     portOpen(cfg.c2sPort),
     portOpen(cfg.componentPort),
     portOpen(cfg.agentsComponentPort),
+    portOpen(cfg.calendarsComponentPort),
     portOpen(cfg.httpPort),
   ]);
-  // Both component listeners (rooms.<domain>, agents.<domain>) must be up for `component`.
-  const component = rooms && agents;
+  // Every component listener (rooms.<domain>, agents.<domain>, calendars.<domain>) must be up for `component`.
+  const component = rooms && agents && calendars;
   const apiOk = http && (await apiAnswers(cfg));
   const online = apiOk ? await api.connectedUsers(cfg).catch(() => [] as string[]) : [];
   return { running: c2s && http && apiOk, c2s, component, http, api: apiOk, node: nodeName(cfg), online };

@@ -37,6 +37,7 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     C2S_IP: cfg.bindAddress,
     COMPONENT_PORT: String(cfg.componentPort),
     AGENTS_COMPONENT_PORT: String(cfg.agentsComponentPort),
+    CALENDARS_COMPONENT_PORT: String(cfg.calendarsComponentPort),
     HTTP_PORT: String(cfg.httpPort),
     DIST_PORT: String(cfg.distPort),
     COMPONENT_SECRET: componentSecret,

@@ -19,12 +19,13 @@ export interface TempInstance {
 
 export async function startTempInstance(prefix = 'parley-bench-'): Promise<TempInstance> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const [c2s, component, agents, http, dist] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [c2s, component, agents, calendars, http, dist] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const cfg = loadConfig({
     PARLEY_HOME: home,
     PARLEY_C2S_PORT: String(c2s),
     PARLEY_COMPONENT_PORT: String(component),
     PARLEY_AGENTS_COMPONENT_PORT: String(agents),
+    PARLEY_CALENDARS_COMPONENT_PORT: String(calendars),
     PARLEY_HTTP_PORT: String(http),
     PARLEY_DIST_PORT: String(dist),
   });

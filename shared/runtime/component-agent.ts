@@ -62,8 +62,8 @@ export class ComponentHost {
     }
   }
 
-  /** Hosts `jid` (bare, under the component's domain) as its own Agent. */
-  host(jid: string, o: { telemetry: Telemetry; logger?: Logger; clock?: AgentOptions['clock']; signing?: Signing }): Agent {
+  /** Hosts `jid` (bare, under the component's domain) as its own Agent; `persist`: a durable one (agents/calendar/host.ts). */
+  host(jid: string, o: { telemetry: Telemetry; logger?: Logger; clock?: AgentOptions['clock']; signing?: Signing; persist?: AgentOptions['persist'] }): Agent {
     const key = jid.toLowerCase();
     if (this.agents.has(key)) throw new Error(`${jid} is hosted twice`);
     const view = new JidView(jid, this.opts.transport);
@@ -71,6 +71,7 @@ export class ComponentHost {
       jid, domain: this.opts.domain, transport: view, logger: o.logger ?? this.opts.logger.child({ jid }), telemetry: o.telemetry,
       ...(o.clock ? { clock: o.clock } : {}),
       ...(o.signing ? { signing: o.signing } : {}),
+      ...(o.persist ? { persist: o.persist } : {}),
     });
     this.views.set(key, view);
     this.agents.set(key, agent);
@@ -112,7 +113,7 @@ export class ComponentHost {
     if (c.action === 'ignore' || c.action === 'chat') return;
     const env = c.envelope;
     const code = c.action === 'reject' ? c.code : 'UNEXPECTED_MESSAGE';
-    const detail = c.action === 'reject' ? c.detail : `${self.jid} is not a room served here`;
+    const detail = c.action === 'reject' ? c.detail : `${self.jid} is not served here`;
     if (!mayAnswerWithError(env?.performative ?? (c.action === 'reject' ? c.performative : undefined))) return;
     this.opts.logger.info({ to: msg.toBare, from: msg.from, code }, 'message for an unknown JID');
     const reply = makeEnvelope({

@@ -2,7 +2,8 @@
 // addresses. Singletons keep the contract's names (Presenter, Coordinator, Registry, KB); every
 // other agent is named by its account (specialist-math, calendar-bob) and each room by
 // room-<name> (its JID is <name>@rooms.<domain>). A virtual specialist (one of many served by a
-// host process's component, agents.<domain>) is named by its bare JID: name@agents.<domain>.
+// host process's component, agents.<domain>) is named by its bare JID: name@agents.<domain>;
+// so is a virtual calendar of the calendar host (agents/calendar/host.ts): person@calendars.<domain>.
 // Roles: the core accounts are pinned at provisioning, rooms are the component's (its secret),
 // virtual specialists are the agents component's (its secret) *and* enrolled (shared/identity/
 // roster.ts; an un-enrolled JID there is nobody: role foreign), and a specialist or calendar is one only because the operator enrolled it (the RoleBook: the
@@ -25,6 +26,8 @@ const BY_NAME = new Map(Object.entries(SINGLETONS).map(([local, v]) => [v.name, 
 export const roomsDomain = (domain: string) => `rooms.${domain}`;
 /** The component of the specialist host processes (agents/specialist/host.ts): name@agents.<domain>. */
 export const agentsDomain = (domain: string) => `agents.${domain}`;
+/** The calendar host's component (agents/calendar/host.ts): person@calendars.<domain>. */
+export const calendarsDomain = (domain: string) => `calendars.${domain}`;
 
 /** Enrolled roles by bare JID; one per process (the installation's roster), installed at boot. */
 export interface RoleBook {
@@ -62,6 +65,10 @@ export function identify(jid: string, domain: string, roles: RoleBook | undefine
     // Only the holder of the component secret can send from this domain; the operator's enrolment
     // (never the name) makes a JID there a specialist.
     return { jid: b, name: b, role: roles?.roleOf(b) === 'specialist' ? 'specialist' : 'foreign' };
+  }
+  if (host === calendarsDomain(domain) && local) {
+    // The same for the calendar host's component: a calendar only when enrolled as one.
+    return { jid: b, name: b, role: roles?.roleOf(b) === 'calendar' ? 'calendar' : 'foreign' };
   }
   if (host !== domain || !local) return { jid: b, name: b, role: 'foreign' };
   const single = SINGLETONS[local];

@@ -3,7 +3,8 @@
 // processed-inbound ledger (sender, reply_with) that makes redelivery harmless. One SQLite file
 // per durable role ($PARLEY_HOME/data/<name>-exchanges.sqlite); every write is synchronous, so
 // what the router recorded before a SIGKILL is there at restart (WAL: a committed transaction
-// survives the death of the process).
+// survives the death of the process). Many agents of one process (the calendar host) share one
+// file through views: each view's rows carry its scope as a key prefix, like ReplayLedger's.
 import type { Envelope } from '../acl/envelope.js';
 import type { PersistedExchange } from '../runtime/router.js';
 import { type Db, openDb } from './sqlite.js';
@@ -22,9 +23,34 @@ export class ExchangeStore {
   private readonly ledgerMs: number;
   readonly tombstoneMs: number;
   private writes = 0;
-  private readonly stmts;
+  private readonly stmts: ReturnType<typeof statements>;
+  /** A view's key prefix ('' for the file's owner); a scope is a bare JID, so `scope\n` never prefixes another. */
+  private readonly prefix: string;
+  private readonly owner: boolean;
+  /** The store that owns the file (itself, or the one a view shares). */
+  private readonly root: ExchangeStore;
 
-  constructor(file: string, opts: ExchangeStoreOptions = {}) {
+  /**
+   * `file`, or a view of another store for one of many agents in a process (agents/calendar/
+   * host.ts): its exchanges, finished sends, inbound ledger and clean-stop mark carry `scope`;
+   * pruning and closing belong to the owner.
+   */
+  constructor(file: string | { share: ExchangeStore; scope: string }, opts: ExchangeStoreOptions = {}) {
+    if (typeof file !== 'string') {
+      const s = file.share;
+      this.db = s.db;
+      this.stmts = s.stmts;
+      this.now = s.now;
+      this.ledgerMs = s.ledgerMs;
+      this.tombstoneMs = s.tombstoneMs;
+      this.prefix = `${file.scope}\n`;
+      this.owner = false;
+      this.root = s.root;
+      return;
+    }
+    this.prefix = '';
+    this.owner = true;
+    this.root = this;
     this.db = openDb(file);
     this.now = opts.now ?? Date.now;
     this.ledgerMs = opts.ledgerMs ?? 24 * 3600_000;
@@ -36,30 +62,18 @@ export class ExchangeStore {
       CREATE INDEX IF NOT EXISTS inbound_at ON inbound(at);
       CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
     `);
-    this.stmts = {
-      save: this.db.prepare('INSERT OR REPLACE INTO exchanges (key, record, updated_at) VALUES (?, ?, ?)'),
-      remove: this.db.prepare('DELETE FROM exchanges WHERE key = ?'),
-      finish: this.db.prepare('INSERT OR REPLACE INTO finished (key, sends, at) VALUES (?, ?, ?)'),
-      all: this.db.prepare('SELECT record FROM exchanges ORDER BY updated_at'),
-      lastWrite: this.db.prepare('SELECT max(m) AS m FROM (SELECT max(updated_at) AS m FROM exchanges UNION ALL SELECT max(at) FROM finished)'),
-      recentFinished: this.db.prepare('SELECT key, sends FROM finished WHERE at >= ? ORDER BY at'),
-      pruneFinished: this.db.prepare('DELETE FROM finished WHERE at < ?'),
-      mark: this.db.prepare('INSERT OR IGNORE INTO inbound (dedupe_key, at) VALUES (?, ?)'),
-      pruneLedger: this.db.prepare('DELETE FROM inbound WHERE at < ?'),
-      setMeta: this.db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
-      getMeta: this.db.prepare('SELECT v FROM meta WHERE k = ?'),
-    };
+    this.stmts = statements(this.db);
   }
 
   save(key: string, record: PersistedExchange): void {
-    this.stmts.save.run(key, JSON.stringify(record), this.now());
+    this.stmts.save.run(this.prefix + key, JSON.stringify(record), this.now());
   }
 
   /** The exchange reached a final state; `sends` are the envelopes it sent in its last moments. */
   remove(key: string, sends: Envelope[] = []): void {
-    this.stmts.remove.run(key);
-    if (sends.length > 0) this.stmts.finish.run(key, JSON.stringify(sends), this.now());
-    if (++this.writes % 1000 === 0) this.prune();
+    this.stmts.remove.run(this.prefix + key);
+    if (sends.length > 0) this.stmts.finish.run(this.prefix + key, JSON.stringify(sends), this.now());
+    if (++this.root.writes % 1000 === 0) this.root.prune();
   }
 
   /** Runs `fn` in one transaction: the ledger entry and the snapshot it caused commit together. */
@@ -69,17 +83,22 @@ export class ExchangeStore {
 
   /** True the first time (sender, reply_with) is seen; false for a copy (offline redelivery, XEP-0198 resend). */
   firstTime(dedupeKey: string): boolean {
-    return this.stmts.mark.run(dedupeKey, this.now()).changes === 1;
+    return this.stmts.mark.run(this.prefix + dedupeKey, this.now()).changes === 1;
   }
 
   /** Live exchanges, oldest first. */
   exchanges(): PersistedExchange[] {
-    return (this.stmts.all.all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as PersistedExchange);
+    return (this.stmts.all.all(...this.scope()) as Array<{ record: string }>).map((r) => JSON.parse(r.record) as PersistedExchange);
   }
 
   /** The time of the last write (≈ the moment the previous process died), if any. */
   lastWrite(): number | undefined {
-    return (this.stmts.lastWrite.get() as { m: number | null }).m ?? undefined;
+    return (this.stmts.lastWrite.get(...this.scope(), ...this.scope()) as { m: number | null }).m ?? undefined;
+  }
+
+  /** Bind values selecting this view's rows: `substr(key, 1, length) = prefix` ('' selects all). */
+  private scope(): [number, string] {
+    return [this.prefix.length, this.prefix];
   }
 
   /**
@@ -87,30 +106,51 @@ export class ExchangeStore {
    * resend). Reading it marks this process as running: a SIGKILL leaves the mark "dirty".
    */
   takeCleanStop(): boolean {
-    const clean = (this.stmts.getMeta.get('clean') as { v: string } | undefined)?.v === '1';
-    this.stmts.setMeta.run('clean', '0');
+    const clean = (this.stmts.getMeta.get(`${this.prefix}clean`) as { v: string } | undefined)?.v === '1';
+    this.stmts.setMeta.run(`${this.prefix}clean`, '0');
     return clean;
   }
 
   markCleanStop(): void {
-    this.stmts.setMeta.run('clean', '1');
+    this.stmts.setMeta.run(`${this.prefix}clean`, '1');
   }
 
   /** Envelopes of exchanges finished within `tombstoneMs` of the last write before the restart. */
   recentlyFinished(): Array<{ key: string; sends: Envelope[] }> {
     const last = this.lastWrite();
     if (last === undefined) return [];
-    return (this.stmts.recentFinished.all(last - this.tombstoneMs) as Array<{ key: string; sends: string }>)
-      .map((r) => ({ key: r.key, sends: JSON.parse(r.sends) as Envelope[] }));
+    return (this.stmts.recentFinished.all(last - this.tombstoneMs, ...this.scope()) as Array<{ key: string; sends: string }>)
+      .map((r) => ({ key: r.key.slice(this.prefix.length), sends: JSON.parse(r.sends) as Envelope[] }));
   }
 
+  /** Drops old finished sends and ledger entries of every view (the file is one). */
   prune(): void {
+    if (!this.owner) return this.root.prune();
+    if (!this.db.open) return;
     const now = this.now();
     this.stmts.pruneFinished.run(now - Math.max(10 * this.tombstoneMs, 60_000));
     this.stmts.pruneLedger.run(now - this.ledgerMs);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.owner && this.db.open) this.db.close();
   }
+}
+
+function statements(db: Db) {
+  // `substr(key, 1, ?) = ?` selects a view's rows (length 0 and '' select every row: the owner's).
+  const mine = 'substr(key, 1, ?) = ?';
+  return {
+    save: db.prepare('INSERT OR REPLACE INTO exchanges (key, record, updated_at) VALUES (?, ?, ?)'),
+    remove: db.prepare('DELETE FROM exchanges WHERE key = ?'),
+    finish: db.prepare('INSERT OR REPLACE INTO finished (key, sends, at) VALUES (?, ?, ?)'),
+    all: db.prepare(`SELECT record FROM exchanges WHERE ${mine} ORDER BY updated_at`),
+    lastWrite: db.prepare(`SELECT max(m) AS m FROM (SELECT max(updated_at) AS m FROM exchanges WHERE ${mine} UNION ALL SELECT max(at) FROM finished WHERE ${mine})`),
+    recentFinished: db.prepare(`SELECT key, sends FROM finished WHERE at >= ? AND ${mine} ORDER BY at`),
+    pruneFinished: db.prepare('DELETE FROM finished WHERE at < ?'),
+    mark: db.prepare('INSERT OR IGNORE INTO inbound (dedupe_key, at) VALUES (?, ?)'),
+    pruneLedger: db.prepare('DELETE FROM inbound WHERE at < ?'),
+    setMeta: db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
+    getMeta: db.prepare('SELECT v FROM meta WHERE k = ?'),
+  };
 }

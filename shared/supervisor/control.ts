@@ -3,7 +3,9 @@
 //   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
 //   POST /spawn {kind:'specialist', name, experts|skills, role} → 201 {agent, ready_ms} once it registered
 //     (with count: a specialist host of `count` virtual agents, ready once all registered)
-//   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent
+//   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent (202 when
+//                                               the calendar host serves it: PARLEY_CALENDAR_HOST=1)
+//   POST /spawn {kind:'calendar', name, count} → a calendar host of N generated people
 //   POST /scale {busy: [names]}               → 201 {agent, ready_ms}: one more specialist of a busy
 //                                               one's role (scale.ts); 409 AT_LIMIT, 404 NO_FITTING_ROLE
 //   POST /stop  {name}                        → stops it and keeps it down
@@ -12,6 +14,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { assertPerson } from '../calendar/config.js';
 import type { ParleyConfig } from '../config/index.js';
 import type { Role } from '../skills/roles.js';
 import { planScale } from './scale.js';
@@ -59,6 +62,13 @@ export interface ControlOptions {
   specialistSpec: (def: SpecialistDef) => AgentSpec;
   /** Absent: calendars cannot be spawned. */
   calendarSpec?: (person: string) => AgentSpec;
+  /**
+   * PARLEY_CALENDAR_HOST=1: the supervised calendar host's name. A person's calendar is then not
+   * spawned: the host serves it as soon as calendars/<person>.json exists (it watches the folder).
+   */
+  calendarHost?: string;
+  /** A calendar host of `count` generated people (`npm run spawn -- calendar --count N --host NAME`). */
+  calendarHostSpec?: (def: { name: string; count: number }) => AgentSpec;
   readyTimeoutMs?: number;
   /** Roles for POST /scale (config/roles.json + $PARLEY_HOME/roles.json). */
   roles?: ReadonlyMap<string, Role>;
@@ -94,6 +104,11 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       return [200, { agents: sup.list() }];
     case 'POST /spawn': {
       const body = await readJson(req);
+      if (body.kind === 'calendar' && body.count !== undefined && o.calendarHostSpec) return spawnReady(o, calendarHostSpecOf(o.calendarHostSpec, body), wait);
+      if (body.kind === 'calendar' && o.calendarHost) {
+        personOf(body);
+        return [202, { agent: sup.list().find((a) => a.name === o.calendarHost), hosted: true }];
+      }
       if (body.kind === 'calendar' && o.calendarSpec) return spawnReady(o, calendarSpecOf(o.calendarSpec, body), wait);
       if (body.kind !== 'specialist') throw new HttpError(400, 'INVALID_ARGS', `only kind "specialist"${o.calendarSpec ? ' or "calendar"' : ''} can be spawned`);
       const experts = stringList(body.skills ?? body.experts, 'skills');
@@ -143,10 +158,29 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
   }
 }
 
-function calendarSpecOf(calendarSpec: (person: string) => AgentSpec, body: Record<string, unknown>): AgentSpec {
+function calendarHostSpecOf(spec: (def: { name: string; count: number }) => AgentSpec, body: Record<string, unknown>): AgentSpec {
+  if (typeof body.count !== 'number' || !Number.isInteger(body.count) || body.count < 1) throw new HttpError(400, 'INVALID_ARGS', '"count" must be a positive integer');
+  try {
+    return spec({ name: nameOf(body), count: body.count });
+  } catch (err) {
+    throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
+  }
+}
+
+function personOf(body: Record<string, unknown>): string {
   if (typeof body.person !== 'string' || body.person === '') throw new HttpError(400, 'INVALID_ARGS', '"person" (a string) is required');
   try {
-    return calendarSpec(body.person);
+    assertPerson(body.person);
+  } catch (err) {
+    throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
+  }
+  return body.person;
+}
+
+function calendarSpecOf(calendarSpec: (person: string) => AgentSpec, body: Record<string, unknown>): AgentSpec {
+  const person = personOf(body);
+  try {
+    return calendarSpec(person);
   } catch (err) {
     throw new HttpError(400, 'INVALID_ARGS', (err as Error).message);
   }

@@ -1,8 +1,10 @@
 // What the supervisor runs: the four core roles, any number of specialists and one calendar
-// agent per person with a calendar ($PARLEY_HOME/calendars/<person>.json), each a
+// agent per person with a calendar ($PARLEY_HOME/calendars/<person>.json; with
+// PARLEY_CALENDAR_HOST=1 one calendar host for all of them instead), each a
 // `node dist/agents/<role>/main.js` child that says it is usable with one pino line:
 // core agents `{"msg":"online"}`, specialists and calendars `{"msg":"registered"}` (the Registry accepted them).
 import path from 'node:path';
+import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/accounts.js';
 
 export interface AgentSpec {
@@ -112,6 +114,23 @@ export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
   assertLocalpart(`calendar-${person}`);
   const args = ['--person', person, ...(ctx.agentScript ? ['--role', 'calendar'] : [])];
   return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyMsg: 'registered' };
+}
+
+/**
+ * The calendar host (agents/calendar/host.ts, issue 14 §3): without `def`, the supervisor's one
+ * host `calendars` serving every person's calendar (PARLEY_CALENDAR_HOST=1, instead of one
+ * calendarSpec each); with `def`, `calendars-<name>` serving `count` generated people
+ * <name>-0001@calendars.<domain> … (`npm run spawn -- calendar`). Ready once every one registered.
+ */
+export function calendarHostSpec(ctx: SpecContext, def?: { name: string; count: number }): AgentSpec {
+  let args: string[] = [];
+  if (def) {
+    assertPerson(`${def.name}-0001`);
+    if (!Number.isInteger(def.count) || def.count < 1 || def.count > 100_000) throw new Error(`--count must be an integer in 1..100000, got ${def.count}`);
+    args = ['--host', def.name, '--count', String(def.count)];
+  }
+  const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'calendar-host'] : [path.join(ctx.agentsDir, 'calendar', 'host.js'), ...args];
+  return { name: def ? `calendars-${def.name}` : 'calendars', kind: 'calendar', command: process.execPath, args: command, readyMsg: 'calendars registered' };
 }
 
 /** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */

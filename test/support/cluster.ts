@@ -14,11 +14,11 @@ function bindable(port: number, host: string): Promise<boolean> {
 }
 
 /**
- * Settings for `nodes` nodes: c2s, component, HTTP, dist, console and agents component ports at base … base + 5,
- * node i's listeners at base + 6(i − 1) …; the dist port is also free on every node's own address.
+ * Settings for `nodes` nodes: c2s, component, HTTP, dist, console, agents and calendars component ports at base … base + 6,
+ * node i's listeners at base + 7(i − 1) …; the dist port is also free on every node's own address.
  */
 export async function clusterPorts(nodes: number): Promise<Record<string, string>> {
-  const step = 6;
+  const step = 7;
   for (let tries = 0; tries < 50; tries++) {
     const base = await freePort();
     const ports = Array.from({ length: step * nodes }, (_, k) => base + k);
@@ -35,6 +35,7 @@ export async function clusterPorts(nodes: number): Promise<Record<string, string
       PARLEY_DIST_PORT: String(base + 3),
       PARLEY_CONSOLE_PORT: String(base + 4),
       PARLEY_AGENTS_COMPONENT_PORT: String(base + 5),
+      PARLEY_CALENDARS_COMPONENT_PORT: String(base + 6),
     };
   }
   throw new Error(`no block of ${step * nodes} free ports`);

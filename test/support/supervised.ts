@@ -37,6 +37,7 @@ export async function startSupervisor(
     PARLEY_C2S_PORT: String(await freePort()),
     PARLEY_COMPONENT_PORT: String(await freePort()),
     PARLEY_AGENTS_COMPONENT_PORT: String(await freePort()),
+    PARLEY_CALENDARS_COMPONENT_PORT: String(await freePort()),
     PARLEY_HTTP_PORT: String(await freePort()),
     PARLEY_DIST_PORT: String(await freePort()),
     PARLEY_CONSOLE_PORT: String(await freePort()),

@@ -29,6 +29,7 @@ describe('Cluster [layout] nodes, ports, names', () => {
     expect(clusterNodes(n3).map((n) => n.c2sPort)).to.deep.equal([15222, 15322, 15422]);
     expect(componentEndpoints(cfg).map((e) => e.port)).to.deep.equal([15275, 15375, 15475]);
     expect(componentEndpoints(cfg, 'agents').map((e) => e.port)).to.deep.equal([15276, 15376, 15476]);
+    expect(componentEndpoints(cfg, 'calendars').map((e) => e.port)).to.deep.equal([15277, 15377, 15477]);
   });
 
   it('spreads accounts over the nodes, each always on the same one', () => {

@@ -1,5 +1,5 @@
 // ejabberd_service gives a component that logs in a route for every host in its listener's
-// `hosts`, so rooms.<domain> and agents.<domain> each need a listener of their own (issue 14 §3:
+// `hosts`, so rooms.<domain>, agents.<domain> and calendars.<domain> each need a listener of their own (issue 14 §3:
 // with one shared listener, the Registry's replies to virtual agents reached the rooms process).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,11 +23,18 @@ describe('ejabberd [component listeners] one host per XEP-0114 listener', () => 
       expect(services.map((l) => [l.port, l.ip, Object.keys(l.hosts ?? {})])).to.deep.equal([
         [cfg.componentPort, '127.0.0.1', ['rooms.example.test']],
         [cfg.agentsComponentPort, '127.0.0.1', ['agents.example.test']],
+        [cfg.calendarsComponentPort, '127.0.0.1', ['calendars.example.test']],
       ]);
       for (const l of services) expect(Object.values(l.hosts ?? {}).map((h) => h.password)).to.deep.equal(['sekret']);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }
+  });
+
+  it('puts the calendars listener two above the rooms one unless set', () => {
+    expect(loadConfig({ PARLEY_HOME: '/tmp/p' }).calendarsComponentPort).to.equal(15277);
+    expect(loadConfig({ PARLEY_HOME: '/tmp/p', PARLEY_COMPONENT_PORT: '16275' }).calendarsComponentPort).to.equal(16277);
+    expect(loadConfig({ PARLEY_HOME: '/tmp/p', PARLEY_CALENDARS_COMPONENT_PORT: '17001' }).calendarsComponentPort).to.equal(17001);
   });
 
   it('puts the agents listener beside the rooms one unless set', () => {

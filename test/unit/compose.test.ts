@@ -98,8 +98,8 @@ describe('docker-compose.yml [bind] ejabberd listens on the container network on
     try {
       const yml = (env: NodeJS.ProcessEnv) => fs.readFileSync(renderConfig(loadConfig({ PARLEY_HOME: home, ...env }), 'secret'), 'utf8');
       const ips = (text: string) => [...text.matchAll(/port: (\d+)\n\s+ip: "([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
-      expect(ips(yml({}))).to.deep.equal(['15222 127.0.0.1', '15275 127.0.0.1', '15276 127.0.0.1', '15280 127.0.0.1']);
-      expect(ips(yml({ PARLEY_BIND_ADDRESS: '0.0.0.0' }))).to.deep.equal(['15222 0.0.0.0', '15275 127.0.0.1', '15276 127.0.0.1', '15280 127.0.0.1']);
+      expect(ips(yml({}))).to.deep.equal(['15222 127.0.0.1', '15275 127.0.0.1', '15276 127.0.0.1', '15277 127.0.0.1', '15280 127.0.0.1']);
+      expect(ips(yml({ PARLEY_BIND_ADDRESS: '0.0.0.0' }))).to.deep.equal(['15222 0.0.0.0', '15275 127.0.0.1', '15276 127.0.0.1', '15277 127.0.0.1', '15280 127.0.0.1']);
       // Only the two addresses the checks of a running instance can reach (they probe 127.0.0.1).
       expect(() => loadConfig({ PARLEY_HOME: home, PARLEY_BIND_ADDRESS: '192.168.1.5' })).to.throw(ConfigError, /PARLEY_BIND_ADDRESS must be one of/);
       expect(loadConfig({ PARLEY_HOME: home, PARLEY_XMPP_HOST: 'ejabberd' }).host).to.equal('ejabberd');

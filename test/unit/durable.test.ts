@@ -137,6 +137,33 @@ describe('Durability [ledger] an inbound envelope is processed once, across rest
     store.close();
   });
 
+  it('keeps the views of one shared file apart (many agents of a host: exchanges, ledger, clean-stop mark)', () => {
+    let now = 100;
+    const file = new ExchangeStore(path.join(dir, 'shared.sqlite'), { now: () => now });
+    const a = new ExchangeStore({ share: file, scope: 'a@calendars.example' });
+    const b = new ExchangeStore({ share: file, scope: 'b@calendars.example' });
+    const rec = (key: string) => ({ key, machineId: 'm', conversationId: 'c', outbound: [], snapshot: {}, timers: [], recent: [] }) as unknown as Parameters<ExchangeStore['save']>[1];
+    a.save('c/1', rec('c/1'));
+    now = 200;
+    b.save('c/1', rec('c/1'));
+    expect(a.exchanges().map((r) => r.key)).to.deep.equal(['c/1']);
+    expect(a.lastWrite()).to.equal(100);
+    expect(b.lastWrite()).to.equal(200);
+    a.remove('c/1');
+    expect(a.exchanges()).to.have.length(0);
+    expect(b.exchanges()).to.have.length(1);
+    // The same (sender, reply_with) at two agents is two envelopes.
+    expect(a.firstTime('x r1')).to.equal(true);
+    expect(b.firstTime('x r1')).to.equal(true);
+    expect(a.firstTime('x r1')).to.equal(false);
+    a.markCleanStop();
+    expect(b.takeCleanStop()).to.equal(false);
+    expect(a.takeCleanStop()).to.equal(true);
+    a.close(); // a view leaves the file open
+    expect(b.exchanges()).to.have.length(1);
+    file.close();
+  });
+
   it('commits a ledger entry only with the snapshot it caused (one transaction)', () => {
     const store = new ExchangeStore(path.join(dir, 't.sqlite'));
     expect(() => store.atomically(() => {

@@ -143,6 +143,16 @@ describe('names [roles] from enrolment, never from the account name', () => {
     });
   });
 
+  it('makes a JID on calendars.<domain> a calendar only when enrolled as one, named by its bare JID', () => {
+    const book = { roleOf: (jid: string) => (jid === 'bob@calendars.localhost' ? 'calendar' as const : jid === 'm-1@calendars.localhost' ? 'specialist' as const : undefined) };
+    withRoleBook(book, () => {
+      expect(identify('bob@calendars.localhost/x', D)).to.deep.include({ jid: 'bob@calendars.localhost', name: 'bob@calendars.localhost', role: 'calendar' });
+      expect(jidOfName('bob@calendars.localhost', D)).to.equal('bob@calendars.localhost');
+      expect(identify('carol@calendars.localhost', D).role).to.equal('foreign');
+      expect(identify('m-1@calendars.localhost', D).role).to.equal('foreign');
+    });
+  });
+
   it('never lets a RoleBook make an account a core agent or a room', () => {
     const book = { roleOf: () => 'coordinator' as const };
     withRoleBook(book, () => {

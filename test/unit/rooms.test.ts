@@ -130,7 +130,7 @@ describe('Runtime [component host] one component, many agents', () => {
     const env = makeEnvelope({ performative: 'CFP', sender: 'Coordinator', receiver: 'room-ghost', conversation_id: 'c1', ontology: 'OACoP', content: { type: 'ProposeCollaboration', threadId: 'urn:uuid:x', revision: 1, object: { type: 'Event' } } });
     t.deliver(inbound('coordinator@localhost', env, { to: 'ghost@rooms.localhost' }));
     expect(t.sent[0]?.from).to.equal('ghost@rooms.localhost');
-    expect(t.envelopes()[0]?.content).to.deep.include({ reason: 'UNEXPECTED_MESSAGE', detail: 'ghost@rooms.localhost is not a room served here' });
+    expect(t.envelopes()[0]?.content).to.deep.include({ reason: 'UNEXPECTED_MESSAGE', detail: 'ghost@rooms.localhost is not served here' });
     const fromBob = makeEnvelope({ ...env, sender: 'bob', receiver: 'room-ghost', content: env.content });
     t.deliver(inbound('bob@localhost', fromBob, { to: 'ghost@rooms.localhost' }));
     expect(t.envelopes()[1]?.content).to.deep.include({ reason: 'FORBIDDEN_SENDER' });

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { controlRequest, startControl } from '../../shared/supervisor/control.js';
-import { calendarSpec, specialistSpec, type SpecContext } from '../../shared/supervisor/spec.js';
+import { calendarHostSpec, calendarSpec, specialistSpec, type SpecContext } from '../../shared/supervisor/spec.js';
 import { Supervisor } from '../../shared/supervisor/supervisor.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
@@ -45,6 +45,41 @@ describe('Supervisor [calendar] one calendar agent per person', function () {
       expect(res?.body.agent).to.include({ name: 'calendar-bob', status: 'ready' });
       expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: 'bob' }))?.body).to.include({ error: 'ALREADY_RUNNING' });
       expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar' }))?.status).to.equal(400);
+    } finally {
+      await control.close();
+      await sup.stopAll();
+    }
+  });
+
+  it('PARLEY_CALENDAR_HOST: one host for every person (dist/agents/calendar/host.js), or N generated people with --count/--host', () => {
+    const all = calendarHostSpec({ agentsDir: '/r/dist/agents' });
+    expect([all.name, all.kind, all.readyMsg]).to.deep.equal(['calendars', 'calendar', 'calendars registered']);
+    expect(all.args).to.deep.equal(['/r/dist/agents/calendar/host.js']);
+    const many = calendarHostSpec({ agentsDir: '/r/dist/agents' }, { name: 'load', count: 1000 });
+    expect([many.name, ...many.args]).to.deep.equal(['calendars-load', '/r/dist/agents/calendar/host.js', '--host', 'load', '--count', '1000']);
+    expect(() => calendarHostSpec(ctx, { name: 'Bad Name', count: 2 })).to.throw(/invalid person name/);
+    expect(() => calendarHostSpec(ctx, { name: 'x', count: 0 })).to.throw(/--count/);
+  });
+
+  it('with a calendar host, a new person is its business (202), and a host of N calendars can be spawned', async () => {
+    const cfg = loadConfig({ PARLEY_HOME: home });
+    const sup = new Supervisor({ env: process.env, logsDir: path.join(home, 'logs'), say: () => undefined, graceMs: 300 });
+    sup.add(calendarHostSpec(ctx));
+    const control = await startControl(cfg, {
+      supervisor: sup, specialistSpec: (d) => specialistSpec(ctx, d), calendarSpec: (p) => calendarSpec(ctx, p),
+      calendarHost: 'calendars', calendarHostSpec: (d) => calendarHostSpec(ctx, d), readyTimeoutMs: 5000,
+    });
+    try {
+      await sup.whenReady(['calendars'], 5000);
+      const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: 'bob' });
+      expect(res?.status).to.equal(202);
+      expect(res?.body).to.deep.include({ hosted: true });
+      expect(sup.has('calendar-bob')).to.equal(false);
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', person: 'Bad Name' }))?.status).to.equal(400);
+      const host = await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', name: 'load', count: 3 });
+      expect(host?.status).to.equal(201);
+      expect(host?.body.agent).to.include({ name: 'calendars-load', status: 'ready' });
+      expect((await controlRequest(cfg, 'POST', '/spawn', { kind: 'calendar', name: 'load', count: 0 }))?.status).to.equal(400);
     } finally {
       await control.close();
       await sup.stopAll();

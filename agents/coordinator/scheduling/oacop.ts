@@ -4,6 +4,7 @@
 import { type Envelope, makeEnvelope } from '../../../shared/acl/envelope.js';
 import type { Performative } from '../../../shared/acl/performatives.js';
 import type { AgentProfile, DirectoryEntry } from '../../../shared/contracts/types.gen.js';
+import { calendarsDomain } from '../../../shared/runtime/names.js';
 import { isoDuration, type Window } from './slots.js';
 
 export const ONTOLOGY = 'OACoP';
@@ -74,12 +75,18 @@ export function calendarOf(profiles: readonly AgentProfile[], person: string): A
   return profiles.find((x) => x.name === `calendar-${p}`) ?? profiles.find((x) => (x.topics ?? []).some((t) => t.toLowerCase() === p));
 }
 
-/** The person a calendar agent belongs to: calendar-bob → bob@<domain>. */
+/**
+ * The person a calendar agent belongs to: calendar-bob (a calendar process) and
+ * bob@calendars.<domain> (a virtual calendar of the calendar host) → bob@<domain>.
+ */
 export function personOfCalendar(name: string, domain: string): string {
+  const virtual = `@${calendarsDomain(domain)}`;
+  if (name.endsWith(virtual)) return `${name.slice(0, -virtual.length)}@${domain}`;
   return `${name.replace(/^calendar-/, '')}@${domain}`;
 }
 
-export const displayName = (agent: string) => agent.replace(/^calendar-/, '').replace(/^room-/, '');
+/** What people read for an agent: bob for calendar-bob and bob@calendars.<domain>, atlas for room-atlas. */
+export const displayName = (agent: string) => agent.replace(/^calendar-/, '').replace(/^room-/, '').replace(/@calendars\..+$/, '');
 
 /** INFORM NOTIFY_USER to the Presenter: a line for a person who did not ask (contracts/notify-user.json). */
 export function notifyUser(self: string, conversationId: string, user: string, text: string, rich?: object): Envelope {
