@@ -31,6 +31,7 @@ import { ExchangeStore } from '../../shared/store/exchanges.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { VirtualCalendars } from './virtual.js';
+import { onProcessEnd } from '../../shared/runtime/process-end.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -133,7 +134,4 @@ async function shutdown(signal: string): Promise<void> {
   ledger.close();
   process.exit(0);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
-process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+onProcessEnd(logger, shutdown);

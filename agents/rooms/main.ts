@@ -31,6 +31,7 @@ import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
 import { envNumber } from '../../shared/config/index.js';
 import { registerWithDf } from '../../shared/runtime/df-registration.js';
+import { onProcessEnd } from '../../shared/runtime/process-end.js';
 
 const config = loadConfig();
 // Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
@@ -115,7 +116,4 @@ async function shutdown(signal: string): Promise<void> {
   ledger.close();
   process.exit(0);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
-process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+onProcessEnd(logger, shutdown);

@@ -39,6 +39,7 @@ import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 import { registerWithDf } from '../../shared/runtime/df-registration.js';
+import { onProcessEnd } from '../../shared/runtime/process-end.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -191,7 +192,4 @@ async function shutdown(signal: string): Promise<void> {
   ledger?.close();
   process.exit(0);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
-process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
-process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+onProcessEnd(logger, shutdown);

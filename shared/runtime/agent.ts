@@ -202,11 +202,9 @@ export class Agent {
   }
 
   /**
-   * `again`: a copy of an envelope sent before (resendAtRisk, answerAgain). It is not recorded as
-   * a new send: the resend window counts from the first send, so an envelope goes out again only
-   * for outages within RESEND_WINDOW_MS of it. Recording copies as new made every reconnect
-   * resend the copies of the last one: 441, 847, 1,596, 2,339 envelopes over four reconnects of
-   * one ejabberd stop/start, a storm of REPLAYED copies that delayed every answer past its timeout.
+   * `again`: a copy (resendAtRisk, answerAgain), not recorded as a send, so the resend window
+   * counts from the first send; recorded copies made each reconnect resend the last one's copies
+   * (a storm: 441 → 2,339 envelopes over one ejabberd stop/start; docs/architecture.md).
    */
   private transmit(unsigned: Envelope, toJid?: string, again = false): void {
     if (!again) {

@@ -15,6 +15,7 @@ import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
 import { ExchangeStore } from '../store/exchanges.js';
+import { onProcessEnd } from './process-end.js';
 
 export interface BootOptions {
   /** Account localpart: presenter, coordinator, specialist-math, … */
@@ -101,10 +102,7 @@ export function createAgent(opts: BootOptions): Booted {
     store?.close();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
-  process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+  onProcessEnd(logger, shutdown);
   return { agent, config, logger, roster, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn) };
 }
 

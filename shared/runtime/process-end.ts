@@ -1,0 +1,11 @@
+// How an agent process ends (docs/runtime.md "An agent process"): SIGTERM and SIGINT run its
+// shutdown once (deregister, close stores, exit 0); an uncaught exception or rejection is logged,
+// never a silent crash. Every agent process installs it: createAgent and the component hosts.
+import type { Logger } from '../log/index.js';
+
+export function onProcessEnd(logger: Logger, shutdown: (signal: string) => Promise<void>): void {
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
+  process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
+}
