@@ -90,8 +90,7 @@ export class Agent {
       },
     });
     opts.transport.onMessage((msg) => this.receive(msg));
-    // The signing layer keeps this agent's absences: only what was signed while it was away and
-    // held by the server may be older than 60 s (shared/identity/offline-gaps.ts).
+    // Absences: only what was signed while away may be older than 60 s (identity/offline-gaps.ts).
     opts.transport.on('offline', () => {
       opts.signing?.wentOffline();
       this.offlineSince = Date.now();
@@ -295,8 +294,7 @@ export class Agent {
         signing?.learnFrom(c.envelope, c.from);
         const r = this.router.deliver(c.envelope, c.kind.kind, c.from);
         this.opts.telemetry.envelope('in', c.envelope, r.outcome, msg.body, at);
-        // A reply to an exchange that is over (late) or unknown (broken, e.g. after a restart):
-        // the role's own answer if it has one for this kind (onOrphan).
+        // A reply to an exchange that is over (late) or unknown (broken): the role's onOrphan answer.
         const orphan = r.outcome === 'late' || r.outcome === 'broken' ? this.orphans.get(c.kind.kind)?.(c.envelope, c.from) : undefined;
         if (r.outcome === 'late') this.counters.late += 1;
         if (orphan) this.send(orphan, c.from.jid);
