@@ -3,9 +3,10 @@
 // fields, its signature check and the time of every hop.
 import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
 
-const MAX_ROWS = 400;
-/** Per render: a person reads a few rows a second; the rest stay filterable (allRows). */
-const RENDER_ROWS = 100;
+/** Rows kept on the page (about 20 show at once; the rest a scroll away); allRows keeps as many for the filters. */
+const MAX_ROWS = 150;
+/** Per render: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
+const RENDER_ROWS = 40;
 const RENDER_EVERY_MS = 500;
 let mermaidReady = false;
 let renderSeq = 0;
