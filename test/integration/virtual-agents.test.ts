@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import xml from '@xmpp/xml';
 import { expect } from 'chai';
 import { makeEnvelope } from '../../shared/acl/envelope.js';
 import { paths, type ParleyConfig } from '../../shared/config/index.js';
@@ -20,7 +19,7 @@ import { controlRequest } from '../../shared/supervisor/control.js';
 import { readConversation } from '../../shared/trace/collect.js';
 import { Person } from '../../shared/trace/ask.js';
 import { clientTransport } from '../../shared/transport/client.js';
-import { RawXmpp } from '../support/raw-xmpp.js';
+import { sendAsSomeoneElse } from '../support/raw-xmpp.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -107,15 +106,7 @@ describe('Virtual agents [end to end] one host process serving 100 specialists o
       // closes the stream, so the stanza is never routed.
       const spoofCid = `sess-${randomUUID()}`;
       const spoof = makeEnvelope({ ...register, conversation_id: spoofCid });
-      const raw = await RawXmpp.plain(cfg.host, cfg.c2sPort, '127.0.0.1', cfg.domain);
-      try {
-        await raw.openStream();
-        await raw.login('mallory', password, 'spoof');
-        raw.send(xml('message', { from: victim, to: `registry@${cfg.domain}`, type: 'normal', id: spoof.reply_with }, xml('thread', {}, spoofCid), xml('body', {}, JSON.stringify(spoof))).toString());
-        await raw.expect(/<stream:error>[\s\S]*?invalid-from/, 'the invalid-from stream error', 10000);
-      } finally {
-        raw.close();
-      }
+      await sendAsSomeoneElse({ host: cfg.host, port: cfg.c2sPort, domain: cfg.domain }, 'mallory', password, victim, `registry@${cfg.domain}`, spoof);
       const spoofed = readConversation(dir, spoofCid).filter((r) => r.direction === 'in');
       expect(spoofed.every((r) => r.decision.startsWith('rejected:')), JSON.stringify(spoofed)).to.equal(true);
     } finally {

@@ -104,3 +104,24 @@ export class RawXmpp {
     this.socket.destroy();
   }
 }
+
+/**
+ * Logs in as `user` over a raw stream and sends `envelope` with a `from` that is not the
+ * account's (`claimed`): ejabberd must answer with the invalid-from stream error (RFC 6120
+ * §4.9.3.9) and close the stream, so the stanza is never routed. Resolves once it did.
+ */
+export async function sendAsSomeoneElse(
+  server: { host: string; port: number; domain: string }, user: string, password: string, claimed: string, to: string,
+  envelope: { reply_with: string; conversation_id: string },
+): Promise<void> {
+  const raw = await RawXmpp.plain(server.host, server.port, '127.0.0.1', server.domain);
+  try {
+    await raw.openStream();
+    await raw.login(user, password, 'spoof');
+    const body = JSON.stringify(envelope).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    raw.send(`<message from='${claimed}' to='${to}' type='normal' id='${envelope.reply_with}'><thread>${envelope.conversation_id}</thread><body>${body}</body></message>`);
+    await raw.expect(/<stream:error>[\s\S]*?invalid-from/, 'the invalid-from stream error', 10000);
+  } finally {
+    raw.close();
+  }
+}
