@@ -14,9 +14,16 @@ export function requestKey(r: { sender_did?: string; reply_with: string }, fromJ
 }
 
 export class AnsweredRequests {
+  private readonly stmts: Record<'get' | 'put' | 'prune', import('better-sqlite3').Statement<unknown[]>>;
+
   constructor(private readonly db: Db) {
     db.exec(`CREATE TABLE IF NOT EXISTS answered (request TEXT PRIMARY KEY, at INTEGER NOT NULL, reply TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS answered_at ON answered (at);`);
+    this.stmts = {
+      get: db.prepare('SELECT reply FROM answered WHERE request = ?'),
+      put: db.prepare('INSERT INTO answered VALUES (?, ?, ?)'),
+      prune: db.prepare('DELETE FROM answered WHERE at < ?'),
+    };
   }
 
   /**
@@ -26,11 +33,11 @@ export class AnsweredRequests {
    */
   once<T>(key: string, apply: () => T, now = Date.now()): T {
     return this.db.transaction(() => {
-      const done = this.db.prepare('SELECT reply FROM answered WHERE request = ?').get(key) as { reply: string } | undefined;
+      const done = this.stmts.get.get(key) as { reply: string } | undefined;
       if (done) return JSON.parse(done.reply) as T;
       const out = apply();
-      this.db.prepare('INSERT INTO answered VALUES (?, ?, ?)').run(key, now, JSON.stringify(out ?? null));
-      this.db.prepare('DELETE FROM answered WHERE at < ?').run(now - KEEP_MS);
+      this.stmts.put.run(key, now, JSON.stringify(out ?? null));
+      this.stmts.prune.run(now - KEEP_MS);
       return out;
     })();
   }
