@@ -9,8 +9,8 @@ import { ensureConsoleToken } from '../console/auth.js';
 import { consoleSettings } from '../console/settings.js';
 import { freePort } from '../ejabberd/ports.js';
 import { consoleSpec } from '../supervisor/spec.js';
-import type { Watcher } from './full-flow.js';
-import { envRaw } from '../config/index.js';
+import { procCpuUs, type Watcher } from './full-flow.js';
+import { envRaw, envString } from '../config/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -23,17 +23,22 @@ export async function prepareConsoleBench(): Promise<void> {
 export function consoleWatcher(): { watcher: Watcher; what: string } {
   const withBrowser = fs.existsSync(CHROMIUM);
   let closeBrowser: (() => Promise<void>) | undefined;
+  let profileDir: string | undefined;
   return {
     what: withBrowser ? 'console running, Chromium watching the sniffer (both at nice 10)' : 'console running (no Chromium at /usr/bin/chromium: no browser)',
     watcher: {
       async start(instance, sup, ctx) {
         // The full flow's Supervisor passes process.env on: prepareConsoleBench set the port there.
-        sup.add(consoleSpec(ctx));
+        // --cpu-prof profiles the console too (its share of the overhead is the point of this run).
+        const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
+        const spec = consoleSpec(ctx);
+        sup.add({ ...spec, args: [...nodeArgs, ...spec.args] });
         await sup.whenReady(['console'], 30000);
         if (!withBrowser) return;
         const token = ensureConsoleToken(consoleSettings(instance.cfg, { ...process.env, ...instance.env }).tokenFile);
         const { chromium } = await import('playwright-core');
         const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-chromium-'));
+        profileDir = profile;
         // The browser at the console's priority (nice 10): a person's browser is their machine's
         // business, not the agents'; the bench must not measure two cores shared with a renderer.
         const wrapper = path.join(profile, '..', `${path.basename(profile)}-chromium.sh`);
@@ -53,9 +58,37 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
         await page.goto(`${base}/#/sniffer`);
         await page.waitForSelector('#live.on');
       },
+      cpuUs: () => (profileDir ? browserCpuUs(profileDir) : 0),
       async close() {
         await closeBrowser?.();
       },
     },
   };
+}
+
+/** CPU (µs) of the browser started with this profile and all its descendants (renderer, GPU, utility). */
+function browserCpuUs(profile: string): number {
+  const parents = new Map<number, number>();
+  const roots: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) roots.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set(roots);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (tree.has(pid) || !tree.has(ppid)) continue;
+      tree.add(pid);
+      grew = true;
+    }
+  }
+  return [...tree].reduce((sum, pid) => sum + procCpuUs(pid), 0);
 }

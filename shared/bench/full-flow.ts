@@ -50,6 +50,8 @@ export function question(seq: number): { text: string; expect: RegExp } {
 /** What runs beside the agents (npm run bench -- --console): the console and a browser on its sniffer. */
 export interface Watcher {
   start(instance: TempInstance, sup: Supervisor, ctx: SpecContext): Promise<void>;
+  /** CPU (µs) of what the watcher runs outside the supervisor (the browser), counted with the agents'. */
+  cpuUs?(): number;
   close(): Promise<void>;
 }
 
@@ -92,7 +94,12 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
       const a = await (people[n % people.length] as Person).ask(q.text, { timeoutMs: 14000 });
       if (!q.expect.test(a.answer)) throw new Error(`"${q.text}" got ${JSON.stringify(a.answer.slice(0, 160))}`);
     },
-    childCpuUs: () => sup.list().reduce((sum, c) => sum + (c.pid ? procCpuUs(c.pid) : 0), 0),
+    childCpuUs: () => {
+      const each = sup.list().map((c) => [c.name, c.pid ? procCpuUs(c.pid) : 0] as const);
+      const browser = watcher?.cpuUs?.() ?? 0;
+      if (watcher) process.stderr.write(`\n  [cpu] ${[...each, ['browser', browser] as const].map(([n, us]) => `${n} ${(us / 1e6).toFixed(2)} s`).join(', ')}`);
+      return each.reduce((sum, [, us]) => sum + us, 0) + browser;
+    },
     async close() {
       await Promise.all(people.map((p) => p.close().catch(() => undefined)));
       await watcher?.close();

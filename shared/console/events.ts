@@ -1,13 +1,19 @@
-// GET /api/events: Server-Sent Events of every new envelope (from the telemetry feed, within a
-// poll period of the agent's write) and of agent state changes (supervisor status, presence, DF).
+// GET /api/events: Server-Sent Events of the newest envelopes (from the telemetry feed, within a
+// poll period of the agent's write; at most 40 a second, the rest counted in `skipped`) and of
+// agent state changes (supervisor status, presence, DF).
 // A slow browser only loses its own events: writes that do not drain drop the client.
 import type { FastifyInstance } from 'fastify';
 import type { TraceRecord } from '../trace/types.js';
 import type { TelemetryFeed } from './feed.js';
 
-/** Rows a client gets per flush, every FLUSH_MS: a live view shows a few rows a second (the sniffer renders 100 per 500 ms). */
-const MAX_ROWS_PER_FLUSH = 100;
-const FLUSH_MS = 250;
+/**
+ * Rows a client gets per flush, every FLUSH_MS: 40 a second, more than a person can read. Each
+ * row a browser draws costs its renderer (a software rasteriser on a server without a GPU) CPU
+ * that the agents on the same cores would have used: at 400 rows a second a headless Chromium on
+ * the sniffer took ≈ 12 % of a core (npm run bench -- --console, docs/bench.md).
+ */
+export const MAX_ROWS_PER_FLUSH = 20;
+const FLUSH_MS = 500;
 
 /**
  * One client's envelope stream: rows batched every FLUSH_MS, at most MAX_ROWS_PER_FLUSH of the
@@ -25,7 +31,9 @@ export class Outbox {
     this.timer.unref();
   }
 
-  push(rows: TraceRecord[]): void {
+  /** `unread`: rows the feed counted but did not read (it reads only the newest of each poll). */
+  push(rows: TraceRecord[], unread = 0): void {
+    this.skipped += unread;
     this.rows.push(...rows);
     const over = this.rows.length - MAX_ROWS_PER_FLUSH;
     if (over > 0) {
@@ -54,8 +62,8 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
   const agentClients = new Set<(event: string, data: unknown) => boolean>();
   const envelopeClients = new Map<(event: string, data: unknown) => boolean, Outbox>();
   // Subscribed only while a client streams envelopes: the feed then tails at its fast rate.
-  const onRows = (rows: TraceRecord[]) => {
-    for (const box of envelopeClients.values()) box.push(rows);
+  const onRows = (rows: TraceRecord[], total: number) => {
+    for (const box of envelopeClients.values()) box.push(rows, total - rows.length);
   };
   let last = new Map<string, string>();
   const watch = setInterval(() => {
@@ -72,7 +80,7 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
 
   app.get<{ Querystring: { topics?: string } }>('/api/events', {
     schema: {
-      summary: 'Server-Sent Events: `envelopes` (new telemetry rows, headers only) and `agents` (state changes); `topics` picks them (default both)',
+      summary: 'Server-Sent Events: `envelopes` (the newest telemetry rows, headers only, at most 40 a second; `skipped` counts the rest) and `agents` (state changes); `topics` picks them (default both)',
       tags: ['messages'],
       querystring: { type: 'object', additionalProperties: false, properties: { topics: { type: 'string', pattern: '^(envelopes|agents)(,(envelopes|agents))?$' } } },
     },
@@ -91,7 +99,7 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
     };
     clients.add(send);
     if (topics.has('envelopes')) {
-      if (envelopeClients.size === 0) feed.on('rows', onRows);
+      if (envelopeClients.size === 0) feed.on('sample', onRows);
       envelopeClients.set(send, new Outbox(send));
     }
     if (topics.has('agents')) {
@@ -104,7 +112,7 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
       clients.delete(send);
       envelopeClients.get(send)?.close();
       envelopeClients.delete(send);
-      if (envelopeClients.size === 0) feed.off('rows', onRows);
+      if (envelopeClients.size === 0) feed.off('sample', onRows);
       agentClients.delete(send);
     });
   });
@@ -112,7 +120,7 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
     close() {
       clearInterval(watch);
       for (const box of envelopeClients.values()) box.close();
-      feed.off('rows', onRows);
+      feed.off('sample', onRows);
       for (const set of [clients, envelopeClients, agentClients]) set.clear();
     },
   };

@@ -4,31 +4,61 @@
 // WAL lets this reader run beside them. New rows go to subscribers (SSE, OpenTelemetry) and into
 // a one-minute window for message rates and the who-talks-to-whom graph.
 import { EventEmitter } from 'node:events';
+import type { Statement } from 'better-sqlite3';
 import { type Db, openDb } from '../store/sqlite.js';
 import { telemetryFiles } from '../trace/collect.js';
 import type { TraceRecord } from '../trace/types.js';
 
+type Stmt = Statement<unknown[]>;
+
 interface Tail {
   db: Db;
-  next: ReturnType<Db['prepare']>;
+  /** Every new row, headers only (for subscribers to `rows`). */
+  rows: Stmt;
+  /** The newest new rows, headers only (for subscribers to `sample`). */
+  newest: Stmt;
+  /** New rows counted by direction and sender → receiver (rates, the graph). */
+  counts: Stmt;
+  /** Conversations of new rows (active conversations). */
+  conversations: Stmt;
   lastSeq: number;
 }
 
 export interface FeedEvents {
+  /** Every new row, in time order (OpenTelemetry needs them all). */
   rows: [rows: TraceRecord[]];
+  /** A live view's share of a poll: its newest SAMPLE_ROWS rows, and how many rows were new in all. */
+  sample: [rows: TraceRecord[], total: number];
 }
 
-const WINDOW_MS = 60000;
+const WINDOW_S = 60;
+const ACTIVE_S = 5;
+/** A live view draws a few dozen rows a second; reading (and parsing) more would be wasted work. */
+export const SAMPLE_ROWS = 20;
+const HEADERS = `seq, agent, direction, at, conversation_id, performative, sender, receiver, reply_with,
+  in_reply_to, content_type, decision, NULL AS body`;
+
+/** One second of traffic: per agent envelopes in and out and the conversations touched; sender → receiver counts. */
+interface Bucket {
+  agents: Map<string, { in: number; out: number; conversations: Set<string> }>;
+  edges: Map<string, number>;
+}
+
+const bare = (jid: string) => jid.split('/')[0] as string;
 
 export class TelemetryFeed extends EventEmitter<FeedEvents> {
   private readonly tails = new Map<string, Tail>();
   private timer: NodeJS.Timeout | undefined;
-  /** The last minute's rows, oldest first (rates, graph). */
-  private recent: { at: number; agent: string; direction: string; sender: string | null; receiver: string | null; conversation: string | null }[] = [];
+  /**
+   * The last minute by second (rates, graph). Counted by SQLite (GROUP BY) rather than from rows:
+   * under a full-speed flow the console then parses a few dozen rows a second, not thousands
+   * (issue 13: watching costs the agents' cores ≤ 5 %).
+   */
+  private readonly buckets = new Map<number, Bucket>();
 
   /**
    * `everyMs` while someone subscribes to the rows (a browser on the sniffer, OpenTelemetry);
-   * `idleMs` otherwise, when only the agents page's one-minute rates need the rows.
+   * `idleMs` otherwise, when only the agents page's one-minute rates need the counts.
    */
   constructor(private readonly dir: string, private readonly everyMs = 400, private readonly idleMs = 1000) {
     super();
@@ -41,7 +71,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
       this.timer = setTimeout(() => {
         this.poll(false);
         next();
-      }, this.listenerCount('rows') > 0 ? this.everyMs : this.idleMs);
+      }, this.listenerCount('rows') + this.listenerCount('sample') > 0 ? this.everyMs : this.idleMs);
       this.timer.unref();
     };
     next();
@@ -63,8 +93,15 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
     try {
       const last = atEnd ? ((db.prepare('SELECT MAX(seq) AS m FROM envelopes').get() as { m: number | null }).m ?? 0) : 0;
       // Without the body: live subscribers get the headers; a conversation's page reads bodies on demand.
-      return { db, next: db.prepare(`SELECT seq, agent, direction, at, conversation_id, performative, sender, receiver, reply_with,
-        in_reply_to, content_type, decision, NULL AS body FROM envelopes WHERE seq > ? ORDER BY seq LIMIT 5000`), lastSeq: last };
+      return {
+        db,
+        rows: db.prepare(`SELECT ${HEADERS} FROM envelopes WHERE seq > ? ORDER BY seq LIMIT 5000`),
+        newest: db.prepare(`SELECT ${HEADERS} FROM envelopes WHERE seq > ? AND seq <= ? ORDER BY seq DESC LIMIT ${SAMPLE_ROWS}`),
+        counts: db.prepare(`SELECT agent, direction, sender, receiver, COUNT(*) AS n, MAX(seq) AS hi FROM envelopes
+          WHERE seq > ? AND seq <= ? GROUP BY agent, direction, sender, receiver`),
+        conversations: db.prepare('SELECT DISTINCT agent, conversation_id AS id FROM envelopes WHERE seq > ? AND seq <= ? AND conversation_id IS NOT NULL'),
+        lastSeq: last,
+      };
     } catch {
       db.close(); // no table yet: try again next poll
       return undefined;
@@ -72,7 +109,13 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   }
 
   poll(initial = false): void {
-    const fresh: TraceRecord[] = [];
+    const all: TraceRecord[] = [];
+    const sample: TraceRecord[] = [];
+    let total = 0;
+    const second = Math.floor(Date.now() / 1000);
+    const bucket = this.bucket(second);
+    const wantAll = this.listenerCount('rows') > 0;
+    const wantSample = this.listenerCount('sample') > 0;
     for (const file of telemetryFiles(this.dir)) {
       let t = this.tails.get(file);
       if (!t) {
@@ -81,33 +124,68 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
         this.tails.set(file, t);
       }
       try {
-        const rows = t.next.all(t.lastSeq) as TraceRecord[];
-        if (rows.length) t.lastSeq = rows.at(-1)!.seq;
-        fresh.push(...rows);
+        const from = t.lastSeq;
+        let to = Number.MAX_SAFE_INTEGER;
+        if (wantAll) {
+          const rows = t.rows.all(from) as TraceRecord[];
+          if (rows.length === 0) continue;
+          to = rows.at(-1)!.seq;
+          all.push(...rows);
+        }
+        const counts = t.counts.all(from, to) as { agent: string; direction: string; sender: string | null; receiver: string | null; n: number; hi: number }[];
+        if (counts.length === 0) continue;
+        to = Math.max(...counts.map((c) => c.hi));
+        for (const c of counts) {
+          total += c.n;
+          const a = this.agentIn(bucket, c.agent);
+          if (c.direction === 'in') a.in += c.n;
+          else if (c.direction === 'out') {
+            a.out += c.n;
+            if (c.sender && c.receiver) {
+              const key = `${bare(c.sender)}\u0000${bare(c.receiver)}`;
+              bucket.edges.set(key, (bucket.edges.get(key) ?? 0) + c.n);
+            }
+          }
+        }
+        for (const c of t.conversations.all(from, to) as { agent: string; id: string }[]) this.agentIn(bucket, c.agent).conversations.add(c.id);
+        if (wantSample) sample.push(...(t.newest.all(from, to) as TraceRecord[]));
+        t.lastSeq = to;
       } catch {
         t.db.close();
         this.tails.delete(file); // replaced or removed (a test's new home): reopen
       }
     }
-    const cutoff = Date.now() - WINDOW_MS;
-    this.recent = this.recent.filter((r) => r.at >= cutoff);
-    if (fresh.length === 0) return;
-    fresh.sort((a, b) => a.at - b.at);
-    for (const r of fresh) this.recent.push({ at: r.at, agent: r.agent, direction: r.direction, sender: r.sender, receiver: r.receiver, conversation: r.conversation_id });
-    this.emit('rows', fresh);
+    for (const s of this.buckets.keys()) if (s <= second - WINDOW_S) this.buckets.delete(s);
+    if (all.length > 0) this.emit('rows', all.sort((a, b) => a.at - b.at));
+    if (sample.length > 0) this.emit('sample', sample.sort((a, b) => a.at - b.at).slice(-SAMPLE_ROWS), total);
+  }
+
+  private bucket(second: number): Bucket {
+    let b = this.buckets.get(second);
+    if (!b) this.buckets.set(second, (b = { agents: new Map(), edges: new Map() }));
+    return b;
+  }
+
+  private agentIn(b: Bucket, agent: string) {
+    let a = b.agents.get(agent);
+    if (!a) b.agents.set(agent, (a = { in: 0, out: 0, conversations: new Set() }));
+    return a;
   }
 
   /** Per agent over the last minute: envelopes in and out, and conversations touched in the last 5 s. */
   rates(): Map<string, { in_per_min: number; out_per_min: number; active_conversations: number }> {
     const out = new Map<string, { in_per_min: number; out_per_min: number; active_conversations: number }>();
-    const since5 = Date.now() - 5000;
+    const now = Math.floor(Date.now() / 1000);
     const active = new Map<string, Set<string>>();
-    for (const r of this.recent) {
-      const e = out.get(r.agent) ?? { in_per_min: 0, out_per_min: 0, active_conversations: 0 };
-      if (r.direction === 'in') e.in_per_min++;
-      else if (r.direction === 'out') e.out_per_min++;
-      out.set(r.agent, e);
-      if (r.at >= since5 && r.conversation) active.set(r.agent, (active.get(r.agent) ?? new Set()).add(r.conversation));
+    for (const [second, b] of this.buckets) {
+      if (second <= now - WINDOW_S) continue;
+      for (const [agent, a] of b.agents) {
+        const e = out.get(agent) ?? { in_per_min: 0, out_per_min: 0, active_conversations: 0 };
+        e.in_per_min += a.in;
+        e.out_per_min += a.out;
+        out.set(agent, e);
+        if (second > now - ACTIVE_S) for (const id of a.conversations) active.set(agent, (active.get(agent) ?? new Set()).add(id));
+      }
     }
     for (const [agent, set] of active) out.get(agent)!.active_conversations = set.size;
     return out;
@@ -116,10 +194,10 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   /** Who sent to whom in the last minute (bare JIDs), from the senders' out rows. */
   edges(): { from: string; to: string; count: number }[] {
     const counts = new Map<string, number>();
-    for (const r of this.recent) {
-      if (r.direction !== 'out' || !r.sender || !r.receiver) continue;
-      const key = `${r.sender.split('/')[0]}\u0000${r.receiver.split('/')[0]}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+    const now = Math.floor(Date.now() / 1000);
+    for (const [second, b] of this.buckets) {
+      if (second <= now - WINDOW_S) continue;
+      for (const [key, n] of b.edges) counts.set(key, (counts.get(key) ?? 0) + n);
     }
     return [...counts].map(([k, count]) => {
       const [from, to] = k.split('\u0000') as [string, string];

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConsoleAuth, ensureConsoleToken } from '../../shared/console/auth.js';
-import { pruneTelemetry, TelemetryFeed } from '../../shared/console/feed.js';
+import { pruneTelemetry, SAMPLE_ROWS, TelemetryFeed } from '../../shared/console/feed.js';
 import { openApiDocument } from '../../shared/console/openapi.js';
 import { traceIdOf } from '../../shared/console/otel.js';
 import { consoleSettings } from '../../shared/console/settings.js';
@@ -114,12 +114,24 @@ describe('Console [feed]', () => {
       expect(seen).to.have.length(2);
       expect(feed.rates().get('Presenter')).to.deep.equal({ in_per_min: 0, out_per_min: 1, active_conversations: 1 });
       expect(feed.edges()).to.deep.equal([{ from: 'Presenter', to: 'Coordinator', count: 1 }]);
+      // A live view's sample: only the newest SAMPLE_ROWS of a poll are read, with the count of all.
+      const samples: Array<{ seqs: number[]; total: number }> = [];
+      feed.on('sample', (rows, total) => samples.push({ seqs: rows.map((r) => r.seq), total }));
+      for (let i = 0; i < SAMPLE_ROWS + 30; i++) presenter.envelope('out', env(100 + i), 'sent');
+      presenter.flush();
+      feed.poll();
+      expect(samples).to.have.length(1);
+      expect(samples[0]!.total).to.equal(SAMPLE_ROWS + 30);
+      expect(samples[0]!.seqs).to.have.length(SAMPLE_ROWS);
+      expect(samples[0]!.seqs.at(-1)).to.equal(Math.max(...samples[0]!.seqs)); // oldest first, ending with the newest
+      expect(seen).to.have.length(2 + SAMPLE_ROWS + 30, 'OpenTelemetry still gets every row');
+      expect(feed.rates().get('Presenter')).to.deep.equal({ in_per_min: 0, out_per_min: 1 + SAMPLE_ROWS + 30, active_conversations: 1 + SAMPLE_ROWS + 30 });
       feed.stop();
       presenter.close();
       coordinator.close();
       expect(pruneTelemetry(dir, 0)).to.equal(0);
       expect(pruneTelemetry(dir, 1)).to.equal(0);
-      expect(pruneTelemetry(dir, 1e-9)).to.equal(3);
+      expect(pruneTelemetry(dir, 1e-9)).to.equal(3 + SAMPLE_ROWS + 30);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -69,15 +69,21 @@ function connectEvents() {
 }
 
 let current;
+let routed = 0;
 async function route() {
   const [, name = 'agents', ...rest] = location.hash.split('/');
   const page = pages[name] ?? pages.agents;
   for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', a.dataset.page === name);
   current?.leave?.();
+  current = undefined;
   const main = document.getElementById('main');
   main.replaceChildren();
   main.dataset.page = name;
-  current = await page(main, rest.map(decodeURIComponent));
+  const mine = ++routed;
+  const shown = await page(main, rest.map(decodeURIComponent));
+  // Left while it was loading: stop it now, or its timers (the agents page polls) run on unseen.
+  if (mine !== routed) shown?.leave?.();
+  else current = shown;
 }
 
 document.getElementById('logout').addEventListener('click', async () => {

@@ -4,10 +4,12 @@
 import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
 
 /** Rows kept on the page (about 20 show at once; the rest a scroll away); allRows keeps as many for the filters. */
-const MAX_ROWS = 150;
+const MAX_ROWS = 100;
 /** Per render: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
-const RENDER_ROWS = 40;
+const RENDER_ROWS = 20;
 const RENDER_EVERY_MS = 500;
+/** Conversations listed: the newest; older ones are in Data and /api/conversations. */
+const MAX_CONVERSATIONS = 60;
 let mermaidReady = false;
 let renderSeq = 0;
 
@@ -104,29 +106,30 @@ export async function snifferPage(main, [openId]) {
   // MAX_ROWS, a few times a second, so watching never costs the machine much.
   let pending = [];
   let timer;
-  const render = () => {
+  const render = (limit = RENDER_ROWS) => {
     timer = undefined;
     const rows = pending;
     pending = [];
-    for (const r of rows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
-    while (convList.children.length > 200) {
+    const shownRows = rows.filter(matches).slice(-limit);
+    // Only the conversations of the rows drawn: each list item is work for the renderer too.
+    for (const r of shownRows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
+    while (convList.children.length > MAX_CONVERSATIONS) {
       known.delete(convList.lastChild.dataset.id);
       convList.lastChild.remove();
     }
-    const shown = rows.filter(matches).slice(-RENDER_ROWS).reverse().map((r) => flowRow(r, open));
-    flow.prepend(...shown);
+    flow.prepend(...shownRows.reverse().map((r) => flowRow(r, open)));
     while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
   };
   const push = (rows) => {
     allRows.push(...rows);
     if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
     pending.push(...rows);
-    if (pending.length > 5 * MAX_ROWS) pending.splice(0, pending.length - 5 * MAX_ROWS);
+    if (pending.length > MAX_ROWS) pending.splice(0, pending.length - MAX_ROWS);
     timer ??= setTimeout(render, RENDER_EVERY_MS);
   };
   push(recent.messages.reverse());
   clearTimeout(timer);
-  render(); // the history at once; live rows in batches
+  render(MAX_ROWS); // the history at once; live rows in batches
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
