@@ -57,6 +57,20 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
         await page.waitForURL(`${base}/`);
         await page.goto(`${base}/#/sniffer`);
         await page.waitForSelector('#live.on');
+        // Where the renderer's time goes (script, style, layout, paint), printed when the run ends.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        const metrics = async () => Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
+        const before = await metrics();
+        const closeContext = closeBrowser;
+        closeBrowser = async () => {
+          const after = await metrics().catch(() => undefined);
+          if (after) {
+            const keys = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskOtherDuration'];
+            process.stderr.write(`\n  [renderer] ${keys.map((k) => `${k} ${((after[k] ?? 0) - (before[k] ?? 0)).toFixed(2)} s`).join(', ')}, nodes ${after.Nodes}, layouts ${(after.LayoutCount ?? 0) - (before.LayoutCount ?? 0)}`);
+          }
+          await closeContext?.();
+        };
       },
       cpuUs: () => (profileDir ? browserCpuUs(profileDir) : 0),
       async close() {

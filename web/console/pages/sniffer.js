@@ -7,7 +7,7 @@ import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
 const MAX_ROWS = 100;
 /** Per render: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
 const RENDER_ROWS = 20;
-const RENDER_EVERY_MS = 500;
+const RENDER_EVERY_MS = 1000;
 /** Conversations listed: the newest; older ones are in Data and /api/conversations. */
 const MAX_CONVERSATIONS = 60;
 let mermaidReady = false;
