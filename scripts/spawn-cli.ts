@@ -1,6 +1,8 @@
 // npm run spawn -- specialist [--role R] [--skills a,b] [--name NAME]
 // npm run spawn -- specialist --count N --host NAME [--role R] [--skills a,b]: one host process
 // serving N virtual specialists NAME-0001@agents.<domain> … (agents/specialist/host.ts).
+// … --shard LABEL (PARLEY_AGENTS_SHARDS > 1): one of several processes running the same agents,
+// each serving those ejabberd routes to it (agents-NAME-LABEL).
 // npm run spawn -- calendar --count N --host NAME: one calendar host serving N generated people's
 // calendars NAME-0001@calendars.<domain> … as virtual agents (agents/calendar/host.ts; scale tests).
 // One more specialist. With a supervisor running for this PARLEY_HOME it is added there
@@ -31,7 +33,8 @@ program
   .option('--experts <list>', 'alias of --skills', '')
   .option('--count <n>', 'a host process serving N virtual specialists (with --host)')
   .option('--host <name>', 'the host of --count: its agents are NAME-0001@agents.<domain> …')
-  .action(async (o: { name?: string; role?: string; skills: string; experts: string; count?: string; host?: string }) => {
+  .option('--shard <label>', 'with --count and PARLEY_AGENTS_SHARDS > 1: one of the processes running these agents (agents-NAME-LABEL)')
+  .action(async (o: { name?: string; role?: string; skills: string; experts: string; count?: string; host?: string; shard?: string }) => {
     const { roles } = loadRoles(cfg.home);
     if (o.role && !roles.has(o.role)) throw new Error(`unknown role ${JSON.stringify(o.role)}; known: ${[...roles.keys()].join(', ')}`);
     const count = o.count === undefined ? undefined : Number(o.count);
@@ -41,7 +44,8 @@ program
     const experts = (o.skills || o.experts).split(',').map((s) => s.trim()).filter(Boolean);
     checkSpawnSkills(cfg.home, { name, ...(o.role ? { role: o.role } : {}), skills: experts }); // unknown skill: fail now, not at start
     const role = o.role ? { role: o.role } : {};
-    const many = count !== undefined ? { count } : {};
+    if (o.shard !== undefined && count === undefined) throw new Error('--shard goes with --count and --host');
+    const many = count !== undefined ? { count, ...(o.shard !== undefined ? { shard: o.shard } : {}) } : {};
     const spec = specialistSpec({ agentsDir: path.join(repoRoot(), 'dist', 'agents') }, { name, experts, ...role, ...many }); // validates
     // The service layer (shared/ops/agents.ts, shared with the console's POST /api/agents/spawn).
     const res = await spawnSpecialist(cfg, { name, skills: experts, ...role, ...many }).catch((err: Error) => {

@@ -27,19 +27,13 @@ import type { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { ExchangeStore } from '../../shared/store/exchanges.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { CalendarContext, type CalendarDeps } from './context.js';
-import { registerWithDf, type DfRegistration } from '../../shared/runtime/df-registration.js';
+import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/df-registration.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { calendarMachine, calendarProfile, type Served, serveOacop, watchedConfig } from './wiring.js';
 
 /** Stores open at once: 128 × 3 descriptors stays well under the usual limit of 1,024. */
 export const OPEN_STORES = 128;
 
-/**
- * First REGISTERs outstanding at once. All at once, 10,000 calendars flooded the Registry: each
- * unanswered REGISTER is retried after 0.5–10 s, so the Registry fell further behind with every
- * retry (168,273 REGISTERs sent for 2,187 REGISTERED in four minutes, both processes past 2 GB).
- */
-export const REGISTERING_AT_ONCE = 64;
 
 /** CalendarStores opened on use, the least recently used closed beyond `max`. */
 export class StorePool {
@@ -107,9 +101,8 @@ export class VirtualCalendars {
   private readonly machine: AnyStateMachine;
   private readonly stores: StorePool;
   private readonly rng = () => randomInt(0, 2 ** 32) / 2 ** 32;
-  /** Calendars waiting for their turn to register, and how many are registering now (REGISTERING_AT_ONCE). */
-  private readonly waiting: Array<{ agent: Agent; onFirst: (agent: Agent, leaseMs: number) => void }> = [];
-  private registering = 0;
+  /** Turns to register (first time, and again after the Registry lost the lease): 64 at once. */
+  readonly gate = new RegistrationGate();
   private readonly version = packageVersion();
 
   constructor(private readonly o: VirtualCalendarsOptions) {
@@ -185,27 +178,19 @@ export class VirtualCalendars {
   }
 
   /**
-   * Registers `agents` with the DF (each keeps its lease), REGISTERING_AT_ONCE at a time: the next
-   * one starts when one is registered. `onFirst` once per agent, at its first REGISTERED.
+   * Registers `agents` with the DF (each keeps its lease), at most `gate.limit` REGISTERs
+   * outstanding for the whole host, now and whenever the Registry lost their leases (its restart).
+   * `onFirst` once per agent, at its first REGISTERED.
    */
   register(agents: readonly Agent[], onFirst: (agent: Agent, leaseMs: number) => void): void {
-    for (const agent of agents) this.waiting.push({ agent, onFirst });
-    this.registerNext();
-  }
-
-  private registerNext(): void {
-    while (this.registering < REGISTERING_AT_ONCE && this.waiting.length > 0) {
-      const { agent, onFirst } = this.waiting.shift() as (typeof this.waiting)[number];
+    for (const agent of agents) {
       const entry = this.byName.get(agent.name);
       if (!entry || entry.registration) continue;
-      this.registering += 1;
       entry.registration = registerWithDf(agent, calendarProfile(agent, entry.person, this.o.config.domain, this.version), {
         heartbeatMs: this.o.heartbeatMs,
+        gate: this.gate,
         onRegistered: (e) => {
-          if (e.count !== 1) return;
-          this.registering -= 1;
-          onFirst(agent, e.lease_ms);
-          this.registerNext();
+          if (e.count === 1) onFirst(agent, e.lease_ms);
         },
       });
     }

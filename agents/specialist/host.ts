@@ -38,8 +38,12 @@ import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
+import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { ShardClaims } from '../../shared/runtime/shard-claims.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
+
+/** Sharded: the probes that have not come back after this long of quiet went to other processes. */
+const SHARD_PROBE_QUIET_MS = 2000;
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -54,13 +58,20 @@ const program = new Command('specialist-host')
   .option('--skills <list>', 'comma list of skills (default: every skill the role allows)', '')
   .option('--concurrency <n>', 'skill jobs running at once in the shared pool (PARLEY_SPECIALIST_CONCURRENCY)', positive)
   .option('--per-agent <n>', 'jobs one virtual agent accepts at once (PARLEY_VIRTUAL_AGENT_SLOTS)', positive, envNumber('PARLEY_VIRTUAL_AGENT_SLOTS'))
+  .option('--shard <label>', 'one of PARLEY_AGENTS_SHARDS processes running these same agents: it serves those ejabberd routes to it (log/control name agents-NAME-LABEL)')
   .option('--compute-timeout-ms <ms>', 'FAILURE TIMEOUT after this long (PARLEY_SPECIALIST_COMPUTE_MS)', positive, envNumber('PARLEY_SPECIALIST_COMPUTE_MS'))
   .parse();
-const opts = program.opts<{ host: string; count: number; role: string; skills: string; concurrency?: number; perAgent: number; computeTimeoutMs: number }>();
+const opts = program.opts<{ host: string; count: number; role: string; skills: string; shard?: string; concurrency?: number; perAgent: number; computeTimeoutMs: number }>();
 
 const config = loadConfig();
 const tunables = loadTunables(process.env, config.domain);
-const logger = createLogger(`agents-${opts.host}`);
+// Sharded (PARLEY_AGENTS_SHARDS > 1): ejabberd picks the process by destination (shard-claims.ts).
+const sharded = config.agentsShards > 1;
+if (opts.shard !== undefined && (!sharded || !/^[a-z0-9]{1,16}$/.test(opts.shard))) {
+  program.error(sharded ? 'error: --shard takes 1–16 lower-case letters or digits' : 'error: --shard needs PARLEY_AGENTS_SHARDS > 1 (ejabberd balancing agents.<domain>); without it ejabberd spreads each agent\'s stanzas over both processes at random');
+}
+const name = opts.shard ? `agents-${opts.host}-${opts.shard}` : `agents-${opts.host}`;
+const logger = createLogger(name);
 const domain = agentsDomain(config.domain);
 const dirs = defaultSkillDirs(config.home);
 const { roles } = loadRoles(config.home);
@@ -102,8 +113,8 @@ const tKeys = performance.now();
 
 const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
-const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `agents-${opts.host}.sqlite`), `agents-${opts.host}`);
-const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, `agents-${opts.host}`)) : undefined;
+const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
+const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 const trust = new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) });
 
 // One skill pool for the host. A skill's delegation (ctx.a2a) goes out as the virtual agent that
@@ -156,36 +167,71 @@ const tOnline = performance.now();
 logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.skills().map((s) => s.name), concurrency }, 'online');
 
 const version = packageVersion();
+const gate = new RegistrationGate();
+const registrations = new Map<string, DfRegistration>();
+const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+/** How many this process registers: all, or (sharded) those ejabberd routes here, once known. */
+let expected: number | undefined = sharded ? undefined : hosted.length;
 let registered = 0;
-const registrations = hosted.map((h) => {
-  const agent = h.agent;
-  const registration = registerWithDf(agent, buildProfile({
+let ready = false;
+const maybeReady = () => {
+  if (ready || expected === undefined || registered < expected) return;
+  ready = true;
+  // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
+  logger.info({
+    agents: registered, ...(sharded ? { of: hosted.length, shard: opts.shard ?? null } : {}), total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills),
+    hosted_ms: ms(tSkills, tHosted), connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+  }, 'agents registered');
+};
+const register = (agent: Agent, key: string) => {
+  if (registrations.has(agent.self.jid)) return;
+  registrations.set(agent.self.jid, registerWithDf(agent, buildProfile({
     jid: agent.self.jid, name: agent.name, version, skills: skillHost.skills().map((s) => s.manifest), maxConcurrent: opts.perAgent,
     role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
   }), {
     heartbeatMs: tunables.heartbeatMs,
-    key: h.key,
+    key,
+    // At most 64 REGISTERs outstanding, at the start and after a Registry restart alike.
+    gate,
     onRegistered: (e) => {
       if (e.count !== 1) return;
       logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
-      if ((registered += 1) !== hosted.length) return;
-      const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
-      // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
-      logger.info({
-        agents: registered, total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills), hosted_ms: ms(tSkills, tHosted),
-        connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
-      }, 'agents registered');
+      registered += 1;
+      maybeReady();
+    },
+  }));
+};
+
+if (!sharded) {
+  for (const h of hosted) register(h.agent, h.key);
+} else {
+  const byJid = new Map(hosted.map((h) => [h.agent.self.jid.toLowerCase(), h]));
+  const claims = new ShardClaims({
+    transport, logger,
+    onClaim: (jid) => {
+      const h = byJid.get(jid);
+      if (h) register(h.agent, h.key);
     },
   });
-  return { ...h, registration };
-});
+  host.intercept((m) => claims.handle(m));
+  const jids = hosted.map((h) => h.agent.self.jid);
+  claims.probe(jids);
+  void claims.settled(SHARD_PROBE_QUIET_MS).then(() => {
+    expected = claims.size;
+    if (expected === 0) logger.warn({ shards: config.agentsShards }, 'ejabberd routes none of these agents here: every balancing slot of agents.<domain> was taken (PARLEY_AGENTS_SHARDS)');
+    logger.info({ claimed: expected, of: hosted.length, shards: config.agentsShards }, 'shard claimed');
+    maybeReady();
+  });
+  // After a reconnect ejabberd may have given this process another slot: claim what it routes here now.
+  transport.on('online', () => claims.probe(jids));
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
-  await Promise.all(registrations.map((r) => r.registration.deregister()));
+  await Promise.all([...registrations.values()].map((r) => r.deregister()));
   await host.stop().catch(() => undefined);
   await skillHost.close().catch(() => undefined);
   telemetry.close();

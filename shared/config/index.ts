@@ -20,6 +20,8 @@ export interface ParleyConfig {
   agentsComponentPort: number;
   /** The `calendars.<domain>` component's own listener (the calendar host, agents/calendar/host.ts). */
   calendarsComponentPort: number;
+  /** Processes sharing `agents.<domain>` through ejabberd's domain_balancing (PARLEY_AGENTS_SHARDS; 1: none). */
+  agentsShards: number;
   httpPort: number;
   /** Erlang distribution port of the ejabberd node (no epmd). */
   distPort: number;
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ParleyConfig {
     // Beside the rooms' listener unless set, so a second instance only has to move its ports.
     agentsComponentPort: envNumber('PARLEY_AGENTS_COMPONENT_PORT', env, componentPort === DEFAULT_PORTS.component ? DEFAULT_PORTS.agentsComponent : componentPort + 1),
     calendarsComponentPort: envNumber('PARLEY_CALENDARS_COMPONENT_PORT', env, componentPort === DEFAULT_PORTS.component ? DEFAULT_PORTS.calendarsComponent : componentPort + 2),
+    agentsShards: envNumber('PARLEY_AGENTS_SHARDS', env),
     httpPort: envNumber('PARLEY_HTTP_PORT', env),
     // Derived from the c2s port unless set, so a second instance only has to move its ports.
     distPort: envNumber('PARLEY_DIST_PORT', env, c2sPort === DEFAULT_PORTS.c2s ? DEFAULT_PORTS.dist : c2sPort + 148),
@@ -81,6 +84,7 @@ export function configEnv(cfg: ParleyConfig): Record<string, string> {
     PARLEY_COMPONENT_PORT: String(cfg.componentPort),
     PARLEY_AGENTS_COMPONENT_PORT: String(cfg.agentsComponentPort),
     PARLEY_CALENDARS_COMPONENT_PORT: String(cfg.calendarsComponentPort),
+    PARLEY_AGENTS_SHARDS: String(cfg.agentsShards),
     PARLEY_HTTP_PORT: String(cfg.httpPort),
     PARLEY_DIST_PORT: String(cfg.distPort),
     PARLEY_MAM: cfg.mam ? '1' : '0',

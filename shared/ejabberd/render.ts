@@ -16,6 +16,28 @@ const MAM_BLOCK = `  mod_mam:
 
 export { nodeName };
 
+/**
+ * PARLEY_AGENTS_SHARDS > 1: several specialist hosts share agents.<domain>. ejabberd 23.01
+ * (ejabberd_router:balancing_route, ejabberd_router_mnesia:register_route) then keeps
+ * `component_number` slots for the domain, gives each connecting component the first free one, and
+ * sends a stanza to slot phash2(bare destination JID, N) + 1: an agent's stanzas always reach the
+ * same slot, and are dropped without an error while nobody holds it. Without domain_balancing it
+ * would pick a connection at random per stanza. `component_number` is required (no default) and
+ * must be 2..1000.
+ */
+export function domainBalancingYaml(cfg: Pick<ParleyConfig, 'domain' | 'agentsShards'>): string {
+  if (cfg.agentsShards <= 1) return '';
+  if (cfg.agentsShards > 1000) throw new Error(`PARLEY_AGENTS_SHARDS: ejabberd balances at most 1000 components, got ${cfg.agentsShards}`);
+  return [
+    '# Specialist hosts sharing agents.<domain>, each agent sticky to one (PARLEY_AGENTS_SHARDS).',
+    'domain_balancing:',
+    `  "agents.${cfg.domain}":`,
+    '    type: bare_destination',
+    `    component_number: ${cfg.agentsShards}`,
+    '',
+  ].join('\n');
+}
+
 export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/{{([A-Z0-9_]+)}}/g, (_, key: string) => {
     const v = values[key];
@@ -51,6 +73,7 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     RUN_DIR: p.run,
     EXPOSED_LISTENERS: tls.listeners,
     CERTFILES: tls.certfiles,
+    DOMAIN_BALANCING: domainBalancingYaml(cfg),
   };
   const yml = fill(fs.readFileSync(path.join(tmplDir, 'ejabberd.yml.tmpl'), 'utf8'), values);
   const ctl = fill(fs.readFileSync(path.join(tmplDir, 'ejabberdctl.cfg.tmpl'), 'utf8'), values);

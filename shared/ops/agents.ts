@@ -97,11 +97,13 @@ export interface SpawnRequest {
   skills: string[];
   /** A specialist host: `name` serves this many virtual agents (agents/specialist/host.ts). */
   count?: number;
+  /** With count: which of PARLEY_AGENTS_SHARDS processes this one is. */
+  shard?: string;
 }
 
 /** One more specialist under the running supervisor; resolves once the Registry accepted it. */
 export async function spawnSpecialist(cfg: ParleyConfig, req: SpawnRequest): Promise<{ agent: ChildInfo; ready_ms: number }> {
-  const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: req.name, skills: req.skills, ...(req.role ? { role: req.role } : {}), ...(req.count ? { count: req.count } : {}) });
+  const res = await controlRequest(cfg, 'POST', '/spawn', { kind: 'specialist', name: req.name, skills: req.skills, ...(req.role ? { role: req.role } : {}), ...(req.count ? { count: req.count } : {}), ...(req.shard ? { shard: req.shard } : {}) });
   if (!res) throw new OpsError(503, 'NO_SUPERVISOR', 'no supervisor runs for this PARLEY_HOME (npm start)');
   if (res.status !== 201) throw new OpsError(res.status, String(res.body.error), String(res.body.detail));
   return res.body as unknown as { agent: ChildInfo; ready_ms: number };

@@ -52,6 +52,7 @@ export interface ComponentHostOptions {
 export class ComponentHost {
   private readonly views = new Map<string, JidView>();
   private readonly agents = new Map<string, Agent>();
+  private readonly interceptors: Array<(msg: InboundMessage) => boolean> = [];
 
   constructor(private readonly opts: ComponentHostOptions) {
     opts.transport.onMessage((msg) => this.dispatch(msg));
@@ -78,6 +79,11 @@ export class ComponentHost {
     return agent;
   }
 
+  /** Sees every stanza before the agents do; returning true consumes it (shard-claims.ts probes). */
+  intercept(fn: (msg: InboundMessage) => boolean): void {
+    this.interceptors.push(fn);
+  }
+
   get hosted(): Agent[] {
     return [...this.agents.values()];
   }
@@ -94,6 +100,7 @@ export class ComponentHost {
   }
 
   private dispatch(msg: InboundMessage): void {
+    for (const fn of this.interceptors) if (fn(msg)) return;
     const view = this.views.get(msg.toBare.toLowerCase());
     if (view) {
       for (const h of view.handlers) h(msg);

@@ -25,6 +25,61 @@ export interface DfRegistrationOptions {
   onRegistered?: (e: { lease_ms: number; count: number }) => void;
   /** The conversation_id; default reg-<name>-<uuid>. */
   key?: string;
+  /** Shared by a host's agents: at most `gate.limit` of them registering at once (first time and after a lost lease). */
+  gate?: RegistrationGate;
+}
+
+/** Turns of a host's RegistrationGate by default. */
+export const REGISTERING_AT_ONCE = 64;
+
+/**
+ * Turns to register, at most `limit` outstanding. A host of many virtual agents shares one: all
+ * at once, 10,000 calendars flooded the Registry (each unanswered REGISTER is retried after
+ * 0.5–10 s, so it fell further behind with every retry: 168,273 REGISTERs for 2,187 REGISTERED in
+ * four minutes), and a Registry restart sends every agent back to REGISTER within one heartbeat.
+ * A turn ends at REGISTERED or when the agent stops; waiting agents take turns in arrival order.
+ */
+export class RegistrationGate {
+  private readonly holding = new Set<string>();
+  private readonly waiting = new Map<string, () => void>();
+  /** The most turns out at once so far (tests, logs). */
+  peak = 0;
+
+  constructor(readonly limit = REGISTERING_AT_ONCE) {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`RegistrationGate: limit must be a positive integer, got ${limit}`);
+  }
+
+  get outstanding(): number {
+    return this.holding.size;
+  }
+
+  get queued(): number {
+    return this.waiting.size;
+  }
+
+  /** `go` now if a turn is free, else when one is; nothing if `key` already holds or waits for one. */
+  acquire(key: string, go: () => void): void {
+    if (this.holding.has(key) || this.waiting.has(key)) return;
+    if (this.holding.size < this.limit) this.take(key, go);
+    else this.waiting.set(key, go);
+  }
+
+  /** Ends `key`'s turn (or its wait), and gives the turn to the next in line. */
+  release(key: string): void {
+    this.waiting.delete(key);
+    if (!this.holding.delete(key)) return;
+    for (const [next, go] of this.waiting) {
+      if (this.holding.size >= this.limit) break;
+      this.waiting.delete(next);
+      this.take(next, go);
+    }
+  }
+
+  private take(key: string, go: () => void): void {
+    this.holding.add(key);
+    this.peak = Math.max(this.peak, this.holding.size);
+    go();
+  }
 }
 
 /** How long a REGISTER waits before the next attempt: from 0.5 s doubling to 10 s (the Registry may start later). */
@@ -34,15 +89,23 @@ const DEREGISTER_TIMEOUT_MS = 1500;
 
 export function registerWithDf(agent: Agent, profile: AgentProfile, opts: DfRegistrationOptions): DfRegistration {
   const key = opts.key ?? `reg-${agent.name}-${randomUUID()}`;
+  const gate = opts.gate;
   const actor = agent.router.start(key, registrationMachine, {
     self: agent.name, jid: agent.self.jid, profile, conversationId: key, heartbeatMs: opts.heartbeatMs,
-    retry: RETRY, deregisterTimeoutMs: DEREGISTER_TIMEOUT_MS,
+    retry: RETRY, deregisterTimeoutMs: DEREGISTER_TIMEOUT_MS, gated: gate !== undefined,
   }, undefined, { ephemeral: true });
   const onRegistered = opts.onRegistered;
-  if (onRegistered) {
-    actor.on('registered', (e: RegistrationEmitted) => {
-      if (e.type === 'registered') onRegistered({ lease_ms: e.lease_ms, count: e.count });
-    });
+  actor.on('registered', (e: RegistrationEmitted) => {
+    if (e.type !== 'registered') return;
+    gate?.release(key);
+    onRegistered?.({ lease_ms: e.lease_ms, count: e.count });
+  });
+  if (gate) {
+    const turn = () => gate.acquire(key, () => agent.router.send(key, { type: 'GO' }));
+    // The first `queued` was emitted while the router started the actor, before this listener.
+    actor.on('queued', turn);
+    if (actor.getSnapshot().value === 'queued') turn();
+    actor.subscribe({ complete: () => gate.release(key), error: () => gate.release(key) });
   }
   return {
     key,

@@ -20,6 +20,12 @@ export interface RegistrationInput {
   deregisterTimeoutMs: number;
   /** The DF's logical name. */
   registry?: string;
+  /**
+   * Wait in `queued` for a GO event before each (re-)registration: the host's RegistrationGate
+   * (df-registration.ts) hands out a bounded number of turns, so many agents of one process do
+   * not flood the Registry with REGISTERs and their retries (after its restart too).
+   */
+  gated?: boolean;
 }
 
 interface RegistrationContext extends Required<RegistrationInput> {
@@ -29,9 +35,10 @@ interface RegistrationContext extends Required<RegistrationInput> {
   registrations: number;
 }
 
-export type RegistrationEmitted = ExchangeEmitted | { type: 'registered'; lease_ms: number; count: number };
-/** PROFILE: the skills changed (hot reload); the DF gets the new profile in a new REGISTER. */
-export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' } | { type: 'PROFILE'; profile: AgentProfile };
+/** `queued`: a gated machine waits for its turn (GO). */
+export type RegistrationEmitted = ExchangeEmitted | { type: 'registered'; lease_ms: number; count: number } | { type: 'queued' };
+/** PROFILE: the skills changed (hot reload); the DF gets the new profile in a new REGISTER. GO: a gated machine's turn. */
+export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' } | { type: 'PROFILE'; profile: AgentProfile } | { type: 'GO' };
 
 const content = (e: RegistrationEvent): Record<string, unknown> =>
   e.type === 'inbound' ? (e.envelope.content as Record<string, unknown>) : {};
@@ -70,12 +77,23 @@ export const registrationMachine = setup({
     notRegistered: ({ event }) => event.type === 'inbound' && event.envelope.performative === 'FAILURE' && content(event).reason === 'NOT_REGISTERED',
     refused: ({ event }) => isError(event),
     deregistered: ({ event }) => isInform(event, 'DEREGISTERED') || isError(event),
+    ungated: ({ context }) => !context.gated,
   },
 }).createMachine({
   id: 'registration',
-  context: ({ input }) => ({ registry: 'Registry', ...input, attempt: 0, leaseMs: null, registrations: 0 }),
-  initial: 'registering',
+  context: ({ input }) => ({ registry: 'Registry', gated: false, ...input, attempt: 0, leaseMs: null, registrations: 0 }),
+  initial: 'queued',
   states: {
+    // Nothing registered (yet, or any more): wait for a turn, at once when ungated.
+    queued: {
+      entry: emit({ type: 'queued' as const }),
+      always: { guard: 'ungated', target: 'registering' },
+      on: {
+        GO: 'registering',
+        DEREGISTER: 'stopped',
+        PROFILE: { actions: 'takeProfile' },
+      },
+    },
     registering: {
       entry: 'sendRegister',
       after: {
@@ -99,7 +117,7 @@ export const registrationMachine = setup({
       after: { HEARTBEAT: { target: 'registered', reenter: true, actions: 'sendHeartbeat' } },
       on: {
         inbound: [
-          { guard: 'notRegistered', target: 'registering', actions: ['newConversation', emit({ type: 'note' as const, decision: 're-register: NOT_REGISTERED' })] },
+          { guard: 'notRegistered', target: 'queued', actions: ['newConversation', emit({ type: 'note' as const, decision: 're-register: NOT_REGISTERED' })] },
           // A late answer to an earlier REGISTER attempt: keep its lease.
           { guard: 'registered', actions: assign({ leaseMs: ({ context, event }) => (typeof content(event).lease_ms === 'number' ? (content(event).lease_ms as number) : context.leaseMs) }) },
         ],

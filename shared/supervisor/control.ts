@@ -117,7 +117,11 @@ async function route(o: ControlOptions, req: http.IncomingMessage): Promise<[num
       let spec: AgentSpec;
       try {
         if (body.count !== undefined && (typeof body.count !== 'number' || !Number.isInteger(body.count) || body.count < 1)) throw new Error('"count" must be a positive integer');
-        const def = { name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}), ...(typeof body.count === 'number' ? { count: body.count } : {}) };
+        if (body.shard !== undefined && (typeof body.shard !== 'string' || body.count === undefined)) throw new Error('"shard" must be a string, with "count"');
+        const def = {
+          name: nameOf(body), experts, ...(typeof body.role === 'string' ? { role: body.role } : {}), ...(typeof body.count === 'number' ? { count: body.count } : {}),
+          ...(typeof body.shard === 'string' ? { shard: body.shard } : {}),
+        };
         o.checkSkills?.(def);
         spec = o.specialistSpec(def);
       } catch (err) {

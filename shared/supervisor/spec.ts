@@ -32,6 +32,8 @@ export interface SpecialistDef {
   extra?: boolean;
   /** A specialist host (agents/specialist/host.ts): `name` is the host, serving this many virtual agents. */
   count?: number;
+  /** With count: one of PARLEY_AGENTS_SHARDS processes running the same agents (log/control name agents-<name>-<shard>). */
+  shard?: string;
 }
 
 export const CORE_ROLES = ['registry', 'kb', 'coordinator', 'presenter'] as const;
@@ -94,17 +96,19 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
 
 /**
  * A specialist host (issue 14 §3): one process serving `count` virtual specialists
- * <name>-0001@agents.<domain> …; log and control name agents-<name>, ready once every one registered.
+ * <name>-0001@agents.<domain> …; log and control name agents-<name> (agents-<name>-<shard> for one
+ * shard of several), ready once every one it serves registered.
  */
 export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number }): AgentSpec {
   assertLocalpart(`${def.name}-0001`);
   if (!Number.isInteger(def.count) || def.count < 1 || def.count > 100_000) throw new Error(`--count must be an integer in 1..100000, got ${def.count}`);
   for (const e of def.experts) if (!/^[a-z0-9_-]{1,40}$/.test(e)) throw new Error(`invalid skill name ${JSON.stringify(e)}`);
   if (def.role !== undefined && !/^[a-z][a-z0-9_-]{0,39}$/.test(def.role)) throw new Error(`invalid role name ${JSON.stringify(def.role)}`);
-  const args = ['--host', def.name, '--count', String(def.count), ...(def.role ? ['--role', def.role] : []), ...(def.experts.length ? ['--skills', def.experts.join(',')] : [])];
+  if (def.shard !== undefined && !/^[a-z0-9]{1,16}$/.test(def.shard)) throw new Error(`--shard takes 1–16 lower-case letters or digits, got ${JSON.stringify(def.shard)}`);
+  const args = ['--host', def.name, '--count', String(def.count), ...(def.shard ? ['--shard', def.shard] : []), ...(def.role ? ['--role', def.role] : []), ...(def.experts.length ? ['--skills', def.experts.join(',')] : [])];
   const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'specialist-host'] : [path.join(ctx.agentsDir, 'specialist', 'host.js'), ...args];
   return {
-    name: `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyMsg: 'agents registered',
+    name: def.shard ? `agents-${def.name}-${def.shard}` : `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyMsg: 'agents registered',
     experts: def.experts, ...(def.role ? { role: def.role } : {}),
   };
 }
