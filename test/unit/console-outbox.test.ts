@@ -1,7 +1,5 @@
-// The console's live stream under a full-speed flow (issue 13: the console costs the hot path
-// ≤ 5 %): each client gets at most 100 rows per 250 ms batch, the newest, and a count of the rest.
 import { expect } from 'chai';
-import { MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/events.js';
+import { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/events.js';
 import type { TraceRecord } from '../../shared/trace/types.js';
 
 const row = (seq: number) => ({ seq, at: seq, agent: 'Coordinator', direction: 'out' }) as unknown as TraceRecord;
@@ -24,6 +22,36 @@ describe('Console [stream] a client gets a bounded batch of the newest rows and 
       box.push([row(5000)]);
       box.flush();
       expect(sent).to.deep.equal([{ event: 'envelopes', data: [row(5000)] }]);
+    } finally {
+      box.close();
+    }
+  });
+
+  it('sends the first rows after a quiet spell at once, then at most one batch per FLUSH_MS', async () => {
+    let now = 1_000_000;
+    const sent: number[] = [];
+    let wake: (() => void) | undefined;
+    const box = new Outbox((event) => {
+      if (event === 'envelopes') sent.push(now);
+      wake?.();
+      return true;
+    }, () => now);
+    const nextSend = () => new Promise<void>((resolve) => (wake = resolve));
+    try {
+      let sending = nextSend();
+      box.push([row(1)]);
+      await sending; // a zero-delay timer: the next turn, not FLUSH_MS later
+      expect(sent).to.deep.equal([1_000_000]);
+      now += 10;
+      sending = nextSend();
+      box.push([row(2)]);
+      // Within FLUSH_MS of the last batch: held back. Move the clock and let the timer's wait pass
+      // by flushing as the timer would (the wait it armed is FLUSH_MS - 10 ms).
+      expect(sent).to.have.length(1);
+      now += FLUSH_MS - 10;
+      box.flush();
+      await sending;
+      expect(sent).to.deep.equal([1_000_000, 1_000_000 + FLUSH_MS]);
     } finally {
       box.close();
     }

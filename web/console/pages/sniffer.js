@@ -7,7 +7,6 @@ import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
 const MAX_ROWS = 100;
 /** Per render: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
 const RENDER_ROWS = 20;
-const RENDER_EVERY_MS = 1000;
 /** Conversations listed: the newest; older ones are in Data and /api/conversations. */
 const MAX_CONVERSATIONS = 60;
 let mermaidReady = false;
@@ -102,12 +101,12 @@ export async function snifferPage(main, [openId]) {
   // The flow starts with the last rows already recorded, then follows live.
   const recent = await api('/api/messages?order=desc&limit=200');
   const allRows = [];
-  // Rows are rendered in batches (a busy system sends thousands a second): at most the newest
-  // MAX_ROWS, a few times a second, so watching never costs the machine much.
+  // The console sends at most one batch of about 20 rows per 750 ms (shared/console/events.ts);
+  // each is drawn at the next frame (none while the tab is hidden), the newest MAX_ROWS kept.
   let pending = [];
-  let timer;
+  let frame;
   const render = (limit = RENDER_ROWS) => {
-    timer = undefined;
+    frame = undefined;
     const rows = pending;
     pending = [];
     const shownRows = rows.filter(matches).slice(-limit);
@@ -125,11 +124,11 @@ export async function snifferPage(main, [openId]) {
     if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
     pending.push(...rows);
     if (pending.length > MAX_ROWS) pending.splice(0, pending.length - MAX_ROWS);
-    timer ??= setTimeout(render, RENDER_EVERY_MS);
+    frame ??= window.requestAnimationFrame(() => render());
   };
   push(recent.messages.reverse());
-  clearTimeout(timer);
-  render(MAX_ROWS); // the history at once; live rows in batches
+  window.cancelAnimationFrame(frame);
+  render(MAX_ROWS); // the history at once; live rows as they come
   const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
@@ -141,5 +140,5 @@ export async function snifferPage(main, [openId]) {
     skippedNote.textContent = `${skippedTotal.toLocaleString()} rows went by too fast to show live; open a conversation to see all of its envelopes.`;
   });
   if (openId) await detail(detailBox, openId);
-  return { leave: () => (off(), offSkipped(), clearTimeout(timer)) };
+  return { leave: () => (off(), offSkipped(), window.cancelAnimationFrame(frame)) };
 }
