@@ -9,14 +9,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ENROLLED_ROLES } from '../contracts/roles.js';
 import { writePrivateFile } from '../secrets/index.js';
 import { isDidKey, publicKeyFromDid } from './did-key.js';
 import { canonicalBytes } from './jcs.js';
 import { type Identity, nodeEd25519 } from './keys.js';
 import { loadIdentity, loadOrCreateIdentity, withLock } from './keystore.js';
 
-/** Roles the operator enrols; the core agents are pinned by provisioning, rooms by the component secret. */
-export const ENROLLED_ROLES = ['specialist', 'calendar'] as const;
+export { ENROLLED_ROLES };
 export type EnrolledRole = (typeof ENROLLED_ROLES)[number];
 export const isEnrolledRole = (v: unknown): v is EnrolledRole => typeof v === 'string' && (ENROLLED_ROLES as readonly string[]).includes(v);
 

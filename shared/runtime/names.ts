@@ -11,8 +11,9 @@
 // un-enrolled account, whatever it is called, is a person.
 import { bare } from '../transport/stanza.js';
 
-export type Role =
-  | 'presenter' | 'coordinator' | 'registry' | 'kb' | 'specialist' | 'calendar' | 'room' | 'admin' | 'person' | 'foreign';
+import type { Role } from '../contracts/roles.js';
+
+export type { Role };
 
 const SINGLETONS: Record<string, { name: string; role: Role }> = {
   presenter: { name: 'Presenter', role: 'presenter' },

@@ -6,6 +6,7 @@ import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
 import path from 'node:path';
 import { envFlag, envNumber, type ParleyConfig, paths } from '../config/index.js';
+import { NOT_AGENT_ROLES, WORKER_ROLES } from '../contracts/roles.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import type { Identity as KeyIdentity } from '../identity/keys.js';
 import { pinnedDidsFile } from '../identity/keystore.js';
@@ -61,10 +62,10 @@ const CODES: Record<VerifyCode, ErrorCode> = {
 };
 
 /** Accounts that are no agent: people (un-enrolled accounts included), the admin, other domains. */
-const NOT_AGENTS = new Set(['person', 'admin', 'foreign']);
+const NOT_AGENTS = new Set<string>(NOT_AGENT_ROLES);
 
 /** Roles whose bindings the Registry may vouch for; never the core agents (those are pinned). */
-const REGISTERING_ROLES = new Set(['specialist', 'calendar', 'room']);
+const REGISTERING_ROLES = new Set<string>(WORKER_ROLES);
 
 export class Signing {
   readonly did: string;

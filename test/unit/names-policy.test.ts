@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { identify, jidOfName, nameOfJid, type Role } from '../../shared/runtime/names.js';
-import { CONTENT_KINDS } from '../../shared/contracts/content-kinds.js';
+import { CONTENT_KINDS, MESSAGE_KINDS, ROLES } from '../../shared/contracts/index.js';
 import { allowedSenders, KIND_POLICY, kindsWithoutPolicy, mayInitiate, mayReply, mayTalk, needsAssignment } from '../../shared/runtime/policy.js';
 import { withRoleBook } from '../support/signing.js';
 
@@ -95,7 +95,16 @@ describe('policy [initiate] who may open which exchange', () => {
 
   it('declares who may send every content kind of the contracts', () => {
     expect(kindsWithoutPolicy()).to.deep.equal([]);
-    for (const k of CONTENT_KINDS) expect(KIND_POLICY[k.kind], k.kind).to.have.property('initiate');
+    for (const k of CONTENT_KINDS) expect(KIND_POLICY[k.kind], k.kind).to.equal(k.policy);
+  });
+
+  it('declares every message kind once, and every role it names is a role', () => {
+    const names = MESSAGE_KINDS.map((k) => k.kind);
+    expect(names.filter((n, i) => names.indexOf(n) !== i), 'declared twice').to.deep.equal([]);
+    for (const k of MESSAGE_KINDS) {
+      const named = [...k.policy.initiate, ...(k.policy.reply === 'edges' ? [] : k.policy.reply), ...(k.policy.assigned ?? []), ...(k.policy.unenrolled ?? [])];
+      for (const r of named) expect(ROLES, `${k.kind} names ${r}`).to.include(r);
+    }
   });
 
   it('keeps directory and KB answers to the Registry and the KB', () => {
