@@ -32,6 +32,7 @@ import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { VirtualCalendars } from './virtual.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -86,6 +87,7 @@ if (first[0]) warmUp(first[0]);
 await host.start();
 const tOnline = performance.now();
 logger.info({ domain, calendars: first.length }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
 let registered = 0;
@@ -95,6 +97,7 @@ const ready = () => {
     calendars: registered, total_ms: ms(t0, performance.now()), hosted_ms: ms(t0, tHosted), connect_ms: ms(tHosted, tOnline),
     register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
   }, 'calendars registered');
+  tellSupervisor({ type: 'ready', moment: 'calendars registered' });
 };
 calendars.register(first, (agent, leaseMs) => {
   logger.debug({ agent: agent.name, lease_ms: leaseMs }, 'registered');

@@ -17,6 +17,7 @@ import { restoreExchanges } from '../../shared/runtime/durable.js';
 import { CalendarContext } from './context.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
 import { envNumber, envString } from '../../shared/config/index.js';
+import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const program = new Command('calendar')
   .description('A Parley calendar agent answering OACoP for one person')
@@ -54,9 +55,10 @@ serveOacop(agent, calendarMachine(() => served), envNumber('PARLEY_CALENDAR_HAND
 if (exchanges) restoreExchanges(agent, exchanges);
 await agent.start();
 logger.info({ jid: agent.self.jid, person }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 const registration = registerWithDf(agent, calendarProfile(agent, person, config.domain), {
-  heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => logger.info(e, 'registered'),
+  heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => announce(logger, e, 'registered'),
 });
 
 onShutdown(async () => {

@@ -8,6 +8,7 @@ import { installationRoster } from '../../shared/identity/roster.js';
 import { createLogger } from '../../shared/log/index.js';
 import { useRoleBook } from '../../shared/runtime/names.js';
 import { envNumber } from '../../shared/config/index.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const logger = createLogger('console');
 // The console only watches: it runs at a lower CPU priority (PARLEY_CONSOLE_NICE, default 10), so
@@ -26,6 +27,7 @@ const running = await startConsole(cfg, settings, logger).catch((err: Error) => 
   process.exit(1);
 });
 logger.info({ url: running.url, otlp: settings.otlpUrl !== undefined, retentionDays: settings.retentionDays }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 let stopping = false;
 const stop = () => {

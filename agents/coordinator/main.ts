@@ -24,6 +24,7 @@ import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './schedulin
 import { zoneMachine } from './scheduling/zone-machine.js';
 import { wireSessions } from './sessions/wire.js';
 import { Assignments } from './assignments.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
 const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
@@ -117,3 +118,4 @@ warmUp(agent);
 await agent.start();
 sessions.register();
 logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });

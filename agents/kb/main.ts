@@ -8,6 +8,7 @@ import { warmUp } from '../../shared/runtime/warm-up.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { type Fact, type FactFilter, SqliteFactStore } from '../../shared/store/facts.js';
 import { getFactsMachine, storeFactMachine } from './machine.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const { agent, config, logger } = createAgent({ account: 'kb' });
 const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
@@ -36,3 +37,4 @@ process.once('exit', () => store.close());
 warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });

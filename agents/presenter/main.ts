@@ -25,6 +25,7 @@ import { notifyMachine } from './notify.js';
 import { Sessions } from './sessions.js';
 import { SqliteThreadOwners } from './thread-owners.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): question actors in data/presenter-exchanges.sqlite.
 const { agent, config, logger, store } = createAgent({
@@ -168,3 +169,4 @@ if (store) {
 warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });

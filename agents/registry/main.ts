@@ -15,6 +15,7 @@ import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { decideBinding } from './bindings.js';
 import { Directory } from './directory.js';
 import { deregisterMachine, describeMachine, enrolMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // No trust on first use: a REGISTER is verified against the DID the operator enrolled (or pinned)
 // for the sending JID, and an account nobody enrolled is a person, refused by the role policy.
@@ -100,3 +101,4 @@ process.once('exit', () => {
 warmUp(agent);
 await agent.start();
 logger.info({ jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });

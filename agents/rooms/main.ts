@@ -32,6 +32,7 @@ import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
 import { envNumber } from '../../shared/config/index.js';
 import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const config = loadConfig();
 // Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
@@ -86,6 +87,7 @@ for (const room of rooms) {
 
 await host.start();
 logger.info({ domain, rooms: rooms.map((r) => r.name) }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 // Each room keeps its own registration with the DF (docs/runtime.md §5).
 let registered = 0;
@@ -96,12 +98,18 @@ const registrations = hosted.map((r) => ({
     key: r.key,
     onRegistered: (e) => {
       logger.info({ room: r.agent.name, ...e }, 'registered');
-      if (e.count === 1 && (registered += 1) === hosted.length) logger.info({ rooms: registered }, 'rooms registered');
+      if (e.count === 1 && (registered += 1) === hosted.length) {
+        logger.info({ rooms: registered }, 'rooms registered');
+        tellSupervisor({ type: 'ready', moment: 'rooms registered' });
+      }
     },
   }),
 }));
 // The supervisor waits for this line (shared/supervisor/spec.ts roomsSpec).
-if (hosted.length === 0) logger.info({ rooms: 0 }, 'rooms registered');
+if (hosted.length === 0) {
+  logger.info({ rooms: 0 }, 'rooms registered');
+  tellSupervisor({ type: 'ready', moment: 'rooms registered' });
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

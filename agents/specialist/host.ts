@@ -41,6 +41,7 @@ import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
 import { ShardClaims } from '../../shared/runtime/shard-claims.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 /** Sharded: the probes that have not come back after this long of quiet went to other processes. */
 const SHARD_PROBE_QUIET_MS = 2000;
@@ -165,6 +166,7 @@ const tHosted = performance.now();
 await host.start();
 const tOnline = performance.now();
 logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.skills().map((s) => s.name), concurrency }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 const version = packageVersion();
 const gate = new RegistrationGate();
@@ -177,11 +179,12 @@ let ready = false;
 const maybeReady = () => {
   if (ready || expected === undefined || registered < expected) return;
   ready = true;
-  // The supervisor waits for this line (shared/supervisor/spec.ts, readyMsg of a host).
+  // The supervisor waits for this moment (shared/supervisor/spec.ts, readyOn of a host).
   logger.info({
     agents: registered, ...(sharded ? { of: hosted.length, shard: opts.shard ?? null } : {}), total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills),
     hosted_ms: ms(tSkills, tHosted), connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
   }, 'agents registered');
+  tellSupervisor({ type: 'ready', moment: 'agents registered' });
 };
 const register = (agent: Agent, key: string) => {
   if (registrations.has(agent.self.jid)) return;

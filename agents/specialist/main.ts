@@ -23,6 +23,7 @@ import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
+import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -103,7 +104,10 @@ const slots = new Slots(concurrency + queue);
 // Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
 // (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
 const offers = new Slots(envNumber('PARLEY_SPECIALIST_MAX_OFFERS', process.env, 16 * concurrency));
-const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => logger.info({ idle_ms: ms }, 'idle')) : undefined;
+const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => {
+  logger.info({ idle_ms: ms }, 'idle');
+  tellSupervisor({ type: 'idle', idle_ms: ms });
+}) : undefined;
 // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
 // skills answered their own examples in their workers during host.apply).
 warmUp(agent);
@@ -119,15 +123,16 @@ agent.onOrphan('AGORA_ACCEPT', lostOffer);
 if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
 await agent.start();
 logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
 
 const profile = () => buildProfile({
   jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),
   maxConcurrent: concurrency, role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
 });
-// The supervisor prints "ready" when it sees {msg: 'registered'} on stdout.
+// The supervisor counts it ready when it tells 'registered' (shared/supervisor/ipc.ts).
 const registration = registerWithDf(agent, profile(), {
   heartbeatMs: tunables.heartbeatMs,
-  onRegistered: (e) => logger.info({ ...e, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered'),
+  onRegistered: (e) => announce(logger, { ...e, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered'),
 });
 idle?.touch();
 

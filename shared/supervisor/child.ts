@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import { isChildMessage } from './ipc.js';
 import type { AgentSpec } from './spec.js';
 
 /** `failed`: it exited before becoming ready maxFailedStarts times in a row and is not restarted. */
@@ -30,7 +31,7 @@ export interface ChildEvents {
   exit: [code: number | null, signal: NodeJS.Signals | null, restartInMs: number | null];
   /** A pino line at level error (50) or above: worth a console line. */
   error: [msg: string];
-  /** {"msg":"idle"}: a specialist with nothing to do for its --idle-after-ms (scale-down). */
+  /** {type: 'idle'} (ipc.ts): a specialist with nothing to do for its --idle-after-ms (scale-down). */
   idle: [];
 }
 
@@ -77,7 +78,9 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     if (this.proc) return;
     fs.mkdirSync(this.opts.logsDir, { recursive: true });
     const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o600 });
-    const proc = spawn(this.spec.command, this.spec.args, { env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The fourth descriptor is the IPC channel the child tells readiness and idleness on (ipc.ts).
+    const proc = spawn(this.spec.command, this.spec.args, { env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    proc.on('message', (m) => this.onMessage(m));
     this.proc = proc;
     this.status = 'starting';
     this.startedAt = Date.now();
@@ -94,6 +97,17 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     proc.once('error', (err) => this.emit('error', `${this.spec.name}: cannot start: ${err.message}`));
   }
 
+  private onMessage(m: unknown): void {
+    if (!isChildMessage(m)) return;
+    if (m.type === 'ready' && m.moment === this.spec.readyOn && this.status === 'starting') {
+      this.status = 'ready';
+      this.failedStarts = 0;
+      this.emit('ready', Date.now() - this.startedAt);
+    }
+    if (m.type === 'idle' && this.status === 'ready') this.emit('idle');
+  }
+
+  /** Errors the child logged (pino level ≥ 50) become the supervisor's error lines. */
   private onLine(line: string): void {
     if (!line.startsWith('{')) return;
     let rec: { msg?: unknown; level?: unknown; err?: unknown };
@@ -102,12 +116,6 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     } catch {
       return;
     }
-    if (rec.msg === this.spec.readyMsg && this.status === 'starting') {
-      this.status = 'ready';
-      this.failedStarts = 0;
-      this.emit('ready', Date.now() - this.startedAt);
-    }
-    if (rec.msg === 'idle' && this.status === 'ready') this.emit('idle');
     if (typeof rec.level === 'number' && rec.level >= 50) {
       this.emit('error', `${this.spec.name}: ${String(rec.msg)}${rec.err ? ` (${String(rec.err)})` : ''}`);
     }

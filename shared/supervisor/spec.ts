@@ -1,9 +1,11 @@
 // What the supervisor runs: the four core roles, any number of specialists and one calendar
 // agent per person with a calendar ($PARLEY_HOME/calendars/<person>.json; with
 // PARLEY_CALENDAR_HOST=1 one calendar host for all of them instead), each a
-// `node dist/agents/<role>/main.js` child that says it is usable with one pino line:
-// core agents `{"msg":"online"}`, specialists and calendars `{"msg":"registered"}` (the Registry accepted them).
+// `node dist/agents/<role>/main.js` child that says it is usable with a typed IPC message
+// (shared/supervisor/ipc.ts): core agents when online, specialists and calendars once the
+// Registry accepted them.
 import path from 'node:path';
+import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/accounts.js';
 
@@ -13,8 +15,8 @@ export interface AgentSpec {
   kind: 'core' | 'specialist' | 'calendar' | 'rooms' | 'console';
   command: string;
   args: string[];
-  /** The pino `msg` that marks the child ready. */
-  readyMsg: string;
+  /** The moment the child tells (shared/supervisor/ipc.ts) that marks it ready. */
+  readyOn: ReadyMoment;
   /** Specialists: the skills asked for (--skills; empty = every skill the role allows). */
   experts?: string[];
   role?: string;
@@ -67,7 +69,7 @@ function script(ctx: SpecContext, role: string): string {
 
 export function coreSpec(ctx: SpecContext, role: string): AgentSpec {
   const args = ctx.agentScript ? ['--role', role] : [];
-  return { name: role, kind: 'core', command: process.execPath, args: [script(ctx, role), ...args], readyMsg: 'online' };
+  return { name: role, kind: 'core', command: process.execPath, args: [script(ctx, role), ...args], readyOn: 'online' };
 }
 
 export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec {
@@ -87,7 +89,7 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
     kind: 'specialist',
     command: process.execPath,
     args: [script(ctx, 'specialist'), ...args],
-    readyMsg: 'registered',
+    readyOn: 'registered',
     experts: def.experts,
     ...(def.role ? { role: def.role } : {}),
     ...(def.extra ? { extra: true } : {}),
@@ -108,7 +110,7 @@ export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number 
   const args = ['--host', def.name, '--count', String(def.count), ...(def.shard ? ['--shard', def.shard] : []), ...(def.role ? ['--role', def.role] : []), ...(def.experts.length ? ['--skills', def.experts.join(',')] : [])];
   const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'specialist-host'] : [path.join(ctx.agentsDir, 'specialist', 'host.js'), ...args];
   return {
-    name: def.shard ? `agents-${def.name}-${def.shard}` : `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyMsg: 'agents registered',
+    name: def.shard ? `agents-${def.name}-${def.shard}` : `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyOn: 'agents registered',
     experts: def.experts, ...(def.role ? { role: def.role } : {}),
   };
 }
@@ -117,7 +119,7 @@ export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number 
 export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
   assertLocalpart(`calendar-${person}`);
   const args = ['--person', person, ...(ctx.agentScript ? ['--role', 'calendar'] : [])];
-  return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyMsg: 'registered' };
+  return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyOn: 'registered' };
 }
 
 /**
@@ -134,17 +136,17 @@ export function calendarHostSpec(ctx: SpecContext, def?: { name: string; count: 
     args = ['--host', def.name, '--count', String(def.count)];
   }
   const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'calendar-host'] : [path.join(ctx.agentsDir, 'calendar', 'host.js'), ...args];
-  return { name: def ? `calendars-${def.name}` : 'calendars', kind: 'calendar', command: process.execPath, args: command, readyMsg: 'calendars registered' };
+  return { name: def ? `calendars-${def.name}` : 'calendars', kind: 'calendar', command: process.execPath, args: command, readyOn: 'calendars registered' };
 }
 
 /** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */
 export function roomsSpec(ctx: SpecContext): AgentSpec {
   const args = ctx.agentScript ? ['--role', 'rooms'] : [];
-  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyMsg: 'rooms registered' };
+  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyOn: 'rooms registered' };
 }
 
 /** The console (issue 13): HTTP API and dashboard, no XMPP account; ready once it listens. */
 export function consoleSpec(ctx: SpecContext): AgentSpec {
   const args = ctx.agentScript ? ['--role', 'console'] : [];
-  return { name: 'console', kind: 'console', command: process.execPath, args: [script(ctx, 'console'), ...args], readyMsg: 'online' };
+  return { name: 'console', kind: 'console', command: process.execPath, args: [script(ctx, 'console'), ...args], readyOn: 'online' };
 }

@@ -40,7 +40,7 @@ export class Supervisor {
     const child = new ManagedChild(spec, { env: this.opts.env, logsDir: this.opts.logsDir, backoff: this.opts.backoff ?? DEFAULT_BACKOFF });
     const { say } = this.opts;
     child.on('ready', (ms) => {
-      if (child.restarts > 0) say(`${spec.name} is back (${spec.readyMsg} in ${fmtS(ms)}, pid ${child.pid}, restart #${child.restarts})`);
+      if (child.restarts > 0) say(`${spec.name} is back (${spec.readyOn} in ${fmtS(ms)}, pid ${child.pid}, restart #${child.restarts})`);
     });
     child.on('exit', (code, signal, restartIn) => {
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;

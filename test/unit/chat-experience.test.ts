@@ -83,7 +83,7 @@ describe('Supervisor [give up] a specialist that keeps failing at start', () => 
     this.timeout(20000);
     const logsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-giveup-'));
     const child = new ManagedChild(
-      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'process.exit(3)'], readyMsg: 'registered' },
+      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'process.exit(3)'], readyOn: 'registered' },
       { env: process.env, logsDir, backoff: { minMs: 10, maxMs: 40, resetAfterMs: 60000, maxFailedStarts: 3 } },
     );
     const errors: string[] = [];

@@ -22,7 +22,7 @@ describe('Supervisor [calendar] one calendar agent per person', function () {
 
   it('runs dist/agents/calendar/main.js --person NAME, ready when it registered', () => {
     const s = calendarSpec({ agentsDir: '/r/dist/agents' }, 'bob');
-    expect([s.name, s.kind, s.readyMsg]).to.deep.equal(['calendar-bob', 'calendar', 'registered']);
+    expect([s.name, s.kind, s.readyOn]).to.deep.equal(['calendar-bob', 'calendar', 'registered']);
     expect(s.args).to.deep.equal(['/r/dist/agents/calendar/main.js', '--person', 'bob']);
     expect(() => calendarSpec(ctx, 'Bad Name')).to.throw(/invalid account name/);
   });
@@ -53,7 +53,7 @@ describe('Supervisor [calendar] one calendar agent per person', function () {
 
   it('PARLEY_CALENDAR_HOST: one host for every person (dist/agents/calendar/host.js), or N generated people with --count/--host', () => {
     const all = calendarHostSpec({ agentsDir: '/r/dist/agents' });
-    expect([all.name, all.kind, all.readyMsg]).to.deep.equal(['calendars', 'calendar', 'calendars registered']);
+    expect([all.name, all.kind, all.readyOn]).to.deep.equal(['calendars', 'calendar', 'calendars registered']);
     expect(all.args).to.deep.equal(['/r/dist/agents/calendar/host.js']);
     const many = calendarHostSpec({ agentsDir: '/r/dist/agents' }, { name: 'load', count: 1000 });
     expect([many.name, ...many.args]).to.deep.equal(['calendars-load', '/r/dist/agents/calendar/host.js', '--host', 'load', '--count', '1000']);

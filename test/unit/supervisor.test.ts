@@ -55,8 +55,8 @@ describe('Supervisor [spec]', () => {
     const s = specialistSpec({ agentsDir: '/r/dist/agents' }, { name: 'math', experts: ['arithmetic'], role: 'math' });
     expect(s.args).to.deep.equal(['/r/dist/agents/specialist/main.js', '--name', 'math', '--role', 'math', '--skills', 'arithmetic']);
     expect(s).to.include({ role: 'math' });
-    expect([s.name, s.readyMsg]).to.deep.equal(['specialist-math', 'registered']);
-    expect(coreSpec({ agentsDir: '/r/dist/agents' }, 'kb').readyMsg).to.equal('online');
+    expect([s.name, s.readyOn]).to.deep.equal(['specialist-math', 'registered']);
+    expect(coreSpec({ agentsDir: '/r/dist/agents' }, 'kb').readyOn).to.equal('online');
   });
 });
 
