@@ -129,6 +129,22 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(r.stdout).to.match(/^no sessions/);
   });
 
+  it('Operators: a deleted session\'s id is never reused, also from chat; the person reads a sentence, not a code', async () => {
+    const thread = `chat-${Date.now()}`;
+    const inThread = async (text: string) => {
+      const from = dora.lines.length;
+      dora.say(text, thread);
+      return (await dora.waitFor((l) => l.thread === thread && !l.progress, `answering "${text}"`, 20000, from)).body;
+    };
+    expect(await inThread('session start Trip')).to.match(/^Session start: open, version 1/);
+    expect(await inThread('session delete')).to.match(/^Session delete: deleted/);
+    const again = await inThread('session start Trip again');
+    expect(again).to.equal(`Session: start refused: session ${thread} was deleted and its id is never used again; start a new conversation ("new") for a new session`);
+    expect(again).to.not.match(/SESSION_EXISTS/);
+    expect((await cli('session-cli.js', ['list'])).stdout).to.not.contain(thread);
+    expect((await cli('session-cli.js', ['show', thread])).code).to.not.equal(0);
+  });
+
   it('Ad-hoc commands (XEP-0050) with data forms (XEP-0004): listed, asked as forms, submitted as the chat command', async () => {
     const erin = await ChatPerson.connect(cfg, 'erin'); // subscribed to the Presenter
     const { jid, password } = await ensureAccount(cfg, 'erin');
