@@ -11,6 +11,7 @@ import { xml } from '@xmpp/client';
 import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
 import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
 import { startFileServer } from '../../agents/presenter/files.js';
+import { NS_UPLOAD, slotOf } from '../../agents/presenter/upload.js';
 import { classify } from '../../shared/runtime/pipeline.js';
 import { whyNot } from '../../skills/plan/handler.js';
 import { ManagedChild } from '../../shared/supervisor/child.js';
@@ -90,6 +91,21 @@ describe('Presenter [files] .ics attachments on loopback', () => {
       await files.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Presenter [upload] XEP-0363 slots', () => {
+  it('takes the put and get URLs and only the headers XEP-0363 §5 allows on the PUT (no Host, no line breaks)', () => {
+    const result = xml('iq', { type: 'result' }, xml('slot', { xmlns: NS_UPLOAD },
+      xml('put', { url: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics' },
+        xml('header', { name: 'Authorization' }, 'Basic x\r\nX-Evil: 1'), xml('header', { name: 'Host' }, 'evil.example'), xml('header', { name: 'Expires' }, 'never')),
+      xml('get', { url: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics' })));
+    expect(slotOf(result)).to.deep.equal({
+      put: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics', get: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics',
+      headers: { Authorization: 'Basic xX-Evil: 1', Expires: 'never' },
+    });
+    expect(() => slotOf(xml('iq', { type: 'result' }, xml('slot', { xmlns: NS_UPLOAD }, xml('put', { url: 'file:///etc/passwd' }), xml('get', { url: 'javascript:x' }))))).to.throw(/http\(s\)/);
+    expect(() => slotOf(xml('iq', { type: 'result' }))).to.throw();
   });
 });
 
