@@ -29,7 +29,8 @@ interface JsonRow {
   did: string | null;
   skills: string[];
   /** null: not supervised (or no supervisor running). */
-  supervisor: { status: string; pid: number | null; restarts: number; uptime_s: number | null; extra: boolean } | null;
+  /** last_error: why it is `failed` (it kept dying at start), else null. */
+  supervisor: { status: string; pid: number | null; restarts: number; uptime_s: number | null; extra: boolean; last_error: string | null } | null;
   registered: boolean;
   /** Seconds since the Registry last heard its heartbeat; null when not registered. */
   heard_s_ago: number | null;
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
     const supervised = s.pid !== null || s.kind !== null;
     json.push({
       name: a.name, role: a.role, jid: a.jid, did: a.did, skills: a.skills,
-      supervisor: supervised ? { status: s.status, pid: s.pid, restarts: s.restarts, uptime_s: s.uptime_s, extra: s.extra } : null,
+      supervisor: supervised ? { status: s.status, pid: s.pid, restarts: s.restarts, uptime_s: s.uptime_s, extra: s.extra, last_error: s.last_error ?? null } : null,
       registered: a.df.registered,
       heard_s_ago: a.df.last_seen_ms_ago === null ? null : Math.round(a.df.last_seen_ms_ago / 100) / 10,
       lease_left_s: a.df.lease_left_ms === null ? null : Math.round(a.df.lease_left_ms / 100) / 10,
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
   for (const r of all) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
   const unhealthy = rows.filter((r) => r.presence === 'offline' || r.ping.includes('FAIL'));
   console.log(`${rows.length} agents, ${rows.length - unhealthy.length} online and answering pings${unhealthy.length ? `; check: ${unhealthy.map((r) => r.name).join(', ')}` : ''}`);
+  // A specialist that kept dying at start is not restarted: say so, and why.
+  for (const a of snap.agents) if (a.supervisor.status === 'failed') console.log(`${a.name} failed to start and is not restarted${a.supervisor.last_error ? `: ${a.supervisor.last_error}` : ''} (log: logs/${a.supervisor.name ?? a.name}.log)`);
 }
 
 main().then(

@@ -83,6 +83,25 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
   return { code: 'NO_CANDIDATE', detail: fallbackText(suggestionsFrom(attempts)) };
 }
 
+/** "answer both: a; b" (the plan skill's own prefix, skills/plan/skill.json). */
+const MULTI_PART = /^\s*(?:plan|answer\s+(?:both|all|each)|do\s+(?:both|all))\s*:\s*/i;
+/** Skills that answer every part of such a question themselves (plan splits it; llm calls a tool per part). */
+const ANSWERS_ALL_PARTS: ReadonlySet<string> = new Set(['plan', 'llm']);
+
+/**
+ * Issue 16, "never silently half": a question of several parts ("answer both: a; b") that a
+ * single-part skill answered — which happens when no planner is online and one specialist
+ * recognised one part — gets a line saying so and listing the parts to ask one at a time.
+ * undefined when the question has one part or a skill that handles every part answered it.
+ */
+export function partialAnswerNote(question: string, skill: string | undefined, answeredBy: string): string | undefined {
+  if (!MULTI_PART.test(question) || (skill !== undefined && ANSWERS_ALL_PARTS.has(skill))) return undefined;
+  const parts = question.replace(MULTI_PART, '').split(/\s*;\s*|\n+/).map((p) => p.trim().replace(/[?!.]+$/, '')).filter((p) => p.length >= 2);
+  if (parts.length < 2) return undefined;
+  const list = parts.slice(0, 5).map((p) => `"${p.length > 80 ? `${p.slice(0, 79)}…` : p}"`).join(', ');
+  return `Only part of your question was answered: it has ${parts.length} parts, ${answeredBy} answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: ${list}.`;
+}
+
 export const DIRECTORY_UNAVAILABLE = 'I could not reach the directory of specialists just now. Please try again shortly.';
 
 /**

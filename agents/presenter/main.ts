@@ -17,6 +17,7 @@ import { FairGate } from './fairness.js';
 import { TEXT } from './render.js';
 import { choiceForm, submittedChoice } from './choices.js';
 import { startFileServer } from './files.js';
+import { httpUploader } from './upload.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
 import { newConversationId } from '../../shared/acl/envelope.js';
 import { bare } from '../../shared/transport/stanza.js';
@@ -47,6 +48,7 @@ const { agent, config, logger, store } = createAgent({
 const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
 const files = await startFileServer(path.join(paths(config).data, 'files'), '127.0.0.1', tunables.presenterFilesPort);
+const uploader = httpUploader(agent.transport as unknown as { iq(el: Element, timeoutMs?: number): Promise<Element> }, `upload.${config.domain}`, `http://127.0.0.1:${config.httpPort}`);
 
 /** Ad-hoc commands waiting for their answer, by thread (adhoc.ts puts it in the form's note). */
 const taps = new Map<string, (text: string) => void>();
@@ -80,14 +82,20 @@ function say(line: ChatEmitted): void {
   });
   // An invitation or cancellation (docs/oacop.md): the readable line went above; the .ics follows
   // as a file the client can open (XEP-0066 out-of-band data; the body is the URL, as XEP-0066 §3
-  // advises for clients without it), served by files.ts — never raw iCalendar text in the chat.
+  // advises for clients without it), stored with ejabberd's HTTP upload (upload.ts: reachable from
+  // other devices when exposed), else on files.ts's loopback server — never raw iCalendar text.
   if (line.ics !== undefined) {
     const name = /^METHOD:CANCEL/m.test(line.ics) ? 'cancellation.ics' : 'invitation.ics';
-    const url = files.put(name, line.ics);
-    const file = lineId();
-    agent.transport.send({
-      type: 'chat', to: line.to, id: file.id, ...(line.thread ? { thread: line.thread } : {}), body: url,
-      children: [file.origin, xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
+    const ics = line.ics;
+    void uploader.put(name, ics).catch((err: Error) => {
+      logger.warn({ err: err.message }, 'HTTP upload failed: the attachment is served on loopback only');
+      return files.put(name, ics);
+    }).then((url) => {
+      const file = lineId();
+      agent.transport.send({
+        type: 'chat', to: line.to, id: file.id, ...(line.thread ? { thread: line.thread } : {}), body: url,
+        children: [file.origin, xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
+      });
     });
   }
 }

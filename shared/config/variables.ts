@@ -102,7 +102,7 @@ export const VARIABLES = {
   PARLEY_CHAT_IN_FLIGHT: { kind: 'number', default: 20, min: 1, integer: true, doc: "one person's questions under way at once; the rest wait in that person's queue" },
   PARLEY_CHAT_QUEUE: { kind: 'number', default: 20, min: 0, integer: true, doc: "lines of one person waiting for their turn; beyond it lines are set aside (the person is told)" },
   PARLEY_CHAT_IN_FLIGHT_TOTAL: { kind: 'number', default: 200, min: 1, integer: true, doc: "everyone's questions under way at once, started round-robin between people" },
-  PARLEY_FILES_PORT: { kind: 'number', default: 0, min: 0, integer: true, doc: "loopback port of the Presenter's attachment (.ics) server; `0`: any free port" },
+  PARLEY_FILES_PORT: { kind: 'number', default: 0, min: 0, integer: true, doc: "loopback port of the Presenter's own attachment (.ics) server, used when ejabberd's HTTP upload fails; `0`: any free port" },
   PARLEY_CALENDAR_HOST: { kind: 'flag', default: false, doc: "`1`: `npm start` serves every person's calendar as a virtual agent `person@calendars.<domain>` of one calendar host process (`agents/calendar/host.ts`, on `PARLEY_CALENDARS_COMPONENT_PORT`) instead of one calendar process per person" },
   PARLEY_CALENDAR_HANDLE_MS: { kind: 'ms', default: 10000, doc: 'how long a calendar or room agent may take for one request' },
   // Coordination Sessions (OAP)

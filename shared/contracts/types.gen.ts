@@ -456,12 +456,19 @@ export interface ConsoleAgent {
      * the supervisor's name for it (logs/<name>.log), which POST /api/agents/{name}/stop takes
      */
     name: string | null;
-    status: "starting" | "ready" | "backoff" | "stopping" | "stopped" | "unsupervised" | "no-supervisor";
+    /**
+     * failed: it kept dying at start and is not restarted (last_error says why)
+     */
+    status: "starting" | "ready" | "backoff" | "stopping" | "stopped" | "failed" | "unsupervised" | "no-supervisor";
     pid: number | null;
     restarts: number;
     uptime_s: number | null;
     kind: string | null;
     extra: boolean;
+    /**
+     * when failed: the last error it printed before giving up
+     */
+    last_error?: string | null;
   };
   presence: "online" | "component" | "offline" | "unknown";
   /**

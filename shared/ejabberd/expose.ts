@@ -4,8 +4,9 @@
 // - STARTTLS required on PARLEY_EXPOSE_C2S_PORT (RFC 6120 §5): no authentication before TLS, so
 //   PLAIN only ever travels inside TLS;
 // - direct TLS on PARLEY_EXPOSE_TLS_PORT (XEP-0368: publish _xmpps-client._tcp SRV records);
-// - XMPP over WebSocket (RFC 7395) over TLS on PARLEY_EXPOSE_WS_PORT, path /ws only (never the
-//   admin API or web admin, which stay on loopback).
+// - XMPP over WebSocket (RFC 7395) over TLS on PARLEY_EXPOSE_WS_PORT, path /ws, and /upload for
+//   the attachments the Presenter sends (XEP-0363 get URLs) — never the admin API or web admin,
+//   which stay on loopback.
 // The certificate is the operator's (PARLEY_TLS_CERT + PARLEY_TLS_KEY) or one generated here
 // (EC P-256, self-signed, names the domain and the exposed address) whose SHA-256 fingerprint
 // `npm run ejabberd -- admin` prints so that clients can pin it. Secrets stay in the state dir:
@@ -75,6 +76,18 @@ export function installCertificate(cfg: ParleyConfig, e: Exposure): string {
   return file;
 }
 
+/**
+ * Where people's clients fetch the Presenter's attachments (mod_http_upload's put and get URL): the
+ * exposed HTTPS port when exposed — on the exposed address, or the domain when that is a wildcard
+ * (it must then resolve to this host for the devices, as for the SRV records) — else loopback.
+ */
+export function uploadUrl(cfg: ParleyConfig, e: Exposure | undefined): string {
+  if (!e) return `http://127.0.0.1:${cfg.httpPort}/upload`;
+  const wildcard = e.address === '0.0.0.0' || e.address === '::';
+  const host = wildcard ? cfg.domain : net.isIPv6(e.address) ? `[${e.address}]` : e.address;
+  return `https://${host}:${e.wsPort}/upload`;
+}
+
 /** The listeners and certfiles block for ejabberd.yml ('' when nothing is exposed). */
 export function exposureYaml(e: Exposure | undefined, pemFile: string): { listeners: string; certfiles: string } {
   if (!e) return { listeners: '', certfiles: '' };
@@ -114,7 +127,8 @@ ${tlsOptions}
     tls: true
 ${tlsOptions}
     request_handlers:
-      /ws: ejabberd_http_ws`,
+      /ws: ejabberd_http_ws
+      /upload: mod_http_upload`,
   };
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { clustered, erlWrapper, inetrcHosts, nodeHost, nodeName } from './cluster.js';
-import { ensureCertificate, exposure, exposureYaml, installCertificate } from './expose.js';
+import { ensureCertificate, exposure, exposureYaml, installCertificate, uploadUrl } from './expose.js';
 
 const MAM_BLOCK = `  mod_mam:
     # mnesia is the only backend Debian's build has here; fine for a person's history, slow
@@ -72,6 +72,8 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     CLUSTER_BLOCK: clustered(cfg) ? `ERL=${path.join(p.etc, 'erl')}` : '',
     RUN_DIR: p.run,
     EXPOSED_LISTENERS: tls.listeners,
+    UPLOAD_URL: uploadUrl(cfg, exposed),
+    UPLOAD_DIR: path.join(p.spool, 'upload'),
     CERTFILES: tls.certfiles,
     DOMAIN_BALANCING: domainBalancingYaml(cfg),
   };

@@ -25,7 +25,7 @@ export interface AgentRow {
   did: string | null;
   skills: string[];
   /** `name` is the supervisor's (and the log file's) name, which POST /api/agents/{name}/stop takes. */
-  supervisor: { name: string | null; status: ChildInfo['status'] | 'unsupervised' | 'no-supervisor'; pid: number | null; restarts: number; uptime_s: number | null; kind: string | null; extra: boolean };
+  supervisor: { name: string | null; status: ChildInfo['status'] | 'unsupervised' | 'no-supervisor'; pid: number | null; restarts: number; uptime_s: number | null; kind: string | null; extra: boolean; last_error?: string };
   presence: Presence;
   /** Connected XMPP resources (full JIDs). */
   resources: string[];
@@ -80,7 +80,7 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
       did: r?.profile.did ?? null,
       skills: r?.profile.skills ?? c?.experts ?? [],
       supervisor: c
-        ? { name: c.name, status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, kind: c.kind, extra: c.extra === true }
+        ? { name: c.name, status: c.status, pid: c.pid, restarts: c.restarts, uptime_s: c.uptime_s, kind: c.kind, extra: c.extra === true, ...(c.last_error ? { last_error: c.last_error } : {}) }
         : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
       presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
       resources: own.map((s) => s.full),

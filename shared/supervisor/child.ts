@@ -24,6 +24,8 @@ export interface ChildInfo {
   experts?: string[];
   role?: string;
   extra?: boolean;
+  /** Why it is `failed`: the last error it printed before its last exit (stderr or a pino error line). */
+  last_error?: string;
 }
 
 export interface ChildEvents {
@@ -40,6 +42,8 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
   restarts = 0;
   /** Exits in a row before `ready` (reset when it becomes ready). */
   failedStarts = 0;
+  /** The last error line of the current or last process (a start failure's reason, for the report). */
+  lastError: string | undefined;
   private proc: ChildProcess | undefined;
   private startedAt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -70,6 +74,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
       ...(this.spec.experts ? { experts: this.spec.experts } : {}),
       ...(this.spec.role ? { role: this.spec.role } : {}),
       ...(this.spec.extra ? { extra: true } : {}),
+      ...(this.status === 'failed' && this.lastError ? { last_error: this.lastError } : {}),
     };
   }
 
@@ -84,14 +89,26 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     this.proc = proc;
     this.status = 'starting';
     this.startedAt = Date.now();
+    this.lastError = undefined;
     proc.stdout?.pipe(log, { end: false });
     proc.stderr?.pipe(log, { end: false });
     if (proc.stdout) readline.createInterface({ input: proc.stdout }).on('line', (line) => this.onLine(line));
+    // A process that dies at start usually says why on stderr (commander's `error: …`, an uncaught throw).
+    if (proc.stderr) readline.createInterface({ input: proc.stderr }).on('line', (line) => {
+      const text = line.trim();
+      if (text !== '' && !/^\s*at\s/.test(text)) this.lastError = text.slice(0, 300);
+    });
+    const stderrClosed = new Promise<void>((resolve) => (proc.stderr ? proc.stderr.once('close', () => resolve()) : resolve()));
     this.exited = new Promise((resolve) => {
       proc.once('exit', (code, signal) => {
-        log.end();
-        this.onExit(code, signal);
-        resolve();
+        // Died before ready: its last words on stderr may still be in the pipe; they are the
+        // reason the failure report gives (waited for briefly: a grandchild may hold the pipe).
+        const lastWords = this.status === 'starting' ? Promise.race([stderrClosed, new Promise((r) => setTimeout(r, 200))]) : Promise.resolve();
+        void lastWords.then(() => {
+          log.end();
+          this.onExit(code, signal);
+          resolve();
+        });
       });
     });
     proc.once('error', (err) => this.emit('error', `${this.spec.name}: cannot start: ${err.message}`));
@@ -117,6 +134,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
       return;
     }
     if (typeof rec.level === 'number' && rec.level >= 50) {
+      this.lastError = `${String(rec.msg)}${rec.err ? ` (${String(rec.err)})` : ''}`.slice(0, 300);
       this.emit('error', `${this.spec.name}: ${String(rec.msg)}${rec.err ? ` (${String(rec.err)})` : ''}`);
     }
   }
@@ -133,7 +151,8 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     if (limit !== undefined && this.failedStarts >= limit) {
       this.status = 'failed';
       this.emit('exit', code, signal, null);
-      this.emit('error', `${this.spec.name} failed to start ${this.failedStarts} times in a row; not restarting it (log: logs/${this.spec.name}.log)`);
+      const why = this.lastError ? `: ${this.lastError}` : '';
+      this.emit('error', `${this.spec.name} failed to start ${this.failedStarts} times in a row; not restarting it${why} (log: logs/${this.spec.name}.log)`);
       return;
     }
     const delay = this.backoff.next(Date.now() - this.startedAt);

@@ -1,7 +1,7 @@
 // The supervisor's control endpoint: HTTP on a UNIX socket $PARLEY_HOME/run/supervisor.sock
 // (a loopback port when that path is too long for a socket), described in run/supervisor.json.
 //   GET  /agents                              → {agents: [{name, pid, status, restarts, uptime_s}]}
-//   POST /spawn {kind:'specialist', name, experts|skills, role} → 201 {agent, ready_ms} once it registered
+//   POST /spawn {kind:'specialist', name, experts|skills, role} → 201 {agent, ready_ms} once it registered; 502 FAILED_TO_START (with its reason) as soon as it gave up
 //     (with count: a specialist host of `count` virtual agents, ready once all registered)
 //   POST /spawn {kind:'calendar', person}     → the same for a person's calendar agent (202 when
 //                                               the calendar host serves it: PARLEY_CALENDAR_HOST=1)
@@ -19,7 +19,7 @@ import type { ParleyConfig } from '../config/index.js';
 import type { Role } from '../skills/roles.js';
 import { planScale } from './scale.js';
 import type { AgentSpec, SpecialistDef } from './spec.js';
-import type { Supervisor } from './supervisor.js';
+import { FailedToStart, type Supervisor } from './supervisor.js';
 
 export interface ControlInfo {
   pid: number;
@@ -90,6 +90,8 @@ async function spawnReady(o: ControlOptions, spec: AgentSpec, wait: number): Pro
   const t0 = Date.now();
   sup.add(spec);
   await sup.whenReady([spec.name], wait).catch((err: Error) => {
+    // It kept dying at start: said at once, with its reason, instead of waiting out the timeout.
+    if (err instanceof FailedToStart) throw new HttpError(502, 'FAILED_TO_START', err.message);
     throw new HttpError(504, 'NOT_READY', `${err.message} (still supervised; see logs/${spec.name}.log)`);
   });
   return [201, { agent: sup.list().find((a) => a.name === spec.name), ready_ms: Date.now() - t0 }];

@@ -14,6 +14,13 @@ export interface SupervisorOptions {
   graceMs?: number;
 }
 
+/** An agent gave up starting (ManagedChild status `failed`), with the last error it printed. */
+export class FailedToStart extends Error {
+  constructor(readonly agent: string, readonly reason: string | undefined) {
+    super(`${agent} failed to start ${reason ? `(${reason}) ` : ''}and is not restarted; see logs/${agent}.log`);
+  }
+}
+
 const fmtS = (ms: number) => `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
 
 export class Supervisor {
@@ -61,11 +68,20 @@ export class Supervisor {
     return child;
   }
 
-  /** Resolves with ms-to-ready per agent once every named child is ready (after its latest start). */
+  /**
+   * Resolves once every named child is ready (after its latest start); rejects at once with a
+   * FailedToStart when one gave up (status `failed`: it kept dying at start), else after timeoutMs.
+   */
   whenReady(names: string[], timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const pending = () => names.filter((n) => this.children.get(n)?.status !== 'ready');
       const check = () => {
+        const failed = cs.find((c) => c.status === 'failed');
+        if (failed) {
+          cleanup();
+          reject(new FailedToStart(failed.spec.name, failed.lastError));
+          return;
+        }
         if (pending().length > 0) return;
         cleanup();
         resolve();
@@ -77,9 +93,15 @@ export class Supervisor {
       const cs = names.map((n) => this.children.get(n)).filter((c): c is ManagedChild => c !== undefined);
       const cleanup = () => {
         clearTimeout(timer);
-        for (const c of cs) c.off('ready', check);
+        for (const c of cs) {
+          c.off('ready', check);
+          c.off('exit', check);
+        }
       };
-      for (const c of cs) c.on('ready', check);
+      for (const c of cs) {
+        c.on('ready', check);
+        c.on('exit', check);
+      }
       check();
     });
   }

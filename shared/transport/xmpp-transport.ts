@@ -31,6 +31,11 @@ interface IqCallee {
   set(ns: string, name: string, handler: (ctx: { stanza: Element; element: Element }) => unknown): void;
 }
 
+/** xmpp.js's iq-caller (the part we use). */
+interface IqCaller {
+  request(el: Element, timeoutMs?: number): Promise<Element>;
+}
+
 export interface XmppTransportOptions {
   address: string;
   entity: XmppEntity;
@@ -160,6 +165,14 @@ export class XmppTransport implements Transport {
     const callee = (this.entity as XmppEntity & { iqCallee?: IqCallee }).iqCallee;
     if (!callee) throw new Error(`${this.address}: this transport answers no IQs`);
     callee[type](ns, name, (ctx) => handler(ctx.stanza, ctx.element));
+  }
+
+  /** Sends an IQ request (get/set) and resolves with the result stanza (xmpp.js iq-caller); rejects on an error reply, a timeout or offline. */
+  async iq(el: Element, timeoutMs = 10000): Promise<Element> {
+    const caller = (this.entity as XmppEntity & { iqCaller?: IqCaller }).iqCaller;
+    if (!caller) throw new Error(`${this.address}: this transport sends no IQs`);
+    if (this._status !== 'online') throw new Error(`${this.address}: offline`);
+    return caller.request(el, timeoutMs);
   }
 
   on(event: 'online' | 'offline', handler: () => void): void {

@@ -15,6 +15,7 @@ import { ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { writeSkill } from '../support/skills.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { until } from '../support/wait.js';
 import path from 'node:path';
 
 /** Error codes a person must never read (they belong in the trace). */
@@ -28,6 +29,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
   let cfg: ParleyConfig;
   let dora: ChatPerson;
   let env: NodeJS.ProcessEnv;
+  let out: string[];
   const cli = (script: string, args: string[]) =>
     promisify(execFile)(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', script), ...args], { env, timeout: 60000 }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
@@ -36,7 +38,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
 
   before(async function () {
     this.timeout(150000);
-    ({ sup, cfg, env } = await startSupervisor('parley-chat-', {
+    ({ sup, cfg, env, out } = await startSupervisor('parley-chat-', {
       PARLEY_SPECIALISTS: 'math:arithmetic,time:time,planner@planner:plan+delegate_task,slow@general:slowly',
       PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
       PARLEY_PRESENTER_PROGRESS_MS: String(PROGRESS_MS),
@@ -89,6 +91,19 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(answer).to.not.match(CODES);
   });
 
+  it('without a planner online, a compound question answered in part says so and lists the parts (never silently half)', async function () {
+    this.timeout(60000);
+    expect((await cli('stop-cli.js', ['specialist-planner'])).code).to.equal(0);
+    type Status = { agents: Array<{ name: string; registered: boolean }> };
+    await until(async () => !(JSON.parse((await cli('status-cli.js', ['--json'])).stdout) as Status).agents.find((a) => a.name === 'specialist-planner')?.registered, 'the planner out of the directory', 30000, 300);
+    const { answer } = await dora.ask('answer both: what is 17 * 23; what time is it in Tokyo?');
+    const [first, note, ...rest] = answer.split('\n');
+    expect(first).to.match(/^(391|It is \d\d:\d\d in Tokyo)/); // whichever specialist took it answered its own part
+    expect(note).to.match(/^Only part of your question was answered: it has 2 parts, specialist-(math|time) answered it as one question, and no planner is online to answer the parts together\. Ask them one at a time: "what is 17 \* 23", "what time is it in Tokyo"\.$/);
+    expect(rest).to.deep.equal([]);
+    expect(answer).to.not.match(CODES);
+  });
+
   it('plain-word commands work (tz), slash forms stay aliases, and "what time is it?" answers in the person\'s zone', async () => {
     expect((await dora.ask('tz Europe/Berlin')).answer).to.match(/Europe\/Berlin/);
     expect((await dora.ask('tz')).answer).to.contain('Your times are shown in Europe/Berlin');
@@ -112,6 +127,22 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     const r = await cli('session-cli.js', ['list']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/^no sessions/);
+  });
+
+  it('Operators: a deleted session\'s id is never reused, also from chat; the person reads a sentence, not a code', async () => {
+    const thread = `chat-${Date.now()}`;
+    const inThread = async (text: string) => {
+      const from = dora.lines.length;
+      dora.say(text, thread);
+      return (await dora.waitFor((l) => l.thread === thread && !l.progress, `answering "${text}"`, 20000, from)).body;
+    };
+    expect(await inThread('session start Trip')).to.match(/^Session start: open, version 1/);
+    expect(await inThread('session delete')).to.match(/^Session delete: deleted/);
+    const again = await inThread('session start Trip again');
+    expect(again).to.equal(`Session: start refused: session ${thread} was deleted and its id is never used again; start a new conversation ("new") for a new session`);
+    expect(again).to.not.match(/SESSION_EXISTS/);
+    expect((await cli('session-cli.js', ['list'])).stdout).to.not.contain(thread);
+    expect((await cli('session-cli.js', ['show', thread])).code).to.not.equal(0);
   });
 
   it('Ad-hoc commands (XEP-0050) with data forms (XEP-0004): listed, asked as forms, submitted as the chat command', async () => {
@@ -251,6 +282,28 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
       expect(text.startsWith(shown), line).to.equal(true);
       expect(text[shown.length], line).to.match(/[\s,;:.]/);
     }
+  });
+
+  it('Operators: a specialist that keeps failing at start is restarted with back-off, then stopped and reported with its reason', async function () {
+    this.timeout(90000);
+    type Status = { agents: Array<{ name: string; supervisor: { status: string; pid: number | null; restarts: number; last_error: string | null } | null }> };
+    const echoer = async () => (JSON.parse((await cli('status-cli.js', ['--json'])).stdout) as Status).agents.find((a) => a.name === 'specialist-echoer')?.supervisor;
+    const pid = (await echoer())?.pid as number;
+    expect(pid, 'specialist-echoer (started by the previous test) runs').to.be.a('number');
+    // Its skill goes away, then the process dies: every new start of it now fails ("unknown skill").
+    expect((await cli('skills-cli.js', ['remove', 'echoer'])).code).to.equal(0);
+    process.kill(pid, 'SIGKILL');
+    await until(async () => (await echoer())?.status === 'failed', 'specialist-echoer given up', 60000, 500);
+    const s = await echoer();
+    expect(s).to.deep.include({ status: 'failed', pid: null, restarts: 5 }); // the kill, then 5 failed starts: 4 more restarts with back-off
+    expect(s?.last_error).to.match(/^error: unknown skill "echoer"; known: /);
+    const said = out.filter((l) => l.includes('specialist-echoer'));
+    expect(said.filter((l) => /restart #\d in \d+ ms/.test(l)).map((l) => /in (\d+) ms/.exec(l)?.[1])).to.deep.equal(['250', '500', '1000', '2000', '4000']);
+    expect(said.at(-1)).to.match(/error: specialist-echoer failed to start 5 times in a row; not restarting it: error: unknown skill "echoer"/);
+    const restartsThen = s?.restarts;
+    const text = await cli('status-cli.js', []);
+    expect(text.stdout).to.match(/^specialist-echoer +\S+ +\S+ +failed restarts 5/m).and.match(/^specialist-echoer failed to start and is not restarted: error: unknown skill "echoer"/m);
+    expect((await echoer())?.restarts, 'and it stays down').to.equal(restartsThen);
   });
 
 });

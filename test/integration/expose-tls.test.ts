@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import type { ParleyConfig } from '../../shared/config/index.js';
+import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
+import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import { ensureAccount } from '../../shared/ejabberd/accounts.js';
 import { freePort } from '../../shared/ejabberd/ports.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
@@ -30,9 +31,9 @@ describe('Expose [tls] people connect from another address with TLS required; th
   let EXPOSED: string;
   let DEVICE: string;
   /** Runs the device client in its namespace; its JSON report. */
-  const device = async (mode: string, port: number, question?: string) => JSON.parse(await link.run('tls-device', {
-    mode, host: EXPOSED, port, localAddress: DEVICE, domain: cfg.domain, caFile: path.join(cfg.home, 'secrets', 'tls', 'cert.pem'), ...person, ...(question ? { question } : {}),
-  })) as Record<string, string | boolean | undefined>;
+  const device = async (mode: string, port: number, question?: string, attachment = false) => JSON.parse(await link.run('tls-device', {
+    mode, host: EXPOSED, port, localAddress: DEVICE, domain: cfg.domain, caFile: path.join(cfg.home, 'secrets', 'tls', 'cert.pem'), ...person, ...(question ? { question } : {}), attachment,
+  })) as Record<string, string | number | boolean | undefined>;
 
   before(async function () {
     this.timeout(150000);
@@ -42,6 +43,12 @@ describe('Expose [tls] people connect from another address with TLS required; th
     ports = { c2s: await freePort(), tls: await freePort(), ws: await freePort() };
     s = await startSupervisor('parley-tls-', {
       PARLEY_EXPOSE_ADDRESS: EXPOSED, PARLEY_EXPOSE_C2S_PORT: String(ports.c2s), PARLEY_EXPOSE_TLS_PORT: String(ports.tls), PARLEY_EXPOSE_WS_PORT: String(ports.ws),
+    }, {
+      // phone and tab have calendars (open every day 09–17 UTC), so phone can book a meeting from the device.
+      prepare: (home) => {
+        const hcfg = loadConfig({ ...process.env, PARLEY_HOME: home });
+        for (const p of ['phone', 'tab']) writeCalendarConfig(hcfg, { ...defaultCalendarConfig(p, `${p}@${hcfg.domain}`, 'UTC'), workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start: '09:00', end: '17:00', timezone: 'UTC' } });
+      },
     });
     cfg = s.cfg;
     ca = fs.readFileSync(path.join(cfg.home, 'secrets', 'tls', 'cert.pem'), 'utf8');
@@ -73,6 +80,40 @@ describe('Expose [tls] people connect from another address with TLS required; th
     expect([r.authorized, r.localAddress]).to.deep.equal([true, DEVICE]);
     expect(r.features).to.contain('<mechanism>PLAIN</mechanism>');
     expect(r.answer).to.contain('56');
+  });
+
+  it('an invitation\'s .ics opens on the device: its link is HTTPS on the exposed address (XEP-0363 upload), certificate verified', async () => {
+    const r = await device('direct', ports.tls, 'meet 30m tab 2027-03-03T09:00Z..2027-03-03T12:00Z', true);
+    expect(r.error).to.equal(undefined);
+    expect(r.answer).to.match(/^Booked: Meeting with tab/);
+    expect(r.oob).to.match(new RegExp(`^https://${EXPOSED.replace(/\./g, '\\.')}:${ports.ws}/upload/[0-9a-f]{40}/[^/]{16,}/invitation\\.ics$`));
+    expect([r.fileStatus, r.fileAuthorized]).to.deep.equal([200, true]);
+    expect(r.file).to.contain('BEGIN:VCALENDAR').and.contain('DTSTART:20270303T090000Z');
+  });
+
+  it('attack: a person cannot get an upload slot (only the Presenter stores files there), nor PUT or list on the exposed /upload', async () => {
+    const c = await RawXmpp.direct(EXPOSED, ports.tls, link.kind === 'netns' ? EXPOSED : DEVICE, cfg.domain, ca);
+    try {
+      await c.openStream();
+      await c.login(person.user, person.password, 'uploader');
+      c.send(`<iq type='get' id='slot1' to='upload.${cfg.domain}'><request xmlns='urn:xmpp:http:upload:0' filename='x.ics' size='10' content-type='text/calendar'/></iq>`);
+      const reply = (await c.expect(/<iq[^>]*id=['"]slot1['"][\s\S]*?<\/iq>/, 'the slot answer', 10000))[0];
+      expect(reply).to.match(/type=['"]error['"]/).and.match(/forbidden|not-allowed/).and.not.contain('<slot');
+    } finally {
+      c.close();
+    }
+    const https = await import('node:https');
+    const call = (method: string, p: string) => new Promise<number>((resolve, reject) => {
+      const req = https.request({ host: EXPOSED, port: ports.ws, path: p, method, ca, servername: cfg.domain, localAddress: link.kind === 'netns' ? undefined : DEVICE }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.once('error', reject);
+      req.end(method === 'PUT' ? 'BEGIN:VCALENDAR' : undefined);
+    });
+    expect(await call('PUT', '/upload/0000/aaaa/evil.ics'), 'a PUT without a slot').to.be.within(400, 499);
+    expect(await call('GET', '/upload/'), 'no listing').to.be.within(400, 499);
+    expect(await call('GET', '/upload/0000/aaaa/invitation.ics'), 'a guessed path').to.equal(404);
   });
 
   it('refuses a login in the clear on the exposed port (no SASL before STARTTLS)', async () => {

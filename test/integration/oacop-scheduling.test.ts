@@ -68,8 +68,10 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     const bobSeen = who('bob').lines.length;
     const { answer, ics } = await who('alice').ask('meet 30m bob 2026-12-14T09:00Z..2026-12-14T12:00Z', { ics: true });
     expect(answer).to.contain('Booked: Meeting with bob').and.contain('Mon 14 Dec 2026, 09:00–09:30 UTC').and.contain('Participants: alice and bob');
-    // The .ics is an attachment (XEP-0066, body = its URL), fetched over HTTP on loopback; no iCalendar text in the chat.
-    expect(ics?.oob).to.match(/^http:\/\/127\.0\.0\.1:\d+\/files\/[0-9a-f]{32}\/invitation\.ics$/);
+    // The .ics is an attachment (XEP-0066, body = its URL) stored with ejabberd's HTTP upload (XEP-0363,
+    // an unguessable path), fetched over HTTP on loopback (nothing is exposed here); no iCalendar text in the chat.
+    expect(ics?.oob).to.match(/^http:\/\/127\.0\.0\.1:\d+\/upload\/[0-9a-f]{40}\/[^/]{16,}\/invitation\.ics$/);
+    expect(ics?.oob?.split(':')[2]?.split('/')[0]).to.equal(String(w.instance.cfg.httpPort));
     expect(ics?.body).to.equal(ics?.oob);
     expect(ics?.file).to.contain('BEGIN:VEVENT').and.contain('SEQUENCE:2').and.contain('DTSTART:20261214T090000Z');
     expect(who('alice').lines.some((l) => l.body.includes('BEGIN:VCALENDAR'))).to.equal(false);

@@ -6,14 +6,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { partialAnswerNote } from '../../agents/coordinator/replies.js';
 import { xml } from '@xmpp/client';
 import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
 import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
 import { startFileServer } from '../../agents/presenter/files.js';
+import { NS_UPLOAD, slotOf } from '../../agents/presenter/upload.js';
 import { classify } from '../../shared/runtime/pipeline.js';
 import { whyNot } from '../../skills/plan/handler.js';
 import { ManagedChild } from '../../shared/supervisor/child.js';
 import { clipWords } from '../../shared/supervisor/operate.js';
+import { FailedToStart, Supervisor } from '../../shared/supervisor/supervisor.js';
 import { until } from '../support/wait.js';
 
 const NOW = new Date('2026-12-09T10:00:00Z');
@@ -43,6 +46,19 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I can\'t help with that one. Say "help".'))
       .to.deep.equal({ reason: 'no specialist here answers that kind of question', code: 'NO_CANDIDATE' });
     expect(whyNot('INTERNAL_ERROR: delegate_task: the Coordinator answered FAILURE INVALID_ARGS: only 1..3999.')).to.deep.equal({ reason: 'only 1..3999', code: 'INVALID_ARGS' });
+  });
+});
+
+describe('Coordinator [compound] a question of several parts answered by a single-part skill', () => {
+  it('gets a line saying only part was answered, listing the parts; not when plan or llm answered, nor for one part', () => {
+    expect(partialAnswerNote('answer both: what is 17 * 23; what time is it in Tokyo?', 'time', 'specialist-time')).to.equal(
+      'Only part of your question was answered: it has 2 parts, specialist-time answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: "what is 17 * 23", "what time is it in Tokyo".');
+    expect(partialAnswerNote('answer both: what is 17 * 23; what time is it in Tokyo?', 'plan', 'specialist-planner')).to.equal(undefined);
+    expect(partialAnswerNote('do all: a thing; another thing', 'llm', 'specialist-assistant')).to.equal(undefined);
+    expect(partialAnswerNote('what time is it in Tokyo?', 'time', 'specialist-time')).to.equal(undefined);
+    expect(partialAnswerNote('answer both: only one part', 'time', 'specialist-time')).to.equal(undefined);
+    // A specialist that does not say which skill answered (an older one) counts as single-part.
+    expect(partialAnswerNote('plan: x = 1; y = 2', undefined, 'specialist-x')).to.match(/^Only part of your question was answered: it has 2 parts/);
   });
 });
 
@@ -78,23 +94,56 @@ describe('Presenter [files] .ics attachments on loopback', () => {
   });
 });
 
+describe('Presenter [upload] XEP-0363 slots', () => {
+  it('takes the put and get URLs and only the headers XEP-0363 §5 allows on the PUT (no Host, no line breaks)', () => {
+    const result = xml('iq', { type: 'result' }, xml('slot', { xmlns: NS_UPLOAD },
+      xml('put', { url: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics' },
+        xml('header', { name: 'Authorization' }, 'Basic x\r\nX-Evil: 1'), xml('header', { name: 'Host' }, 'evil.example'), xml('header', { name: 'Expires' }, 'never')),
+      xml('get', { url: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics' })));
+    expect(slotOf(result)).to.deep.equal({
+      put: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics', get: 'https://10.0.0.1:5443/upload/ab/cd/invitation.ics',
+      headers: { Authorization: 'Basic xX-Evil: 1', Expires: 'never' },
+    });
+    expect(() => slotOf(xml('iq', { type: 'result' }, xml('slot', { xmlns: NS_UPLOAD }, xml('put', { url: 'file:///etc/passwd' }), xml('get', { url: 'javascript:x' }))))).to.throw(/http\(s\)/);
+    expect(() => slotOf(xml('iq', { type: 'result' }))).to.throw();
+  });
+});
+
 describe('Supervisor [give up] a specialist that keeps failing at start', () => {
   it('is restarted with back-off, then stopped after maxFailedStarts and reported as failed', async function () {
     this.timeout(20000);
     const logsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-giveup-'));
     const child = new ManagedChild(
-      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'process.exit(3)'], readyOn: 'registered' },
+      { name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'console.error("error: unknown skill \\"gone\\""); process.exit(3)'], readyOn: 'registered' },
       { env: process.env, logsDir, backoff: { minMs: 10, maxMs: 40, resetAfterMs: 60000, maxFailedStarts: 3 } },
     );
     const errors: string[] = [];
     child.on('error', (m) => errors.push(m));
     child.start();
     await until(async () => child.status === 'failed', 'status failed', 15000, 20);
-    expect(child.info()).to.include({ status: 'failed', restarts: 2, pid: null });
-    expect(errors.at(-1)).to.match(/specialist-broken failed to start 3 times in a row; not restarting it/);
+    expect(child.info()).to.include({ status: 'failed', restarts: 2, pid: null, last_error: 'error: unknown skill "gone"' });
+    // Reported with its reason (the last line it wrote to stderr), not just "see the log".
+    expect(errors.at(-1)).to.equal('specialist-broken failed to start 3 times in a row; not restarting it: error: unknown skill "gone" (log: logs/specialist-broken.log)');
     await new Promise((r) => setTimeout(r, 200));
     expect(child.info().restarts).to.equal(2); // and it stays down
     fs.rmSync(logsDir, { recursive: true, force: true });
+  });
+
+  it('a spawn waiting for it to be ready is told at once that it gave up, with the reason (not after the ready timeout)', async function () {
+    this.timeout(20000);
+    const logsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-giveup-'));
+    const sup = new Supervisor({ env: process.env, logsDir, say: () => undefined, backoff: { minMs: 10, maxMs: 40, resetAfterMs: 60000, maxFailedStarts: 3 } });
+    try {
+      sup.add({ name: 'specialist-broken', kind: 'specialist', command: process.execPath, args: ['-e', 'console.error("error: no such role"); process.exit(1)'], readyOn: 'registered' });
+      const t0 = Date.now();
+      const err = await sup.whenReady(['specialist-broken'], 15000).then(() => undefined, (e: Error) => e);
+      expect(err).to.be.instanceOf(FailedToStart);
+      expect(err?.message).to.equal('specialist-broken failed to start (error: no such role) and is not restarted; see logs/specialist-broken.log');
+      expect(Date.now() - t0).to.be.below(10000);
+    } finally {
+      await sup.stopAll();
+      fs.rmSync(logsDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,7 +4,7 @@
 import { assign, emit } from 'xstate';
 import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
 import { answerFact, answers, contentType, outbound, presenterReply } from '../envelopes.js';
-import { answerText } from '../replies.js';
+import { answerText, partialAnswerNote } from '../replies.js';
 import { type Ctx, expertSetup } from './setup.js';
 
 export const finishStates = {
@@ -57,7 +57,9 @@ export const finishStates = {
       emit(({ context }) => {
         const r = context.result as NonNullable<Ctx['result']>;
         const kb = context.kb ?? 'KB_UNAVAILABLE';
-        return { type: 'send' as const, envelope: presenterReply(context.request, answerText(r.answer, kb), { answered_by: r.answeredBy, kb }) };
+        // A question of several parts that one single-part skill answered (no planner online): never silently half.
+        const partial = partialAnswerNote(context.question, r.skill, r.answeredBy);
+        return { type: 'send' as const, envelope: presenterReply(context.request, `${answerText(r.answer, kb)}${partial ? `\n${partial}` : ''}`, { answered_by: r.answeredBy, kb }) };
       }),
     ],
   }),

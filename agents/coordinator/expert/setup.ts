@@ -22,7 +22,8 @@ export interface Ctx extends NegotiationCtx {
   index: number;
   /** The ASK_EXPERT to the current candidate. */
   ask?: Envelope;
-  result?: { answer: string; confidence: number; answeredBy: string };
+  /** skill: the skill that answered (RESULT meta.skill), when the specialist said. */
+  result?: { answer: string; confidence: number; answeredBy: string; skill?: string };
   store?: Envelope;
   kb?: KbOutcome;
   canScale: boolean;
@@ -150,13 +151,15 @@ export const expertSetup = setup({
     takeResult: enqueueActions(({ enqueue, event }) => {
       const env = inbound(event) as Envelope;
       const c = env.content as { result?: unknown; data?: unknown };
-      const r = ((contentType(env) === 'AGORA_RESULT' ? c.data : c.result) ?? {}) as { answer?: unknown; meta?: { confidence?: unknown } };
+      const r = ((contentType(env) === 'AGORA_RESULT' ? c.data : c.result) ?? {}) as { answer?: unknown; meta?: { confidence?: unknown; skill?: unknown } };
       const conf = r.meta?.confidence;
+      const skill = r.meta?.skill;
       enqueue.assign({
         result: {
           answer: typeof r.answer === 'string' ? r.answer : '',
           confidence: typeof conf === 'number' && conf >= 0 && conf <= 1 ? conf : 0.9,
           answeredBy: env.sender, // verified: the pipeline checked sender = from-JID
+          ...(typeof skill === 'string' ? { skill: skill.slice(0, 64) } : {}),
         },
       });
       enqueue.emit(agoraNote('COMPLETED', { candidate: env.sender }));

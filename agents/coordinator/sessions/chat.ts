@@ -33,7 +33,8 @@ export function parseSessionCommand(text: string): ChatCommand | undefined {
 }
 
 function render(o: Outcome, what: string): string {
-  if (o.performative === 'REFUSE') return `Session: ${what} refused (${o.content.reason}): ${o.content.detail}`;
+  // The code (o.content.reason) travels in rich for the trace; the person reads the sentence (issue 16).
+  if (o.performative === 'REFUSE') return `Session: ${what} refused: ${o.content.detail}`;
   const c = o.content;
   if (c.type === 'SESSION_INFO') {
     const st = c.state as unknown as PlanSessionState;
