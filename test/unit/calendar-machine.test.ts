@@ -2,8 +2,7 @@
 // INTERNAL_ERROR when it throws, FAILURE TIMEOUT when it hangs, nothing for REJECT-PROPOSAL.
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { calendarExchangeMachine, type HandleInput } from '../../agents/calendar/machine.js';
-import type { Outcome } from '../../agents/calendar/outcome.js';
+import { calendarExchangeMachine, type HandleInput, type Outcome } from '../../shared/oacop/index.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { identify } from '../../shared/runtime/names.js';
