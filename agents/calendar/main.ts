@@ -1,8 +1,8 @@
 // The Calendar agent process: `node dist/agents/calendar/main.js --person bob` (account and
 // logical name calendar-bob). Answers OACoP for bob's calendar (docs/oacop.md) from
 // $PARLEY_HOME/data/calendar-bob.sqlite and keeps itself registered with the DF (capability
-// CALENDAR). Wiring only: behaviour lives in machine.ts and the handlers; what the calendar host
-// (host.ts, many people in one process) shares with this process is in wiring.ts.
+// CALENDAR). Wiring only: behaviour lives in the handlers (service.ts over shared/oacop/); what
+// the calendar host (host.ts, many people in one process) shares with this process is in wiring.ts.
 import { randomInt } from 'node:crypto';
 import { Command } from 'commander';
 import { assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile } from '../../shared/calendar/config.js';
@@ -14,7 +14,7 @@ import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js
 import { createAgent } from '../../shared/runtime/boot.js';
 import { registerWithDf } from '../../shared/runtime/df-registration.js';
 import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { CalendarContext } from './context.js';
+import { CalendarContext } from '../../shared/oacop/index.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
 import { envNumber, envString } from '../../shared/config/index.js';
 import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';

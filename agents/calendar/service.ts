@@ -4,9 +4,7 @@
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AssignTask, CancelCollaboration, ConfirmCollaboration, ProposeCollaboration, TaskDecision } from '../../shared/contracts/types.gen.js';
 import type { Identity } from '../../shared/runtime/names.js';
-import type { CalendarContext } from './context.js';
-import { OACoPFailure, type Outcome } from './outcome.js';
-import { cancel, confirm, propose } from './scheduling.js';
+import { type CalendarContext, cancel, confirm, OACoPFailure, type Outcome, propose } from '../../shared/oacop/index.js';
 import { assignTask, decideTask } from './tasks.js';
 
 /** The content kinds a calendar agent opens exchanges for. */

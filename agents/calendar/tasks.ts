@@ -4,9 +4,7 @@
 // answered with INFORM TaskUpdate (§4.2). Each change raises the task's revision (= SEQUENCE).
 import { describeItem, todoComponent, type NewTodo } from '../../shared/calendar/ical.js';
 import type { AssignTask, TaskDecision } from '../../shared/contracts/types.gen.js';
-import type { CalendarContext } from './context.js';
-import { oacopError, parleyError, type Outcome } from './outcome.js';
-import { checkBurn } from './trust.js';
+import { type CalendarContext, checkBurn, oacopError, parleyError, type Outcome } from '../../shared/oacop/index.js';
 
 type Status = TaskDecision['status'];
 

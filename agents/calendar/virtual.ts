@@ -26,7 +26,7 @@ import { offlineWindowFromEnv, Signing } from '../../shared/runtime/signing.js';
 import type { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { ExchangeStore } from '../../shared/store/exchanges.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
-import { CalendarContext, type CalendarDeps } from './context.js';
+import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/df-registration.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { calendarMachine, calendarProfile, type Served, serveOacop, watchedConfig } from './wiring.js';

@@ -12,8 +12,7 @@ import type { AgentProfile } from '../../shared/contracts/types.gen.js';
 import type { Agent } from '../../shared/runtime/agent.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { requestKey } from '../../shared/store/answered.js';
-import type { CalendarContext } from './context.js';
-import { calendarExchangeMachine, type HandleInput } from './machine.js';
+import { type CalendarContext, calendarExchangeMachine, type HandleInput } from '../../shared/oacop/index.js';
 import { CALENDAR_KINDS, type CalendarKind, handleOacop } from './service.js';
 
 /** The person's settings, re-read when the file changes (npm run calendar -- trust/hours on a live agent). */

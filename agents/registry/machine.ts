@@ -1,5 +1,6 @@
-// The DF's exchanges (seed contract §2.2), one pure xstate machine each. The directory is
-// reached only through invoked promise actors that main.ts provides; `now` comes in the input.
+// The DF's exchanges (seed contract §2.2): each request is answered once from the directory by the
+// shared answer-once machine (shared/runtime/answer-once.ts); main.ts gives it the directory's
+// operations (DirectoryOps), and `now` comes in the input.
 //   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH |
 //                         REFUSE FORBIDDEN_SENDER (not enrolled; the key must be the operator's
 //                         binding: bindings.ts, docs/architecture.md "Identities and trust")
@@ -10,36 +11,49 @@
 //   QUERY-REF {need}    → INFORM {candidates, dids}
 //   QUERY-REF DESCRIBE  → INFORM DIRECTORY
 // A store error answers FAILURE INTERNAL_ERROR; nothing here throws.
-import { emit, fromPromise, setup } from 'xstate';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
+import { type AnyStateMachine, fromPromise } from 'xstate';
+import type { Envelope } from '../../shared/acl/envelope.js';
 import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/errors.js';
 import type {
   AgentProfile, DeregisterContent, DescribeContent, EnrolContent, DirectoryEntry, HeartbeatContent, NeedContent, RegisterContent,
 } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { RedeemOutcome } from '../../shared/identity/enrolment.js';
+import { type Answer, type AnswerOnceInput, type HandlerInput, type Note, hotPathAnswerOnceMachine } from '../../shared/runtime/answer-once.js';
 import { bare } from '../../shared/transport/stanza.js';
-import type { Credential, RedeemOutcome } from '../../shared/identity/enrolment.js';
 import type { BindOutcome } from './bindings.js';
 
-export interface RegistryInput extends ExchangeInput {
+export const REGISTRY_KINDS = ['REGISTER', 'HEARTBEAT', 'DEREGISTER', 'ENROL', 'NEED', 'DESCRIBE'] as const;
+export type RegistryKind = (typeof REGISTRY_KINDS)[number];
+
+export interface RegistryInput extends AnswerOnceInput {
+  kind: RegistryKind;
   /** Epoch ms at arrival (main.ts passes Date.now(); tests pass fixed values). */
   now: number;
-}
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`actor ${name} is provided by main.ts`);
-};
-
-/** The DID a REGISTER binds: the profile's, else the one that signed the envelope (none when unsigned). */
-export function registeringDid(request: Envelope): string | undefined {
-  const did = (request.content as { profile?: { did?: unknown } }).profile?.did;
-  return typeof did === 'string' ? did : request.sender_did;
 }
 
 /** Output of the candidates lookup: JIDs best first, and the DF's DID binding of each. */
 export interface CandidatesOutput {
   candidates: string[];
   dids?: Record<string, string>;
+}
+
+type Maybe<T> = T | Promise<T>;
+
+/** What the answers need of the directory and the enrolment authority (main.ts; fakes in tests). */
+export interface DirectoryOps {
+  register(input: { profile: AgentProfile; now: number }): Maybe<{ jid: string; lease_ms: number }>;
+  heartbeat(input: { jid: string; now: number }): Maybe<boolean>;
+  deregister(input: { jid: string }): Maybe<boolean>;
+  bind(input: { jid: string; did: string; now: number }): Maybe<BindOutcome>;
+  candidates(input: { need: string; hint?: string; role?: string; now: number }): Maybe<CandidatesOutput>;
+  describe(input: { capability?: string; now: number }): Maybe<DirectoryEntry[]>;
+  redeem(input: { token: string; jid: string; did: string }): Maybe<RedeemOutcome>;
+}
+
+/** The DID a REGISTER binds: the profile's, else the one that signed the envelope (none when unsigned). */
+export function registeringDid(request: Envelope): string | undefined {
+  const did = (request.content as { profile?: { did?: unknown } }).profile?.did;
+  return typeof did === 'string' ? did : request.sender_did;
 }
 
 /** The JID an envelope's content speaks for: profile.jid for REGISTER, jid otherwise. */
@@ -49,243 +63,102 @@ export function claimedJid(request: Envelope): string | undefined {
   return typeof jid === 'string' ? bare(jid) : undefined;
 }
 
-const send = (envelope: Envelope): ExchangeEmitted => ({ type: 'send', envelope });
-const answer = (ctx: RegistryInput, performative: Envelope['performative'], content: object) =>
-  send(replyTo(ctx.request, { performative, content, sender: ctx.self }));
-const answerError = (ctx: RegistryInput, code: ErrorCode, detail: string) =>
-  answer(ctx, performativeFor(code), errorContent(code, detail));
-/** The validated content of the initiating envelope (the pipeline checked it against contracts/). */
-const content = <T>(ctx: RegistryInput): T => ctx.request.content as unknown as T;
+type Request = Required<HandlerInput>;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const inform = (content: object, note?: Note): Answer => ({ performative: 'INFORM', content, ...(note ? { note } : {}) });
+const failure = (code: ErrorCode, detail: string): Answer => ({ performative: performativeFor(code), content: errorContent(code, detail) });
+/** The validated content of the initiating envelope (the pipeline checked it against contracts/). */
+const content = <T>(r: Request): T => r.request.content as unknown as T;
 
-export const registry = setup({
-  types: {} as { input: RegistryInput; context: RegistryInput; events: InboundEvent; emitted: ExchangeEmitted },
-  actors: {
-    register: fromPromise<{ jid: string; lease_ms: number }, { profile: AgentProfile; now: number }>(notProvided('register')),
-    heartbeat: fromPromise<boolean, { jid: string; now: number }>(notProvided('heartbeat')),
-    deregister: fromPromise<boolean, { jid: string }>(notProvided('deregister')),
-    bind: fromPromise<BindOutcome, { jid: string; did: string; now: number }>(notProvided('bind')),
-    candidates: fromPromise<CandidatesOutput, { need: string; hint?: string; role?: string; now: number }>(notProvided('candidates')),
-    describe: fromPromise<DirectoryEntry[], { capability?: string; now: number }>(notProvided('describe')),
-    redeem: fromPromise<RedeemOutcome, { token: string; jid: string; did: string }>(notProvided('redeem')),
-  },
-  guards: {
-    // The profile/jid must be the sender's own authenticated JID: nobody registers for another.
-    speaksForAnother: ({ context }) => claimedJid(context.request) !== context.from.jid,
-    // Agora §2: a profile may only name the key that signed the envelope.
-    didNotSigner: ({ context }) => {
-      const did = content<RegisterContent>(context).profile.did;
-      return did !== undefined && context.request.sender_did !== undefined && did !== context.request.sender_did;
-    },
-    hasDid: ({ context }) => registeringDid(context.request) !== undefined,
-  },
-  actions: {
-    refuseMismatch: emit(({ context }) =>
-      answerError(context, 'SENDER_MISMATCH', `content jid ${JSON.stringify(claimedJid(context.request) ?? null)} is not the sender ${context.from.jid}`)),
-    failInternal: emit(({ context }, params: { error: unknown }) => answerError(context, 'INTERNAL_ERROR', `directory: ${message(params.error)}`)),
-  },
-});
+/** The profile/jid must be the sender's own authenticated JID: nobody registers for another. */
+function speaksForAnother(r: Request): Answer | undefined {
+  if (claimedJid(r.request) === r.from.jid) return undefined;
+  return failure('SENDER_MISMATCH', `content jid ${JSON.stringify(claimedJid(r.request) ?? null)} is not the sender ${r.from.jid}`);
+}
 
-const checkSender = { always: [{ guard: 'speaksForAnother', target: 'done', actions: 'refuseMismatch' }, { target: 'working' }] } as const;
-const onStoreError = { target: 'done', actions: { type: 'failInternal', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } } as const;
+async function register(ops: DirectoryOps, r: Request, steps: Note[]): Promise<Answer> {
+  const mismatch = speaksForAnother(r);
+  if (mismatch) return mismatch;
+  const { profile } = content<RegisterContent>(r);
+  // Agora §2: a profile may only name the key that signed the envelope.
+  if (profile.did !== undefined && r.request.sender_did !== undefined && profile.did !== r.request.sender_did) {
+    return failure('DID_MISMATCH', 'profile.did is not the sender_did that signed the envelope');
+  }
+  const did = registeringDid(r.request);
+  if (did !== undefined) {
+    const bound = await ops.bind({ jid: r.from.jid, did, now: r.now });
+    if (!bound.ok && bound.bound === undefined) {
+      return failure('FORBIDDEN_SENDER',
+        `${r.from.jid} is not an enrolled agent: the Registry accepts REGISTER only from identities the operator enrolled (\`npm run enrol -- issue ${r.from.name}\`)`);
+    }
+    if (!bound.ok) {
+      return failure('DID_MISMATCH',
+        `${r.from.jid} is enrolled with ${bound.bound}; another key needs the operator (\`npm run enrol -- issue ${r.from.name}\` or \`npm run keys -- rotate ${r.from.name}\`)`);
+    }
+    steps.push({ decision: 'did-bound', detail: bound });
+  }
+  const registered = await ops.register({ profile: did === undefined ? profile : { ...profile, did }, now: r.now });
+  return inform({ type: 'REGISTERED', jid: registered.jid, lease_ms: registered.lease_ms }, { decision: 'registered', detail: registered });
+}
 
-const refuseDid = (context: RegistryInput, detail: string) => answerError(context, 'DID_MISMATCH', detail);
+async function enrol(ops: DirectoryOps, r: Request): Promise<Answer> {
+  const { token, did } = content<EnrolContent>(r);
+  // The credential binds the key that signed the request, nothing else (Agora §2).
+  if (r.request.sender_did !== undefined && did !== r.request.sender_did) return failure('DID_MISMATCH', 'did is not the sender_did that signed the envelope');
+  const outcome = await ops.redeem({ token, jid: r.from.jid, did });
+  if (!outcome.ok) return failure('FORBIDDEN_SENDER', `enrolment refused (${outcome.reason}): ${outcome.detail}`);
+  return inform({ type: 'ENROLLED', credential: outcome.credential }, { decision: 'enrolled', detail: { jid: r.from.jid } });
+}
 
-export const registerMachine = registry.createMachine({
-  id: 'registry-register',
-  context: ({ input }) => input,
-  initial: 'checking',
-  states: {
-    checking: {
-      always: [
-        { guard: 'speaksForAnother', target: 'done', actions: 'refuseMismatch' },
-        {
-          guard: 'didNotSigner', target: 'done',
-          actions: emit(({ context }) => refuseDid(context, 'profile.did is not the sender_did that signed the envelope')),
-        },
-        { guard: 'hasDid', target: 'binding' },
-        { target: 'working' },
-      ],
-    },
-    binding: {
-      invoke: {
-        src: 'bind',
-        input: ({ context }) => ({ jid: context.from.jid, did: registeringDid(context.request) as string, now: context.now }),
-        onDone: [
-          {
-            guard: ({ event }) => event.output.ok,
-            target: 'working',
-            actions: emit(({ event }) => ({ type: 'note' as const, decision: 'did-bound', detail: event.output })),
-          },
-          {
-            guard: ({ event }) => !event.output.ok && event.output.bound === undefined,
-            target: 'done',
-            actions: emit(({ context }) => answerError(context, 'FORBIDDEN_SENDER',
-              `${context.from.jid} is not an enrolled agent: the Registry accepts REGISTER only from identities the operator enrolled (\`npm run enrol -- issue ${context.from.name}\`)`)),
-          },
-          {
-            target: 'done',
-            actions: emit(({ context, event }) => refuseDid(context,
-              `${context.from.jid} is enrolled with ${event.output.ok ? '' : event.output.bound}; another key needs the operator (\`npm run enrol -- issue ${context.from.name}\` or \`npm run keys -- rotate ${context.from.name}\`)`)),
-          },
-        ],
-        onError: onStoreError,
-      },
-    },
-    working: {
-      invoke: {
-        src: 'register',
-        input: ({ context }) => {
-          const { profile } = content<RegisterContent>(context);
-          const did = registeringDid(context.request);
-          return { profile: did === undefined ? profile : { ...profile, did }, now: context.now };
-        },
-        onDone: {
-          target: 'done',
-          actions: [
-            emit(({ context, event }) => answer(context, 'INFORM', { type: 'REGISTERED', jid: event.output.jid, lease_ms: event.output.lease_ms })),
-            emit(({ event }) => ({ type: 'note', decision: 'registered', detail: event.output })),
-          ],
-        },
-        onError: onStoreError,
-      },
-    },
-    done: { type: 'final' },
-  },
-});
+async function answer(ops: DirectoryOps, kind: RegistryKind, r: Request, steps: Note[]): Promise<Answer | null> {
+  switch (kind) {
+    case 'REGISTER':
+      return register(ops, r, steps);
+    case 'HEARTBEAT': {
+      // Renewed: HEARTBEAT is an INFORM, nothing to answer. No lease: tell the agent to register again.
+      const mismatch = speaksForAnother(r);
+      if (mismatch) return mismatch;
+      if (await ops.heartbeat({ jid: content<HeartbeatContent>(r).jid, now: r.now })) return null;
+      return failure('NOT_REGISTERED', `no live registration for ${r.from.jid}: send REGISTER again`);
+    }
+    case 'DEREGISTER': {
+      const mismatch = speaksForAnother(r);
+      if (mismatch) return mismatch;
+      if (await ops.deregister({ jid: content<DeregisterContent>(r).jid })) return inform({ type: 'DEREGISTERED', jid: r.from.jid });
+      return failure('NOT_REGISTERED', `${r.from.jid} is not registered`);
+    }
+    case 'ENROL':
+      return enrol(ops, r);
+    case 'NEED': {
+      const c = content<NeedContent>(r);
+      const found = await ops.candidates({ need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}), now: r.now });
+      return inform({ candidates: found.candidates, ...(found.dids && Object.keys(found.dids).length > 0 ? { dids: found.dids } : {}) });
+    }
+    case 'DESCRIBE': {
+      const c = content<DescribeContent>(r);
+      return inform({ type: 'DIRECTORY', agents: await ops.describe({ ...(c.capability !== undefined ? { capability: c.capability } : {}), now: r.now }) });
+    }
+  }
+}
 
-export const heartbeatMachine = registry.createMachine({
-  id: 'registry-heartbeat',
-  context: ({ input }) => input,
-  initial: 'checking',
-  states: {
-    checking: checkSender,
-    working: {
-      invoke: {
-        src: 'heartbeat',
-        input: ({ context }) => ({ jid: content<HeartbeatContent>(context).jid, now: context.now }),
-        // Renewed: HEARTBEAT is an INFORM, nothing to answer. No lease: tell the agent to register again.
-        onDone: [
-          { guard: ({ event }) => event.output, target: 'done' },
-          {
-            target: 'done',
-            actions: emit(({ context }) => answerError(context, 'NOT_REGISTERED', `no live registration for ${context.from.jid}: send REGISTER again`)),
-          },
-        ],
-        onError: onStoreError,
-      },
-    },
-    done: { type: 'final' },
-  },
-});
+/** The answer to one DF request, or null (a renewed heartbeat); a store error is answered, never thrown. */
+export async function answerRegistry(ops: DirectoryOps, kind: RegistryKind, r: Request): Promise<Answer | null> {
+  const steps: Note[] = [];
+  const withSteps = (a: Answer | null) => (a === null || steps.length === 0 ? a : { ...a, steps });
+  try {
+    return withSteps(await answer(ops, kind, r, steps));
+  } catch (err) {
+    return withSteps(failure('INTERNAL_ERROR', `directory: ${message(err)}`));
+  }
+}
 
-export const deregisterMachine = registry.createMachine({
-  id: 'registry-deregister',
-  context: ({ input }) => input,
-  initial: 'checking',
-  states: {
-    checking: checkSender,
-    working: {
-      invoke: {
-        src: 'deregister',
-        input: ({ context }) => ({ jid: content<DeregisterContent>(context).jid }),
-        onDone: [
-          { guard: ({ event }) => event.output, target: 'done', actions: emit(({ context }) => answer(context, 'INFORM', { type: 'DEREGISTERED', jid: context.from.jid })) },
-          { target: 'done', actions: emit(({ context }) => answerError(context, 'NOT_REGISTERED', `${context.from.jid} is not registered`)) },
-        ],
-        onError: onStoreError,
-      },
+/** The machine every DF request runs (built once: provide() copies the machine). On the hot path: notes only for its decisions, no timer. */
+export function registryMachine(ops: DirectoryOps): AnyStateMachine {
+  return hotPathAnswerOnceMachine.provide({
+    actors: {
+      handle: fromPromise<Answer | null, HandlerInput>(async ({ input }) =>
+        answerRegistry(ops, input.kind as RegistryKind, { ...input, now: input.now ?? Date.now() })),
     },
-    done: { type: 'final' },
-  },
-});
-
-export const needMachine = registry.createMachine({
-  id: 'registry-need',
-  context: ({ input }) => input,
-  initial: 'working',
-  states: {
-    working: {
-      invoke: {
-        src: 'candidates',
-        input: ({ context }) => {
-          const c = content<NeedContent>(context);
-          return { need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}), now: context.now };
-        },
-        onDone: {
-          target: 'done',
-          actions: emit(({ context, event }) => answer(context, 'INFORM', {
-            candidates: event.output.candidates,
-            ...(event.output.dids && Object.keys(event.output.dids).length > 0 ? { dids: event.output.dids } : {}),
-          })),
-        },
-        onError: onStoreError,
-      },
-    },
-    done: { type: 'final' },
-  },
-});
-
-export const describeMachine = registry.createMachine({
-  id: 'registry-describe',
-  context: ({ input }) => input,
-  initial: 'working',
-  states: {
-    working: {
-      invoke: {
-        src: 'describe',
-        input: ({ context }) => {
-          const c = content<DescribeContent>(context);
-          return { ...(c.capability !== undefined ? { capability: c.capability } : {}), now: context.now };
-        },
-        onDone: { target: 'done', actions: emit(({ context, event }) => answer(context, 'INFORM', { type: 'DIRECTORY', agents: event.output })) },
-        onError: onStoreError,
-      },
-    },
-    done: { type: 'final' },
-  },
-});
-
-export const enrolMachine = registry.createMachine({
-  id: 'registry-enrol',
-  context: ({ input }) => input,
-  initial: 'checking',
-  states: {
-    checking: {
-      always: [
-        {
-          // The credential binds the key that signed the request, nothing else (Agora §2).
-          guard: ({ context }) => context.request.sender_did !== undefined && content<EnrolContent>(context).did !== context.request.sender_did,
-          target: 'done',
-          actions: emit(({ context }) => refuseDid(context, 'did is not the sender_did that signed the envelope')),
-        },
-        { target: 'redeeming' },
-      ],
-    },
-    redeeming: {
-      invoke: {
-        src: 'redeem',
-        input: ({ context }) => ({ token: content<EnrolContent>(context).token, jid: context.from.jid, did: content<EnrolContent>(context).did }),
-        onDone: [
-          {
-            guard: ({ event }) => event.output.ok,
-            target: 'done',
-            actions: [
-              emit(({ context, event }) => answer(context, 'INFORM', { type: 'ENROLLED', credential: (event.output as { credential: Credential }).credential })),
-              emit(({ context }) => ({ type: 'note' as const, decision: 'enrolled', detail: { jid: context.from.jid } })),
-            ],
-          },
-          {
-            target: 'done',
-            actions: emit(({ context, event }) => {
-              const o = event.output as Extract<RedeemOutcome, { ok: false }>;
-              return answerError(context, 'FORBIDDEN_SENDER', `enrolment refused (${o.reason}): ${o.detail}`);
-            }),
-          },
-        ],
-        onError: onStoreError,
-      },
-    },
-    done: { type: 'final' },
-  },
-});
+  });
+}

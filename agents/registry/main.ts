@@ -1,8 +1,8 @@
 // The Registry (FIPA Directory Facilitator) process, seed contract §2.2. Wiring only: the
-// SQLite directory, the Directory logic, one machine per exchange, and the lease sweep timer
-// (lookups also ignore expired leases lazily; the sweep only removes them and logs it).
+// SQLite directory, the Directory logic, the answer-once machine for every request (machine.ts),
+// and the lease sweep timer (lookups also ignore expired leases lazily; the sweep only removes
+// them and logs it).
 import path from 'node:path';
-import { type AnyStateMachine, fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { paths } from '../../shared/config/index.js';
 import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
@@ -10,11 +10,10 @@ import { pinnedDids } from '../../shared/identity/keystore.js';
 import { createAgent } from '../../shared/runtime/boot.js';
 import { identify } from '../../shared/runtime/names.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
-import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { decideBinding } from './bindings.js';
 import { Directory } from './directory.js';
-import { deregisterMachine, describeMachine, enrolMachine, heartbeatMachine, needMachine, registerMachine } from './machine.js';
+import { type DirectoryOps, REGISTRY_KINDS, type RegistryInput, registryMachine } from './machine.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // No trust on first use: a REGISTER is verified against the DID the operator enrolled (or pinned)
@@ -31,18 +30,17 @@ const store = new SqliteDirectoryStore(dbFile);
 const admits = (jid: string) => !['person', 'admin', 'foreign'].includes(identify(jid, config.domain).role);
 const directory = new Directory(store, leaseMs, admits);
 
-const actors = {
-  register: fromPromise(async ({ input }: { input: { profile: Parameters<Directory['register']>[0]; now: number } }) =>
-    directory.register(input.profile, input.now)),
-  heartbeat: fromPromise(async ({ input }: { input: { jid: string; now: number } }) => directory.heartbeat(input.jid, input.now)),
-  deregister: fromPromise(async ({ input }: { input: { jid: string } }) => directory.deregister(input.jid)),
-  bind: fromPromise(async ({ input }: { input: { jid: string; did: string; now: number } }) => {
+const ops: DirectoryOps = {
+  register: (input) => directory.register(input.profile, input.now),
+  heartbeat: (input) => directory.heartbeat(input.jid, input.now),
+  deregister: (input) => directory.deregister(input.jid),
+  bind: (input) => {
     // Read fresh: `npm run enrol` / `npm run keys -- rotate` may have just changed them.
     const outcome = decideBinding(input.jid, input.did, roster.didOf(input.jid), pinnedDids(config.home).get(input.jid));
     if (!outcome.ok) logger.warn({ ...outcome, offered: input.did }, outcome.bound === undefined ? 'not enrolled' : 'did mismatch');
     return outcome;
-  }),
-  candidates: fromPromise(async ({ input }: { input: { need: string; hint?: string; role?: string; now: number } }) => {
+  },
+  candidates: (input) => {
     const candidates = directory.candidates(input.need, input.hint, input.now, input.role);
     const dids: Record<string, string> = {};
     for (const jid of candidates) {
@@ -50,9 +48,9 @@ const actors = {
       if (did !== undefined) dids[jid] = did;
     }
     return { candidates, dids };
-  }),
-  describe: fromPromise(async ({ input }: { input: { capability?: string; now: number } }) => directory.describe(input.capability, input.now)),
-  redeem: fromPromise(async ({ input }: { input: { token: string; jid: string; did: string } }) => {
+  },
+  describe: (input) => directory.describe(input.capability, input.now),
+  redeem: (input) => {
     const outcome = authority.redeem(input.token, input.jid, input.did);
     if (outcome.ok) {
       // A key provisioning may have pinned for the account's name is not the agent's: its enrolment is.
@@ -61,21 +59,14 @@ const actors = {
     }
     else logger.warn({ jid: input.jid, reason: outcome.reason }, 'enrolment refused');
     return outcome;
-  }),
+  },
 };
 
-// provide() builds a new machine: once per kind, not once per request (hot path).
-const exchange = (machine: AnyStateMachine): ExchangeFactory => {
-  const provided = machine.provide({ actors });
-  return (request, from) => ({ machine: provided, input: { request, from, self: agent.name, now: Date.now() } });
-};
-agent.router
-  .on('REGISTER', exchange(registerMachine))
-  .on('HEARTBEAT', exchange(heartbeatMachine))
-  .on('DEREGISTER', exchange(deregisterMachine))
-  .on('ENROL', exchange(enrolMachine))
-  .on('NEED', exchange(needMachine))
-  .on('DESCRIBE', exchange(describeMachine));
+// provide() builds a new machine: once, not once per request (hot path).
+const machine = registryMachine(ops);
+for (const kind of REGISTRY_KINDS) {
+  agent.router.on(kind, (request, from) => ({ machine, input: { request, from, self: agent.name, kind, now: Date.now() } satisfies RegistryInput }));
+}
 
 const sweepEvery = Math.max(250, Math.min(Math.floor(leaseMs / 2), 30000));
 const sweeper = setInterval(() => {

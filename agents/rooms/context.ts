@@ -1,11 +1,11 @@
-// A room's calendar context (OACoP §8.2): the person's CalendarContext (shared/calendar store,
+// A room's calendar context (OACoP §8.2): the person's CalendarContext (shared/oacop over the shared/calendar store,
 // revision rule, free-time arithmetic) with what makes a room different — it is open around the
 // clock (UTC), it trusts whoever the Coordinator books for (only the Coordinator may talk to a
 // room: shared/runtime/policy.ts), and every booking keeps its cleaning gap: busy time is padded
 // by requiresCleaningGap on both sides, so neither a proposal nor a confirm lands inside it.
 import type { CalendarConfig } from '../../shared/calendar/config.js';
 import type { Interval } from '../../shared/calendar/expand.js';
-import { CalendarContext, type CalendarDeps } from '../calendar/context.js';
+import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import type { RoomDef } from './config.js';
 
 export function roomCalendarConfig(room: RoomDef): CalendarConfig {

@@ -24,7 +24,7 @@ import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from 
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { componentTransport } from '../../shared/transport/component.js';
-import { calendarExchangeMachine, type HandleInput } from '../calendar/machine.js';
+import { calendarExchangeMachine, type HandleInput } from '../../shared/oacop/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';

@@ -7,8 +7,7 @@ import { Duration } from 'luxon';
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { AssignTask, CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration } from '../../shared/contracts/types.gen.js';
 import type { Identity } from '../../shared/runtime/names.js';
-import { OACoPFailure, oacopError, type Outcome } from '../calendar/outcome.js';
-import { cancel, confirm, durationMs, propose } from '../calendar/scheduling.js';
+import { cancel, confirm, durationMs, OACoPFailure, oacopError, type Outcome, propose } from '../../shared/oacop/index.js';
 import type { RoomContext } from './context.js';
 
 export const ROOM_KINDS = ['ProposeCollaboration', 'ConfirmCollaboration', 'CancelCollaboration', 'AssignTask'] as const;

@@ -2,8 +2,7 @@
 // INTERNAL_ERROR when it throws, FAILURE TIMEOUT when it hangs, nothing for REJECT-PROPOSAL.
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { calendarExchangeMachine, type HandleInput } from '../../agents/calendar/machine.js';
-import type { Outcome } from '../../agents/calendar/outcome.js';
+import { calendarExchangeMachine, type HandleInput, type Outcome } from '../../shared/oacop/index.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { identify } from '../../shared/runtime/names.js';
@@ -20,9 +19,11 @@ function run(handle: (input: HandleInput) => Promise<Outcome | null>) {
     clock,
     input: { request, from: identify('coordinator@localhost', 'localhost'), self: 'calendar-bob', kind: 'ProposeCollaboration', handleMs: 5000 },
   });
+  const notes: string[] = [];
   actor.on('send', (e) => sent.push(e.envelope));
+  actor.on('note', (e) => notes.push(e.decision));
   actor.start();
-  return { actor, clock, sent };
+  return { actor, clock, sent, notes };
 }
 const settle = () => new Promise((r) => setImmediate(r));
 
@@ -58,5 +59,14 @@ describe('Calendar [machine] one answer per OACoP exchange', () => {
     await settle();
     expect(sent).to.deep.equal([]);
     expect(actor.getSnapshot().status).to.equal('done');
+  });
+
+  it('records the outcome\'s note, else the kind; a REJECT-PROPOSAL records that no answer was due', async () => {
+    const content = { type: 'ProposalResponse', threadId: 'urn:uuid:m1', respondingToRevision: 1, status: 'DECLINED', availableSlots: [] };
+    const noted = run(async () => ({ performative: 'REFUSE', content, note: { decision: 'propose: DECLINED' } }));
+    const bare = run(async () => ({ performative: 'REFUSE', content }));
+    const none = run(async () => null);
+    await settle();
+    expect([noted.notes, bare.notes, none.notes]).to.deep.equal([['propose: DECLINED'], ['ProposeCollaboration'], ['ProposeCollaboration: no answer due']]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { type AnyStateMachine, createActor, fromPromise, SimulatedClock, toPromise } from 'xstate';
+import { createActor, SimulatedClock, toPromise } from 'xstate';
 import { factsContent, fitFacts } from '../../agents/kb/fit.js';
-import { getFactsMachine, type KbInput, storeFactMachine } from '../../agents/kb/machine.js';
+import { type KbInput, type KbKind, kbMachine } from '../../agents/kb/machine.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
@@ -15,23 +15,16 @@ const fact = (n: number, extra: Partial<Fact> = {}): Fact => ({
 
 function input(performative: Envelope['performative'], content: object): KbInput {
   const request = makeEnvelope({ performative, sender: 'Coordinator', receiver: 'KB', conversation_id: 'sess-kb-1', content });
-  return { request, from: identify('coordinator@localhost', 'localhost'), self: 'KB' };
+  return { request, from: identify('coordinator@localhost', 'localhost'), self: 'KB', kind: (content as { type: KbKind }).type };
 }
 
-/** The actors main.ts provides, over any FactStore (a throwing one included). */
-const actorsFor = (store: FactStore) => ({
-  store: fromPromise(async ({ input: i }: { input: { fact: Fact } }) => {
-    store.add(i.fact);
-    return 1;
-  }),
-  query: fromPromise(async ({ input: i }: { input: { filter: object } }) => store.query(i.filter)),
-});
-
-async function run(machine: AnyStateMachine, inp: KbInput, store: FactStore): Promise<Envelope[]> {
+/** Runs one request over any FactStore (a throwing one included), as main.ts does; `notes` collects the telemetry decisions. */
+async function run(inp: KbInput, store: FactStore, notes: string[] = []): Promise<Envelope[]> {
   const sent: Envelope[] = [];
-  const actor = createActor(machine.provide({ actors: actorsFor(store) } as never), { input: inp, clock: new SimulatedClock() });
-  actor.on('send', (e: ExchangeEmitted) => {
+  const actor = createActor(kbMachine(store), { input: inp, clock: new SimulatedClock() });
+  actor.on('*', (e: ExchangeEmitted) => {
     if (e.type === 'send') sent.push(e.envelope);
+    else notes.push(e.decision);
   });
   actor.start();
   await toPromise(actor);
@@ -53,7 +46,9 @@ describe('KB [STORE_FACT] machine', () => {
   it('stores the fact and answers INFORM STORED count 1 in_reply_to the STORE_FACT', async () => {
     const store = new MemoryFactStore();
     const inp = input('INFORM', { type: 'STORE_FACT', fact: fact(1, { subject: 'alice@localhost' }) });
-    const sent = await run(storeFactMachine, inp, store);
+    const notes: string[] = [];
+    const sent = await run(inp, store, notes);
+    expect(notes, 'a stored fact is not a telemetry decision').to.deep.equal([]);
     expect(sent).to.have.length(1);
     expect(sent[0]).to.deep.include({ performative: 'INFORM', sender: 'KB', receiver: 'Coordinator', in_reply_to: inp.request.reply_with, conversation_id: 'sess-kb-1' });
     expect(sent[0]?.content).to.deep.equal({ type: 'STORED', count: 1 });
@@ -62,11 +57,12 @@ describe('KB [STORE_FACT] machine', () => {
 
   it('answers FAILURE KB_STORE_FAILED with the storage error as detail when the store throws', async () => {
     const inp = input('INFORM', { type: 'STORE_FACT', fact: fact(1) });
-    const sent = await run(storeFactMachine, inp, new ThrowingStore());
+    const notes: string[] = [];
+    const sent = await run(inp, new ThrowingStore(), notes);
+    expect(notes).to.deep.equal(['store-failed']);
     expect(sent).to.have.length(1);
     expect(sent[0]).to.deep.include({ performative: 'FAILURE', in_reply_to: inp.request.reply_with });
-    expect(sent[0]?.content).to.include({ reason: 'KB_STORE_FAILED' });
-    expect((sent[0]?.content as { detail: string }).detail).to.contain('SQLITE_FULL');
+    expect(sent[0]?.content).to.deep.equal({ reason: 'KB_STORE_FAILED', detail: 'could not store the fact: SQLITE_FULL: database or disk is full' });
   });
 });
 
@@ -76,26 +72,26 @@ describe('KB [GET_FACTS] machine', () => {
     for (let i = 0; i < 5; i++) store.add(fact(i));
     store.add(fact(9, { session_id: 'sess-other' }));
     const inp = input('QUERY-REF', { type: 'GET_FACTS', filter: { session_id: 'sess-kb-1', slot: 'answer', limit: 3 } });
-    const sent = await run(getFactsMachine, inp, store);
+    const sent = await run(inp, store);
     expect(sent[0]).to.deep.include({ performative: 'INFORM', in_reply_to: inp.request.reply_with, protocol: 'fipa-query' });
     expect((sent[0]?.content as { facts: StoredFact[] }).facts.map((f) => f.value)).to.deep.equal(['answer 4', 'answer 3', 'answer 2']);
   });
 
   it('answers an empty list when nothing matches', async () => {
-    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: { text: 'nothing like this' } }), new MemoryFactStore());
+    const sent = await run(input('QUERY-REF', { type: 'GET_FACTS', filter: { text: 'nothing like this' } }), new MemoryFactStore());
     expect(sent[0]?.content).to.deep.equal({ facts: [] });
   });
 
   it('answers FAILURE INTERNAL_ERROR when the store cannot be read', async () => {
-    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), new ThrowingStore());
+    const sent = await run(input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), new ThrowingStore());
     expect(sent[0]?.performative).to.equal('FAILURE');
-    expect(sent[0]?.content).to.include({ reason: 'INTERNAL_ERROR' });
+    expect(sent[0]?.content).to.deep.equal({ reason: 'INTERNAL_ERROR', detail: 'could not read facts: SQLITE_CORRUPT: database disk image is malformed' });
   });
 
   it('leaves out the oldest facts so the answer fits 64 kB', async () => {
     const store = new MemoryFactStore();
     for (let i = 0; i < 20; i++) store.add(fact(i, { value: `${i} ${'x'.repeat(30000)}` }));
-    const sent = await run(getFactsMachine, input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), store);
+    const sent = await run(input('QUERY-REF', { type: 'GET_FACTS', filter: {} }), store);
     const facts = (sent[0]?.content as { facts: StoredFact[] }).facts;
     expect(facts.map((f) => (f.value as string).split(' ')[0])).to.deep.equal(['19', '18']);
     expect(Buffer.byteLength(JSON.stringify(sent[0]?.content))).to.be.at.most(64 * 1024);

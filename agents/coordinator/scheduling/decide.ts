@@ -53,7 +53,7 @@ export function invitees(wish: ScheduleRequest, asker: string, calendars: readon
 
 /**
  * Why a party offers nothing, truthfully (issue 16): a calendar answers DECLINED exactly when it
- * has no free slot in the window (agents/calendar/scheduling.ts), so that is "busy then", not a
+ * has no free slot in the window (shared/oacop/scheduling.ts), so that is "busy then", not a
  * refusal; else an OACoP error, or silence.
  */
 function missOf(name: string, env: Envelope | undefined): Miss {

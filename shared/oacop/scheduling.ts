@@ -2,11 +2,11 @@
 // ProposalResponse with free slots only (§1.1, §6.1), ConfirmCollaboration → VEVENT with
 // SEQUENCE = revision or OACOP_CONFLICT, CancelCollaboration; revision rule §3.4.
 import { Duration } from 'luxon';
-import { freeIntervals, isFree, isoSlot } from '../../shared/calendar/availability.js';
-import { describeItem, eventComponent, IcalError, parseComponent, type Component } from '../../shared/calendar/ical.js';
-import { fuzzySlots } from '../../shared/calendar/privacy.js';
-import type { ThreadState } from '../../shared/calendar/store.js';
-import type { CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration } from '../../shared/contracts/types.gen.js';
+import { freeIntervals, isFree, isoSlot } from '../calendar/availability.js';
+import { describeItem, eventComponent, IcalError, parseComponent, type Component } from '../calendar/ical.js';
+import { fuzzySlots } from '../calendar/privacy.js';
+import type { ThreadState } from '../calendar/store.js';
+import type { CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration } from '../contracts/types.gen.js';
 import type { CalendarContext } from './context.js';
 import { fail, oacopError, parleyError, type Outcome } from './outcome.js';
 import { checkBurn } from './trust.js';

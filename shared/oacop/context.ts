@@ -1,13 +1,14 @@
 // Everything an OACoP handler of one person's calendar needs: the store, the ledger, the
 // person's settings (re-read when the file changes, so `npm run calendar -- trust` applies to a
-// running agent), the requester's identity and trust (oacop-rfc §6), time and randomness.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { CalendarConfig } from '../../shared/calendar/config.js';
-import { busyIntervals, type Interval } from '../../shared/calendar/expand.js';
-import type { Ledger } from '../../shared/calendar/ledger.js';
-import { RateLimiter, type Rng } from '../../shared/calendar/privacy.js';
-import type { CalendarStore } from '../../shared/calendar/store.js';
-import type { Identity } from '../../shared/runtime/names.js';
+// running agent), the requester's identity and trust (oacop-rfc §6), time and randomness. A
+// room's context extends it (agents/rooms/context.ts).
+import type { Envelope } from '../acl/envelope.js';
+import type { CalendarConfig } from '../calendar/config.js';
+import { busyIntervals, type Interval } from '../calendar/expand.js';
+import type { Ledger } from '../calendar/ledger.js';
+import { RateLimiter, type Rng } from '../calendar/privacy.js';
+import type { CalendarStore } from '../calendar/store.js';
+import type { Identity } from '../runtime/names.js';
 
 export interface CalendarDeps {
   store: CalendarStore;
