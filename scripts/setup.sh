@@ -37,6 +37,15 @@ if { ! command -v openssl >/dev/null || ! command -v ip >/dev/null; } && [ "$(id
     || echo "setup: could not install openssl/iproute2; exposing ports needs openssl" >&2
 fi
 
+# A second real XMPP client for the chat tests (issue 16: "test each from a real XMPP client"):
+# Debian's slixmpp, the library SPADE builds on.
+if ! python3 -c 'import slixmpp' >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  say "installing python3-slixmpp from Debian (apt-get) for the chat tests' second client…"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -q python3-slixmpp >&2 || { apt-get update -q >&2 && apt-get install -y -q python3-slixmpp >&2; }) \
+    || echo "setup: could not install python3-slixmpp; the slixmpp chat test will be skipped" >&2
+fi
+
 stamp=node_modules/.parley-lock
 if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   say "installing node modules (npm ci)…"
