@@ -39,7 +39,7 @@ fi
 
 # A second real XMPP client for the chat tests (issue 16: "test each from a real XMPP client"):
 # Debian's slixmpp, the library SPADE builds on.
-if ! python3 -c 'import slixmpp' >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+if ! /usr/bin/python3 -c 'import slixmpp' >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   say "installing python3-slixmpp from Debian (apt-get) for the chat tests' second client…"
   export DEBIAN_FRONTEND=noninteractive
   (apt-get install -y -q python3-slixmpp >&2 || { apt-get update -q >&2 && apt-get install -y -q python3-slixmpp >&2; }) \
