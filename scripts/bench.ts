@@ -76,21 +76,30 @@ async function main(): Promise<void> {
   process.stderr.write('starting a private ejabberd… ');
   const instance = await startTempInstance();
   process.stderr.write(`up on 127.0.0.1:${instance.cfg.c2sPort} (${instance.cfg.home})\n`);
-  // Ctrl-C must not leave a private ejabberd running.
+  // Ctrl-C or a kill must not leave the scenario's agents or the private ejabberd running.
+  let current: { close(): Promise<void> } | undefined;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => void instance.stop().finally(() => process.exit(130)));
+    process.once(sig, () => {
+      process.stderr.write(`\n${sig}: stopping the agents and the private ejabberd…\n`);
+      void Promise.resolve(current?.close())
+        .catch(() => undefined)
+        .then(() => instance.stop())
+        .finally(() => process.exit(130));
+    });
   }
   const results: ScenarioResult[] = [];
   try {
     for (const s of chosen) {
       process.stderr.write(`${s.name}: `);
       const runner = await s.setup(instance);
+      current = runner;
       try {
         const r = await measure(s, runner, opts);
         results.push(r);
         const failed = r.failures.sequential + r.failures.concurrent;
         process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s${failed ? `, ${failed} failed` : ''}\n`);
       } finally {
+        current = undefined;
         await runner.close();
       }
     }
