@@ -1,8 +1,7 @@
 // The Coordinator process (seed contract §3): every USER_MSG from the Presenter opens one
 // exchange actor; all operational traffic (DF, specialists, KB, calendars, rooms) goes through
 // here, including a specialist's delegation (DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT).
-// OACoP (docs/oacop.md): meetings and tasks it initiated live in data/coordinator.sqlite.
-import path from 'node:path';
+// OACoP (docs/oacop.md): meetings and tasks it initiated live in data/scheduling.sqlite.
 import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { envFlag, envNumber, paths } from '../../shared/config/index.js';
@@ -41,7 +40,7 @@ const agora = {
   ...(tunables.agoraMaxCost !== undefined ? { maxCost: tunables.agoraMaxCost } : {}),
 };
 
-const store = new SchedulingStore(path.join(paths(config).data, 'coordinator.sqlite'));
+const store = new SchedulingStore(paths(config).scheduling);
 onShutdown(() => store.close());
 const saveMeeting = { save: fromPromise(async ({ input }: { input: MeetingRecord }) => store.saveMeeting(input)) };
 // Slots of meetings being confirmed right now (holds.ts): kept a minute, past any proposal round.

@@ -6,12 +6,12 @@ import type { InboundMessage } from '../../shared/transport/types.js';
 import { type ChatEmitted, type QuestionInput, userMsg } from './machine.js';
 import { charCount, MAX_TEXT_CHARS, TEXT } from './render.js';
 import type { FairGate } from './fairness.js';
-import type { Sessions } from './sessions.js';
+import type { ConversationIds } from './conversation-ids.js';
 import { type AllowList, isAllowed } from './subscriptions.js';
 
 export interface DeskDeps {
   allow: AllowList;
-  sessions: Sessions;
+  conversationIds: ConversationIds;
   timeoutMs: number;
   /** See QuestionInput.progressMs / resultTimeoutMs. */
   progressMs?: number;
@@ -58,13 +58,13 @@ export class ChatDesk {
       return 'too-long';
     }
     if (NEW_COMMAND.test(text)) {
-      const s = this.deps.sessions.renew(person, msg.thread, now);
+      const s = this.deps.conversationIds.renew(person, msg.thread, now);
       say(TEXT.newConversation, s.thread);
       return 'renewed';
     }
     // Resolved when the line's turn comes (fairness.ts): a line set aside costs no session work.
     const job = (done: () => void) => {
-      const session = this.deps.sessions.resolve(person, msg.thread, now);
+      const session = this.deps.conversationIds.resolve(person, msg.thread, now);
       const request: Envelope = userMsg({ text, user: person, conversationId: session.conversationId, self: this.deps.self });
       const key = `${msg.from} ${session.thread}`;
       this.pending.set(key, (this.pending.get(key) ?? 0) + 1);

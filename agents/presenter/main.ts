@@ -23,7 +23,7 @@ import { newConversationId } from '../../shared/acl/envelope.js';
 import { bare } from '../../shared/transport/stanza.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
-import { Sessions } from './sessions.js';
+import { ConversationIds } from './conversation-ids.js';
 import { SqliteThreadOwners } from './thread-owners.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
@@ -102,7 +102,7 @@ function say(line: ChatEmitted): void {
 
 const desk = new ChatDesk({
   allow,
-  sessions: new Sessions(tunables.presenterIdleMs, undefined, undefined, new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'))),
+  conversationIds: new ConversationIds(tunables.presenterIdleMs, undefined, undefined, new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'))),
   timeoutMs: tunables.presenterTimeoutMs,
   progressMs: tunables.presenterProgressMs,
   resultTimeoutMs: tunables.resultTimeoutMs,

@@ -108,6 +108,8 @@ export const paths = (cfg: ParleyConfig) => ({
   cookie: path.join(cfg.home, 'ejabberd', 'cookie'),
   secrets: path.join(cfg.home, 'secrets'),
   data: path.join(cfg.home, 'data'),
+  /** The Coordinator's OACoP meetings and tasks (was data/coordinator.sqlite: SchedulingStore moves it). */
+  scheduling: path.join(cfg.home, 'data', 'scheduling.sqlite'),
   telemetry: path.join(cfg.home, 'telemetry'),
   logsDir: path.join(cfg.home, 'logs'),
 });

@@ -35,13 +35,13 @@ const parseJson = (v: unknown): unknown => {
 
 /** The Coordinator's meetings (docs/oacop.md), newest first. */
 export function meetings(cfg: ParleyConfig, limit = 200): Record<string, unknown>[] {
-  return readRows(path.join(paths(cfg).data, 'coordinator.sqlite'), 'SELECT * FROM meetings ORDER BY updated_at DESC LIMIT ?', [limit])
+  return readRows(paths(cfg).scheduling, 'SELECT * FROM meetings ORDER BY updated_at DESC LIMIT ?', [limit])
     .map((r) => ({ ...r, participants: parseJson(r.participants) }));
 }
 
 /** The Coordinator's delegated tasks, newest first. */
 export function tasks(cfg: ParleyConfig, limit = 200): Record<string, unknown>[] {
-  return readRows(path.join(paths(cfg).data, 'coordinator.sqlite'), 'SELECT * FROM tasks ORDER BY updated_at DESC LIMIT ?', [limit]);
+  return readRows(paths(cfg).scheduling, 'SELECT * FROM tasks ORDER BY updated_at DESC LIMIT ?', [limit]);
 }
 
 /** Every person's calendar bookings (negotiation threads), from data/calendar-<person>.sqlite. */

@@ -9,7 +9,7 @@ import type { InboundMessage } from '../../shared/transport/types.js';
 import { ChatDesk } from '../../agents/presenter/chat.js';
 import { type ChatEmitted, type QuestionInput, questionMachine } from '../../agents/presenter/machine.js';
 import { TEXT } from '../../agents/presenter/render.js';
-import { Sessions } from '../../agents/presenter/sessions.js';
+import { ConversationIds } from '../../agents/presenter/conversation-ids.js';
 import { allowList } from '../../agents/presenter/subscriptions.js';
 
 function line(from: string, body: string, extra: Partial<InboundMessage> = {}): InboundMessage {
@@ -26,7 +26,7 @@ function desk(allow = ['localhost']) {
   const actors = new Map<string, ReturnType<typeof createActor<typeof questionMachine>>>();
   let now = 0;
   const d = new ChatDesk({
-    allow: allowList(allow), sessions: new Sessions(60000), timeoutMs: 5000, self: 'Presenter', now: () => now,
+    allow: allowList(allow), conversationIds: new ConversationIds(60000), timeoutMs: 5000, self: 'Presenter', now: () => now,
     say: (l) => said.push(l),
     ask: (input: QuestionInput, onChat) => {
       const actor = createActor(questionMachine, { input, clock });

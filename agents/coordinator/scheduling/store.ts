@@ -1,7 +1,9 @@
 // The Coordinator's memory of what it initiated (OACoP §3, §4), in
-// $PARLEY_HOME/data/coordinator.sqlite: meetings per organizer ("cancel that meeting") and tasks
+// $PARLEY_HOME/data/scheduling.sqlite: meetings per organizer ("cancel that meeting") and tasks
 // (the assignee's answers in chat, and whom to tell of each TaskUpdate). main.ts wraps these
 // calls in promise actors; the USER_MSG factory reads `openTask` to route an assignee's answer.
+import fs from 'node:fs';
+import path from 'node:path';
 import { type Db, openDb } from '../../../shared/store/sqlite.js';
 import type { Window } from './slots.js';
 
@@ -69,6 +71,7 @@ export class SchedulingStore {
   private zoneCache: Record<string, string> | undefined;
 
   constructor(file: string) {
+    moveLegacyFile(file);
     this.db = openDb(file);
     this.db.exec(SCHEMA);
   }
@@ -125,4 +128,14 @@ export class SchedulingStore {
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * The file was data/coordinator.sqlite before it was named for what it holds: an installation
+ * that has the old file and not the new one keeps its meetings and tasks (WAL and index beside it).
+ */
+function moveLegacyFile(file: string): void {
+  const legacy = path.join(path.dirname(file), 'coordinator.sqlite');
+  if (path.basename(file) === 'coordinator.sqlite' || fs.existsSync(file) || !fs.existsSync(legacy)) return;
+  for (const suffix of ['-wal', '-shm', '']) if (fs.existsSync(legacy + suffix)) fs.renameSync(legacy + suffix, file + suffix);
 }

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Sessions } from '../../agents/presenter/sessions.js';
+import { ConversationIds } from '../../agents/presenter/conversation-ids.js';
 import { allowList, isAllowed, onPresenceStanza } from '../../agents/presenter/subscriptions.js';
 import { SqliteThreadOwners } from '../../agents/presenter/thread-owners.js';
 
 function book(idleMs = 1000) {
   let n = 0;
-  return new Sessions(idleMs, () => `sess-${++n}`);
+  return new ConversationIds(idleMs, () => `sess-${++n}`);
 }
 
 describe('Presenter [session] conversation_id per person', () => {
@@ -98,14 +98,14 @@ describe('Presenter [sessions] thread ownership survives a restart (no squatting
 
   it('a thread a person used, and an id the Presenter minted for her, stay hers after a restart', () => {
     const before = new SqliteThreadOwners(file);
-    const first = new Sessions(60000, undefined, undefined, before);
+    const first = new ConversationIds(60000, undefined, undefined, before);
     expect(first.resolve(A, 'alice-thread-1', 0).conversationId).to.equal('alice-thread-1');
     const minted = first.resolve(A, undefined, 0).conversationId;
     before.close();
 
     // The Presenter restarts (a new process: new maps, the same database); Mallory sends first.
     const after = new SqliteThreadOwners(file);
-    const second = new Sessions(60000, undefined, undefined, after);
+    const second = new ConversationIds(60000, undefined, undefined, after);
     const squat = second.resolve(B, 'alice-thread-1', 1);
     expect(squat.conversationId).to.not.equal('alice-thread-1');
     expect(squat.thread).to.equal('alice-thread-1'); // her client keeps its thread; her conversation is her own

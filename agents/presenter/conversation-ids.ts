@@ -5,7 +5,7 @@
 import { newConversationId } from '../../shared/acl/envelope.js';
 import type { ThreadOwners } from './thread-owners.js';
 
-export interface Session {
+export interface ConversationRef {
   /** conversation_id of the envelopes. */
   conversationId: string;
   /** <thread> on the lines the person reads: their own thread when they sent one. */
@@ -22,7 +22,7 @@ interface Slot {
 // contracts/common.json ConversationId: 1..200 characters, no whitespace.
 const USABLE_THREAD = /^\S{1,200}$/;
 
-export class Sessions {
+export class ConversationIds {
   /** person bare JID → their threadless conversation. */
   private readonly current = new Map<string, Slot>();
   /** person bare JID + client thread → conversation (the thread itself, unless renewed). */
@@ -39,7 +39,7 @@ export class Sessions {
   ) {}
 
   /** The conversation for a message from `person` (bare JID) carrying `clientThread`. */
-  resolve(person: string, clientThread: string | undefined, now: number): Session {
+  resolve(person: string, clientThread: string | undefined, now: number): ConversationRef {
     if (clientThread !== undefined && clientThread !== '') {
       const key = `${person} ${clientThread}`;
       const slot = this.threads.get(key);
@@ -62,7 +62,7 @@ export class Sessions {
   }
 
   /** "new": the next message starts a new conversation (in this client thread, or threadless). */
-  renew(person: string, clientThread: string | undefined, now: number): Session {
+  renew(person: string, clientThread: string | undefined, now: number): ConversationRef {
     const id = this.mint(person);
     if (clientThread !== undefined && clientThread !== '') {
       this.put(this.threads, `${person} ${clientThread}`, { id, lastAt: now });
