@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
 import { api } from '../../shared/ejabberd/api.js';
 import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/cluster-control.js';
-import { nodeConfig, nodeName } from '../../shared/ejabberd/cluster.js';
+import { nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/cluster.js';
 import { identify } from '../../shared/runtime/names.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
@@ -28,10 +28,11 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
   const name = (i: number) => nodeName(nodeConfig(cfg, i));
   const sorted = (xs: string[]) => [...xs].sort();
 
-  /** The Erlang node of every agent session (not people, not the admin), cluster-wide. */
-  const agentNodes = async (): Promise<string[]> => (await connectedSessions(cfg))
+  /** Every agent session (not people, not the admin), cluster-wide: bare JID and Erlang node. */
+  const agentSessions = async (): Promise<Array<{ jid: string; node: string }>> => (await connectedSessions(cfg))
     .filter((x) => !['person', 'foreign', 'admin'].includes(identify(x.jid, cfg.domain).role))
-    .map((x) => x.node);
+    .map((x) => ({ jid: x.jid.split('/')[0] as string, node: x.node }));
+  const agentNodes = async (): Promise<string[]> => (await agentSessions()).map((x) => x.node);
 
   /** SIGKILL of node i, then every agent off it (failover, docs/cluster.md "Agents on a cluster"). */
   const kill = async (i: number): Promise<void> => {
@@ -57,6 +58,8 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
       ...(await clusterPorts(3)),
       PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic',
       PARLEY_AUTOSCALE: '0',
+      // Back home (shared/transport/home.ts) checked every 1–3 s after a 500 ms quiet.
+      PARLEY_RETURN_HOME_MS: '2000',
       PARLEY_AGREE_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
       PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
       PARLEY_REGISTRY_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
@@ -89,13 +92,29 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
     await answered(people, 'after node 3 joined');
   });
 
-  it('node 1 restarts while nodes 2 and 3 run: it rejoins them', async () => {
+  it('node 1 restarts while nodes 2 and 3 run: it rejoins them; its agents move back, no question lost', async () => {
     const t0 = Date.now();
     await startNode(cfg, 1);
     console.log(`      (node 1 rejoined in ${Date.now() - t0} ms)`);
     const all = sorted([name(1), name(2), name(3)]);
     for (const i of [1, 2, 3]) expect(sorted(await listCluster(nodeConfig(cfg, i))), `node ${i} sees`).to.deep.equal(all);
-    await answered(people, 'after node 1 rejoined');
+    // Node 1's own agents (their JID hashes to it, shared/ejabberd/cluster.ts startIndex) are
+    // elsewhere now; they move back while 3 questions per person are in flight.
+    const homeOnOne = (await agentSessions()).filter((x) => startIndex(x.jid, 3) === 0).map((x) => x.jid);
+    expect(homeOnOne.length, 'agents whose home is node 1').to.be.greaterThan(0);
+    const asked = askAll(people, 3);
+    const t1 = Date.now();
+    await until(async () => {
+      const now = await agentSessions();
+      return homeOnOne.every((jid) => now.some((x) => x.jid === jid && x.node === name(1)));
+    }, 'node 1\'s agents back on node 1', 60000, 100);
+    const backMs = Date.now() - t1;
+    const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000, 1500);
+    console.log(`      (${homeOnOne.length} agents back on node 1 in ${backMs} ms (${homeOnOne.join(', ')}); ${report('questions during the moves', v)})`);
+    expect(v.lost, 'questions without a line').to.equal(0);
+    expect(v.duplicated, 'questions answered twice').to.equal(0);
+    expect(v.answered, 'answered').to.equal(PEOPLE * 3);
+    await answered(people, 'after the moves');
   });
 
   it('node 1 back on an empty spool (a replaced host) joins the survivors, not a cluster of its own', async () => {
