@@ -10,7 +10,8 @@
 // acknowledged is delivered after the move; if resumption fails the usual failover path applies
 // (a new session, our unacknowledged stanzas sent again). Quiet means nothing queued on our side,
 // nothing unacknowledged by the server, no inbound stanza waiting, and no traffic for `quietMs`.
-// Each agent checks on its own random phase, so a fleet does not move all at once.
+// Each agent checks on its own random phase, so a fleet does not move all at once. A move that
+// fails (the home node refuses the login) falls back to the failover path: the next node.
 import { portOpen } from '../ejabberd/ports.js';
 import type { Endpoints } from './endpoints.js';
 
@@ -29,6 +30,8 @@ export interface HomeWatch {
 export class HomeReturn {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The previous check found the home node accepting connections. */
+  private seen = false;
 
   constructor(private readonly w: HomeWatch) {}
 
@@ -57,9 +60,14 @@ export class HomeReturn {
     if (!s.online || !s.settled || Date.now() - s.lastTrafficAt < this.w.quietMs) return false;
     const since = s.lastTrafficAt;
     const home = new URL(endpoints.home);
-    if (!(await portOpen(Number(home.port), home.hostname, 500))) return false;
+    // Open on two checks in a row: a node that has just started accepts connections before it
+    // has joined the cluster (join_cluster then restarts it), and a login there fails.
+    const seenBefore = this.seen;
+    this.seen = await portOpen(Number(home.port), home.hostname, 500);
+    if (!this.seen || !seenBefore) return false;
     const again = this.w.state(); // the probe took a moment: still quiet?
     if (this.stopped || !again.online || !again.settled || again.lastTrafficAt !== since) return false;
+    this.seen = false;
     endpoints.aimHome();
     this.w.move();
     return true;
