@@ -23,36 +23,81 @@ export async function listCluster(cfg: ParleyConfig): Promise<string[]> {
 /**
  * Every node at once: Mnesia on a node that did not go down last waits for the others' tables
  * before it serves (a node killed while its peer ran, then both stopped), so starting them one by
- * one could wait forever on the first. A node whose spool is not yet in the cluster (a new one)
- * joins node 1 with `ejabberdctl join_cluster` (it restarts, replaces its database with the
- * cluster's and serves again); a known one rejoins by itself when it starts (its Mnesia schema
- * lists the others).
+ * one could wait forever on the first. Nodes that already run are the cluster: every other node
+ * joins through one of them (join below), node 1 included, so a node 1 that died and comes back
+ * (even with a new, empty spool) rejoins the survivors instead of starting a cluster of its own.
+ * When none runs, node 1 is the seed, as at a first start.
  */
 export async function startCluster(cfg: ParleyConfig, { timeoutMs = 60000 } = {}): Promise<NodeStatus[]> {
   const nodes = clusterNodes(cfg);
   if (nodes.length === 1) return [{ ...(await node.start(cfg, { timeoutMs })), index: 1, c2sPort: cfg.c2sPort }];
-  await Promise.all(nodes.map((n) => node.start(n, { timeoutMs, admin: n.node === 1 })));
-  const first = nodes[0] as ParleyConfig;
-  for (const n of nodes.slice(1)) await join(n, first, timeoutMs);
+  const survivors = await runningNodes(nodes);
+  // Only a seed of a brand-new cluster creates the admin with ejabberdctl: a node that joins gets
+  // it, with every other account, from the cluster's database.
+  await Promise.all(nodes.map((n) => node.start(n, { timeoutMs, admin: survivors.length === 0 && n.node === 1 })));
+  const members = survivors.length > 0 ? await largestGroup(survivors) : [nodes[0] as ParleyConfig];
+  for (const n of nodes) if (!members.includes(n)) await join(n, members, timeoutMs);
   return clusterStatus(cfg);
 }
 
-/** Starts node `i` alone (it rejoins, or joins, the running cluster). */
+/**
+ * Starts node `i` alone. If any other node runs, node `i` (node 1 too) joins, or rejoins, the
+ * cluster through whichever of them answers (docs/cluster.md "Start, join, stop"); if none does,
+ * node `i` starts on its own spool: node 1 then seeds a cluster (admin account), any other node
+ * waits in Mnesia for its peers' tables as at a full restart.
+ */
 export async function startNode(cfg: ParleyConfig, i: number, { timeoutMs = 60000 } = {}): Promise<void> {
   const n = nodeConfig(cfg, i);
-  await node.start(n, { timeoutMs, admin: i === 1 });
-  if (i > 1) await join(n, nodeConfig(cfg, 1), timeoutMs);
+  const peers = await runningNodes(clusterNodes(cfg).filter((p) => p.node !== i));
+  await node.start(n, { timeoutMs, admin: i === 1 && peers.length === 0 });
+  if (peers.length > 0) await join(n, peers, timeoutMs);
 }
 
-async function join(n: ParleyConfig, first: ParleyConfig, timeoutMs: number): Promise<void> {
-  const members = await listCluster(first);
-  if (!members.includes(nodeName(n))) {
-    await node.ctl(n, 'join_cluster', nodeName(first)).catch((err: Error) => {
-      throw new Error(`node ${n.node} (${nodeName(n)}) could not join ${nodeName(first)}: ${err.message}`);
+/** The nodes of `nodes` that run now (ports open, HTTP API answering). */
+async function runningNodes(nodes: ParleyConfig[]): Promise<ParleyConfig[]> {
+  const up = await Promise.all(nodes.map((n) => node.status(n).then((st) => st.running, () => false)));
+  return nodes.filter((_, k) => up[k]);
+}
+
+/**
+ * The running nodes that form the largest cluster among `running` (by their `list_cluster`): a
+ * node left alone by an earlier start that failed to join is not taken for the cluster; it joins.
+ */
+async function largestGroup(running: ParleyConfig[]): Promise<ParleyConfig[]> {
+  const lists = await Promise.all(running.map((n) => listCluster(n).catch(() => [] as string[])));
+  let best = 0;
+  lists.forEach((l, k) => { if (l.length > (lists[best] as string[]).length) best = k; });
+  const names = lists[best] as string[];
+  const group = running.filter((n) => names.includes(nodeName(n)));
+  return group.length > 0 ? group : [running[0] as ParleyConfig];
+}
+
+/**
+ * Makes `n` a member of the cluster that `members` run. ejabberd 23.01's join_cluster
+ * (ejabberd_cluster_mnesia:join) pings the given node, deletes the joining node's own Mnesia
+ * schema, adds the given node as extra_db_nodes and copies every table from it: any running
+ * member will do, so each is tried in turn until one accepts. A node already listed by a member's
+ * `list_cluster` (Mnesia's running_db_nodes) rejoined by itself from its schema and must not join
+ * again (that would throw its tables away for nothing).
+ */
+async function join(n: ParleyConfig, members: ParleyConfig[], timeoutMs: number): Promise<void> {
+  const tried: string[] = [];
+  let joined = false;
+  for (const m of members) {
+    const running = await listCluster(m).catch((err: Error) => { tried.push(`${nodeName(m)}: ${err.message.split('\n')[0]}`); return undefined; });
+    if (running === undefined) continue;
+    if (running.includes(nodeName(n))) { joined = true; break; }
+    const ok = await node.ctl(n, 'join_cluster', nodeName(m)).then(() => true, (err: Error) => {
+      tried.push(`${nodeName(m)}: ${err.message.split('\n')[0]}`);
+      return false;
     });
+    if (!ok) continue;
     // Measured: a node that just joined refuses the admin until its auth cache is cleared.
     await node.ctl(n, 'clear_cache').catch(() => undefined);
+    joined = true;
+    break;
   }
+  if (!joined) throw new Error(`node ${n.node} (${nodeName(n)}) could not join the cluster through any running node: ${tried.join('; ') || 'none runs'}`);
   // Joined: the admin account (and every other) now comes from the cluster's database. A login
   // looked up while the node was still alone (or joining) is cached as unknown (ejabberd's auth
   // cache, one hour): clear it until the admin is known here.

@@ -4,6 +4,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { envNumber } from '../config/env.js';
 import { startIndex } from '../ejabberd/cluster.js';
 import { type CountingStreamManager, fixInboundCounter } from './sm-fix.js';
 import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
@@ -64,6 +65,8 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
     logger: opts.logger,
     gate,
     endpoints,
+    returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'),
+    unackedOut: () => (xmpp.streamManagement as unknown as { outbound_q: unknown[] }).outbound_q.length,
     onOnline: async (t) => {
       await t.sendRaw(xml('presence', {}, xml('priority', {}, String(opts.priority ?? 1)), ...(opts.presence ?? [])));
     },

@@ -20,6 +20,20 @@ export class Endpoints {
     return this.list[this.at] as string;
   }
 
+  /** The home node: the first endpoint, where this account starts (home.ts moves back to it). */
+  get home(): string {
+    return this.list[0] as string;
+  }
+
+  get atHome(): boolean {
+    return this.at === 0;
+  }
+
+  /** The next reconnect attempt (next()) goes home. */
+  aimHome(): void {
+    this.at = this.list.length - 1;
+  }
+
   /** The next node (modulo their number): where a reconnect attempt goes. */
   next(): string {
     this.at = (this.at + 1) % this.list.length;

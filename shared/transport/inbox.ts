@@ -25,6 +25,11 @@ export class Inbox {
    * at its concurrency limit REFUSEs busy work it would finish in microseconds). The first
    * stanza is handled at once; the rest wait for the previous one's promises (setImmediate).
    */
+  /** Nothing waiting to be handled. */
+  get idle(): boolean {
+    return !this.draining && this.queue.length === 0;
+  }
+
   dispatch(stanza: Element): void {
     const held: Held = { stanza };
     if (stanza.name === 'message' || stanza.name === 'presence') {

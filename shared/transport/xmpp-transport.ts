@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
 import { Endpoints } from './endpoints.js';
+import { HomeReturn } from './home.js';
 import type { AckGate } from './sm-fix.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
@@ -52,6 +53,10 @@ export interface XmppTransportOptions {
    * stream reconnects to the next one (issue #14 §1). Absent: the entity's own service only.
    */
   endpoints?: string[];
+  /** Back to the first endpoint once it returns, checked about this often (home.ts); 0 or absent: never. */
+  returnHomeMs?: number;
+  /** XEP-0198: our stanzas the server has not acknowledged yet (xmpp.js outbound_q). */
+  unackedOut?: () => number;
 }
 
 /** How long one reconnect attempt may take before it is abandoned and retried. */
@@ -74,6 +79,8 @@ export class XmppTransport implements Transport {
   private readonly inbox: Inbox;
   private corked = false;
   private readonly endpoints: Endpoints;
+  private readonly home: HomeReturn;
+  private lastTrafficAt = 0;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
@@ -91,7 +98,24 @@ export class XmppTransport implements Transport {
     this.entity.on('online', () => void this.onlineNow());
     this.entity.on('disconnect', () => this.lost());
     this.inbox = new Inbox(this.events, opts.gate);
-    this.entity.on('stanza', (stanza: Element) => this.inbox.dispatch(stanza));
+    this.entity.on('stanza', (stanza: Element) => {
+      this.lastTrafficAt = Date.now();
+      this.inbox.dispatch(stanza);
+    });
+    this.home = new HomeReturn({
+      endpoints: this.endpoints,
+      everyMs: opts.returnHomeMs ?? 0,
+      quietMs: (opts.returnHomeMs ?? 0) / 4,
+      state: () => ({
+        online: this._status === 'online',
+        settled: this.queued === 0 && this.inbox.idle && (opts.unackedOut?.() ?? 0) === 0,
+        lastTrafficAt: this.lastTrafficAt,
+      }),
+      move: () => {
+        this.log.info({ service: this.endpoints.home }, 'home node back: moving there (XEP-0198 resumption)');
+        this.entity.socket?.destroy();
+      },
+    });
   }
 
   get status(): TransportStatus {
@@ -120,10 +144,12 @@ export class XmppTransport implements Transport {
       throw err;
     }
     await ready;
+    this.home.start();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.home.stop();
     clearTimeout(this.attemptTimer);
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
@@ -197,6 +223,7 @@ export class XmppTransport implements Transport {
   }
 
   private enqueue(stanza: Element): void {
+    this.lastTrafficAt = Date.now();
     if (this._status === 'online' && this.outbox.length === 0) {
       this.corkTurn();
       this.entity.send(stanza).catch((err: Error) => {
