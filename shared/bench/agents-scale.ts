@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { toPromise } from 'xstate';
 import { makeEnvelope } from '../acl/envelope.js';
-import { envNumber } from '../config/index.js';
+import { envNumber, envString } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/temp-instance.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { oneShotQuery } from './one-shot-query.js';
@@ -15,7 +15,9 @@ import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
 export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
+  const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script}: no "${ready}" within 180 s`)), 180_000);
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before "${ready}"`)));

@@ -23,6 +23,8 @@ export interface DirectoryStore {
   get(jid: string): DirectoryRecord | undefined;
   /** Sets last_seen; false when the jid is not registered. */
   touch(jid: string, at: number): boolean;
+  /** Sets last_seen without an answer (a HEARTBEAT the caller already knows is registered): may be group-committed. */
+  renew(jid: string, at: number): void;
   markUsed(jid: string, at: number): void;
   /** False when the jid was not registered. */
   remove(jid: string): boolean;
@@ -47,6 +49,9 @@ export class MemoryDirectoryStore implements DirectoryStore {
     if (!r) return false;
     r.last_seen = at;
     return true;
+  }
+  renew(jid: string, at: number): void {
+    this.touch(jid, at);
   }
   markUsed(jid: string, at: number): void {
     const r = this.records.get(jid);
@@ -84,10 +89,20 @@ const fromRow = (row: Row): DirectoryRecord => ({
   last_used: row.last_used,
 });
 
-/** Durable across restarts: `$PARLEY_HOME/data/registry.sqlite` in production, `:memory:` in tests. */
+/**
+ * Durable across restarts: `$PARLEY_HOME/data/registry.sqlite` in production, `:memory:` in tests.
+ * Group commit: put, renew and markUsed are queued and written in one transaction when the event
+ * loop turns (setImmediate), so the REGISTERs and HEARTBEATs read from one socket read cost one
+ * commit, not one each; every other call writes the queue first, so reads see every write and
+ * the order is kept. A crash can lose the last turn's writes (milliseconds): the agent's next
+ * HEARTBEAT is answered NOT_REGISTERED and it registers again.
+ */
 export class SqliteDirectoryStore implements DirectoryStore {
   private readonly db: Db;
   private readonly stmts;
+  private queue: (() => void)[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
+  private readonly commit: (ops: (() => void)[]) => void;
 
   constructor(file: string) {
     this.db = openDb(file);
@@ -103,34 +118,67 @@ export class SqliteDirectoryStore implements DirectoryStore {
       remove: this.db.prepare('DELETE FROM registrations WHERE jid = ?'),
       all: this.db.prepare('SELECT profile, registered_at, last_seen, last_used FROM registrations ORDER BY jid'),
     };
+    this.commit = this.db.transaction((ops: (() => void)[]) => {
+      for (const op of ops) op();
+    });
+  }
+
+  /** Writes queued so far, in one transaction (tests and close call it too). */
+  flush(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    if (this.queue.length === 0 || !this.db.open) return;
+    const ops = this.queue;
+    this.queue = [];
+    this.commit(ops);
+  }
+
+  /** Number of writes waiting for the next group commit. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private later(op: () => void): void {
+    this.queue.push(op);
+    this.scheduled ??= setImmediate(() => this.flush());
   }
 
   put(record: DirectoryRecord): void {
-    this.stmts.put.run({
+    const row = {
       jid: record.profile.jid,
       profile: JSON.stringify(record.profile),
       registered_at: record.registered_at,
       last_seen: record.last_seen,
       last_used: record.last_used,
-    });
+    };
+    this.later(() => this.stmts.put.run(row));
   }
   get(jid: string): DirectoryRecord | undefined {
+    this.flush();
     const row = this.stmts.get.get(jid) as Row | undefined;
     return row && fromRow(row);
   }
   touch(jid: string, at: number): boolean {
+    this.flush();
     return this.stmts.touch.run(at, jid).changes > 0;
   }
+  renew(jid: string, at: number): void {
+    this.later(() => this.stmts.touch.run(at, jid));
+  }
   markUsed(jid: string, at: number): void {
-    this.stmts.markUsed.run(at, jid);
+    this.later(() => this.stmts.markUsed.run(at, jid));
   }
   remove(jid: string): boolean {
+    this.flush();
     return this.stmts.remove.run(jid).changes > 0;
   }
   all(): DirectoryRecord[] {
+    this.flush();
     return (this.stmts.all.all() as Row[]).map(fromRow);
   }
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
   }
 }
