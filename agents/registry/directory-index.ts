@@ -6,7 +6,8 @@
 //   - ranking features (ranking.ts RankFeatures) parsed once per distinct topics+examples and
 //     shared by reference, so 10,000 agents of one role cost one parse and one score per query;
 //   - top-k selection: only the MAX_CANDIDATES best are kept, and only those are checked against
-//     `admits` (the enrolment lookup), which cannot change the order of the others.
+//     `admits` (the enrolment lookup), which cannot change the order of the others;
+//   - lease groups: the members of each (domain, lease_group), for the HEARTBEAT that renews them all.
 import type { DirectoryRecord } from '../../shared/store/directory.js';
 import { isLive } from './lease.js';
 import { featureScore, prepareHint, type RankFeatures, rankFeatures, ranksBefore } from './ranking.js';
@@ -22,6 +23,7 @@ export class DirectoryIndex {
   private readonly entries = new Map<string, Entry>();
   private readonly byCapability = new Map<string, Set<string>>();
   private readonly features = new Map<string, { features: RankFeatures; refs: number }>();
+  private readonly groups = new Map<string, Set<string>>();
 
   constructor(records: Iterable<DirectoryRecord> = []) {
     for (const r of records) this.set(r);
@@ -52,6 +54,12 @@ export class DirectoryIndex {
     }
     shared.refs += 1;
     this.entries.set(jid, { record, features: shared.features, featureKey });
+    const group = groupKey(record);
+    if (group !== undefined) {
+      let members = this.groups.get(group);
+      if (!members) this.groups.set(group, (members = new Set()));
+      members.add(jid);
+    }
     for (const c of new Set(record.profile.capabilities)) {
       let set = this.byCapability.get(c);
       if (!set) this.byCapability.set(c, (set = new Set()));
@@ -68,9 +76,23 @@ export class DirectoryIndex {
       set?.delete(jid);
       if (set?.size === 0) this.byCapability.delete(c);
     }
+    const group = groupKey(e.record);
+    if (group !== undefined) {
+      const members = this.groups.get(group);
+      members?.delete(jid);
+      if (members?.size === 0) this.groups.delete(group);
+    }
     const shared = this.features.get(e.featureKey);
     if (shared && --shared.refs === 0) this.features.delete(e.featureKey);
     return true;
+  }
+
+  /** The records sharing `jid`'s lease group (itself included); none when it named no group. */
+  *groupOf(jid: string): IterableIterator<DirectoryRecord> {
+    const r = this.entries.get(jid)?.record;
+    const group = r && groupKey(r);
+    if (group === undefined) return;
+    for (const m of this.groups.get(group) ?? []) yield (this.entries.get(m) as Entry).record;
   }
 
   records(): IterableIterator<DirectoryRecord> {
@@ -111,4 +133,12 @@ export class DirectoryIndex {
     }
     return kept.map((c) => c.r);
   }
+}
+
+/**
+ * A group is scoped to the members' domain: only agents of one component (one operator's secret)
+ * can share a lease, so an agent of another domain naming the same group renews none of them.
+ */
+function groupKey(r: DirectoryRecord): string | undefined {
+  return r.lease_group === undefined ? undefined : `${r.profile.jid.slice(r.profile.jid.indexOf('@') + 1)}\n${r.lease_group}`;
 }

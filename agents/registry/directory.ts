@@ -27,16 +27,24 @@ export class Directory {
     for (const r of this.index.records()) this.lastUse = Math.max(this.lastUse, r.last_used);
   }
 
-  /** Inserts or replaces (a restarted agent registers again); the lease starts now. */
+  /**
+   * Inserts or replaces (a restarted agent registers again); the lease starts now. A profile's
+   * lease_group is kept beside the profile, never in it: the DF does not list it.
+   */
   register(profile: AgentProfile, now: number): { jid: string; lease_ms: number } {
     const jid = bare(profile.jid);
-    const record: DirectoryRecord = { profile: { ...profile, jid }, registered_at: now, last_seen: now, last_used: 0 };
+    const { lease_group: group, ...listed } = profile;
+    const record: DirectoryRecord = { profile: { ...listed, jid }, registered_at: now, last_seen: now, last_used: 0, ...(group !== undefined ? { lease_group: group } : {}) };
     this.store.put(record);
     this.index.set(record);
     return { jid, lease_ms: this.leaseMs };
   }
 
-  /** Renews a live lease; false (and the stale entry is dropped) when there is none. */
+  /**
+   * Renews a live lease, and those of every live member of its lease group (a member already
+   * expired stays expired: a group never brings an entry back); false (and the stale entry is
+   * dropped) when there is none.
+   */
   heartbeat(jid: string, now: number): boolean {
     const record = this.index.get(bare(jid));
     if (!record) return false;
@@ -44,8 +52,13 @@ export class Directory {
       this.deregister(record.profile.jid);
       return false;
     }
-    record.last_seen = now;
-    this.store.renew(record.profile.jid, now);
+    if (record.lease_group === undefined) {
+      record.last_seen = now;
+      this.store.renew(record.profile.jid, now);
+      return true;
+    }
+    for (const m of this.index.groupOf(record.profile.jid)) if (isLive(m, now, this.leaseMs)) m.last_seen = now;
+    this.store.renewGroup(record.lease_group, record.profile.jid.slice(record.profile.jid.indexOf('@') + 1), now, this.leaseMs);
     return true;
   }
 

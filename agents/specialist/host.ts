@@ -39,6 +39,7 @@ import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { ShardClaims } from '../../shared/runtime/shard-claims.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
 
@@ -168,6 +169,8 @@ logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.
 
 const version = packageVersion();
 const gate = new RegistrationGate();
+// One HEARTBEAT per interval renews every agent's lease (shared/runtime/lease-group.ts), not one per agent.
+const group = new LeaseGroup(tunables.heartbeatMs);
 const registrations = new Map<string, DfRegistration>();
 const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
 /** How many this process registers: all, or (sharded) those ejabberd routes here, once known. */
@@ -193,6 +196,7 @@ const register = (agent: Agent, key: string) => {
     key,
     // At most 64 REGISTERs outstanding, at the start and after a Registry restart alike.
     gate,
+    group,
     onRegistered: (e) => {
       if (e.count !== 1) return;
       logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
@@ -231,6 +235,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
+  group.close();
   await Promise.all([...registrations.values()].map((r) => r.deregister()));
   await host.stop().catch(() => undefined);
   await skillHost.close().catch(() => undefined);
