@@ -33,7 +33,7 @@ import { loadRoles } from '../../shared/skills/roles.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
-import { askExpertExchange, cfpExchange, lostOffer, Slots, type SkillRunner } from './exchange.js';
+import { type CfpExchangeDeps, hostedExchanges, lostOffer, Slots, type SkillRunner } from './exchange.js';
 import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
@@ -137,6 +137,11 @@ await skillHost.apply(loadCatalogue(dirs));
 const shared = hostRunner(skillHost);
 const tSkills = performance.now();
 
+// Per agent: its slots and its runner (the skill's delegation goes out as it); the exchange
+// machines are provided once for the host (exchange.ts hostedExchanges), not once per agent.
+const parts = new Map<string, CfpExchangeDeps>();
+const sharedDeps: CfpExchangeDeps = { skills: shared, slots: new Slots(opts.perAgent), offers: new Slots(4 * opts.perAgent), computeMs: opts.computeTimeoutMs, terms };
+const exchanges = hostedExchanges((self) => (self === undefined ? sharedDeps : parts.get(self) ?? sharedDeps));
 const hosted = members.map((m) => {
   const signing = signingEnabled() && ledger ? new Signing({
     identity: m.identity, trust, domain: config.domain, ledger: new ReplayLedger({ share: ledger, scope: m.jid }), ...offlineWindowFromEnv(process.env),
@@ -153,10 +158,9 @@ const hosted = members.map((m) => {
       }
     },
   };
-  const slots = new Slots(opts.perAgent);
-  const offers = new Slots(4 * opts.perAgent);
-  agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs }));
-  agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms }));
+  parts.set(agent.self.name, { skills, slots: new Slots(opts.perAgent), offers: new Slots(4 * opts.perAgent), computeMs: opts.computeTimeoutMs, terms });
+  agent.router.on('ASK_EXPERT', exchanges.ask);
+  agent.router.on('AGORA_REQUEST', exchanges.cfp);
   agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
   agent.onOrphan('AGORA_ACCEPT', lostOffer);
   return { agent, key: `reg-${agent.name}-${randomUUID()}` };
