@@ -87,6 +87,14 @@ export class RegistrationGate {
 
 /** How long a REGISTER waits before the next attempt: from 0.5 s doubling to 10 s (the Registry may start later). */
 const RETRY = { initialMs: 500, maxMs: 10000 };
+/**
+ * Gated (a host's many agents): a REGISTER waits behind up to `limit` − 1 others, so an unanswered
+ * one is resent after 5 s, not 0.5 s. With 3,000 virtual specialists on the loaded 2-core box a
+ * REGISTER's round trip was p50 664 ms, p90 952 ms (64 outstanding; docs/bench.md "Virtual
+ * agents"): at 0.5 s most would be resent while still queued, and every copy is verified, written
+ * and answered again by the Registry.
+ */
+export const GATED_RETRY = { initialMs: 5000, maxMs: 30000 };
 /** How long the machine waits for the DF's answer to DEREGISTER before it ends anyway. */
 const DEREGISTER_TIMEOUT_MS = 1500;
 
@@ -98,7 +106,7 @@ export function registerWithDf(agent: Agent, profile: AgentProfile, opts: DfRegi
   group?.join(key, (event) => agent.router.send(key, event));
   const actor = agent.router.start(key, registrationMachine, {
     self: agent.name, jid: agent.self.jid, profile: grouped(profile), conversationId: key, heartbeatMs: opts.heartbeatMs,
-    retry: RETRY, deregisterTimeoutMs: DEREGISTER_TIMEOUT_MS, gated: gate !== undefined, heartbeats: group === undefined,
+    retry: gate ? GATED_RETRY : RETRY, deregisterTimeoutMs: DEREGISTER_TIMEOUT_MS, gated: gate !== undefined, heartbeats: group === undefined,
   }, undefined, { ephemeral: true });
   const onRegistered = opts.onRegistered;
   actor.on('registered', (e: RegistrationEmitted) => {
