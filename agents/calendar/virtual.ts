@@ -28,6 +28,7 @@ import { ExchangeStore } from '../../shared/store/exchanges.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/df-registration.js';
+import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { calendarMachine, calendarProfile, type Served, serveOacop, watchedConfig } from './wiring.js';
 
@@ -103,9 +104,12 @@ export class VirtualCalendars {
   private readonly rng = () => randomInt(0, 2 ** 32) / 2 ** 32;
   /** Turns to register (first time, and again after the Registry lost the lease): 64 at once. */
   readonly gate = new RegistrationGate();
+  /** One HEARTBEAT a interval renews every calendar's lease (shared/runtime/lease-group.ts). */
+  readonly group: LeaseGroup;
   private readonly version = packageVersion();
 
   constructor(private readonly o: VirtualCalendarsOptions) {
+    this.group = new LeaseGroup(o.heartbeatMs);
     this.machine = calendarMachine((receiver) => this.byName.get(receiver));
     this.stores = o.stores ?? new StorePool((person) => new CalendarStore(calendarDbFile(o.config, person)));
   }
@@ -189,6 +193,7 @@ export class VirtualCalendars {
       entry.registration = registerWithDf(agent, calendarProfile(agent, entry.person, this.o.config.domain, this.version), {
         heartbeatMs: this.o.heartbeatMs,
         gate: this.gate,
+        group: this.group,
         onRegistered: (e) => {
           if (e.count === 1) onFirst(agent, e.lease_ms);
         },
@@ -198,6 +203,7 @@ export class VirtualCalendars {
 
   /** DEREGISTER every calendar (answered or after 2 s), then mark each exchange view cleanly stopped and close the stores. */
   async deregisterAll(): Promise<number> {
+    this.group.close();
     const answered = await Promise.all([...this.byName.values()].map((e) => e.registration?.deregister() ?? true));
     return answered.filter((ok) => !ok).length;
   }

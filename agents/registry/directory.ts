@@ -7,7 +7,7 @@ import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.
 import type { DirectoryRecord, DirectoryStore } from '../../shared/store/directory.js';
 import { bare } from '../../shared/transport/stanza.js';
 import { isLive, partitionByLease } from './lease.js';
-import { rankCandidates } from './ranking.js';
+import { DirectoryIndex } from './directory-index.js';
 
 export type { DirectoryEntry };
 
@@ -17,42 +17,64 @@ export const MAX_DIRECTORY = 1000;
 
 export class Directory {
   /** Monotonic "use" stamp, so queries within one millisecond still take turns. */
-  private lastUse: number;
+  private lastUse = 0;
+  /** Every registration in memory (directory-index.ts); the store is the durable copy, written through. */
+  private readonly index: DirectoryIndex;
 
   /** `admits`: whether a JID may be listed now (its enrolment holds); default all. */
   constructor(private readonly store: DirectoryStore, readonly leaseMs: number, private readonly admits: (jid: string) => boolean = () => true) {
-    this.lastUse = Math.max(0, ...store.all().map((r) => r.last_used));
+    this.index = new DirectoryIndex(store.all());
+    for (const r of this.index.records()) this.lastUse = Math.max(this.lastUse, r.last_used);
   }
 
-  /** Inserts or replaces (a restarted agent registers again); the lease starts now. */
+  /**
+   * Inserts or replaces (a restarted agent registers again); the lease starts now. A profile's
+   * lease_group is kept beside the profile, never in it: the DF does not list it.
+   */
   register(profile: AgentProfile, now: number): { jid: string; lease_ms: number } {
     const jid = bare(profile.jid);
-    this.store.put({ profile: { ...profile, jid }, registered_at: now, last_seen: now, last_used: 0 });
+    const { lease_group: group, ...listed } = profile;
+    const record: DirectoryRecord = { profile: { ...listed, jid }, registered_at: now, last_seen: now, last_used: 0, ...(group !== undefined ? { lease_group: group } : {}) };
+    this.store.put(record);
+    this.index.set(record);
     return { jid, lease_ms: this.leaseMs };
   }
 
-  /** Renews a live lease; false (and the stale entry is dropped) when there is none. */
+  /**
+   * Renews a live lease, and those of every live member of its lease group (a member already
+   * expired stays expired: a group never brings an entry back); false (and the stale entry is
+   * dropped) when there is none.
+   */
   heartbeat(jid: string, now: number): boolean {
-    const record = this.store.get(bare(jid));
+    const record = this.index.get(bare(jid));
     if (!record) return false;
     if (!isLive(record, now, this.leaseMs)) {
-      this.store.remove(record.profile.jid);
+      this.deregister(record.profile.jid);
       return false;
     }
-    return this.store.touch(record.profile.jid, now);
+    if (record.lease_group === undefined) {
+      record.last_seen = now;
+      this.store.renew(record.profile.jid, now);
+      return true;
+    }
+    for (const m of this.index.groupOf(record.profile.jid)) if (isLive(m, now, this.leaseMs)) m.last_seen = now;
+    this.store.renewGroup(record.lease_group, record.profile.jid.slice(record.profile.jid.indexOf('@') + 1), now, this.leaseMs);
+    return true;
   }
 
   deregister(jid: string): boolean {
-    return this.store.remove(bare(jid));
+    const key = bare(jid);
+    const had = this.index.delete(key);
+    return this.store.remove(key) || had;
   }
 
-  /** Every live agent offering `need` (of `role`, when given), best first (ranking.ts); the head is marked used. */
+  /** Every live agent offering `need` (of `role`, when given), best first (ranking.ts), at most MAX_CANDIDATES; the head is marked used. */
   candidates(need: string, hint: string | undefined, now: number, role?: string): string[] {
-    const capable = this.live(now).filter((r) => r.profile.capabilities.includes(need) && (role === undefined || r.profile.role === role));
-    const ranked = rankCandidates(capable, hint).slice(0, MAX_CANDIDATES);
+    const ranked = this.index.top(need, hint, { now, leaseMs: this.leaseMs, k: MAX_CANDIDATES, admits: this.admits, ...(role !== undefined ? { role } : {}) });
     const head = ranked[0];
     if (head) {
       this.lastUse = Math.max(now, this.lastUse + 1);
+      head.last_used = this.lastUse;
       this.store.markUsed(head.profile.jid, this.lastUse);
     }
     return ranked.map((r) => r.profile.jid);
@@ -70,14 +92,14 @@ export class Directory {
 
   /** Removes expired registrations and those no longer admitted (periodic sweep; lookups also ignore them lazily). */
   sweep(now: number): { expired: string[]; unenrolled: string[] } {
-    const { expired, live } = partitionByLease(this.store.all(), now, this.leaseMs);
+    const { expired, live } = partitionByLease([...this.index.records()], now, this.leaseMs);
     const unadmitted = live.filter((r) => !this.admits(r.profile.jid));
-    for (const r of [...expired, ...unadmitted]) this.store.remove(r.profile.jid);
+    for (const r of [...expired, ...unadmitted]) this.deregister(r.profile.jid);
     return { expired: expired.map((r) => r.profile.jid), unenrolled: unadmitted.map((r) => r.profile.jid) };
   }
 
   private live(now: number): DirectoryRecord[] {
-    return partitionByLease(this.store.all(), now, this.leaseMs).live.filter((r) => this.admits(r.profile.jid));
+    return partitionByLease([...this.index.records()], now, this.leaseMs).live.filter((r) => this.admits(r.profile.jid));
   }
 }
 

@@ -36,7 +36,10 @@ const ops: DirectoryOps = {
   deregister: (input) => directory.deregister(input.jid),
   bind: (input) => {
     // Read fresh: `npm run enrol` / `npm run keys -- rotate` may have just changed them.
-    const outcome = decideBinding(input.jid, input.did, roster.didOf(input.jid), pinnedDids(config.home).get(input.jid));
+    // The pin file is read only when there is no enrolment (decideBinding ignores it then): a
+    // host's thousands of REGISTERs do not each read and parse it.
+    const enrolled = roster.didOf(input.jid);
+    const outcome = decideBinding(input.jid, input.did, enrolled, enrolled === undefined ? pinnedDids(config.home).get(input.jid) : undefined);
     if (!outcome.ok) logger.warn({ ...outcome, offered: input.did }, outcome.bound === undefined ? 'not enrolled' : 'did mismatch');
     return outcome;
   },

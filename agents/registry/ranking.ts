@@ -77,3 +77,43 @@ export function rankCandidates<R extends DirectoryRecord>(records: readonly R[],
     || (a.r.profile.jid < b.r.profile.jid ? -1 : a.r.profile.jid > b.r.profile.jid ? 1 : 0));
   return scored.map((s) => s.r);
 }
+
+/**
+ * What ranking needs of one profile, parsed once at REGISTER instead of at every query: the words
+ * of each topic and the shape of each example. Agents with the same skills share one (the
+ * directory interns them), so a query scores each distinct skill set once, not each agent.
+ */
+export interface RankFeatures {
+  readonly topicWords: readonly (readonly string[])[];
+  readonly exampleShapes: readonly ReadonlySet<string>[];
+}
+
+export function rankFeatures(topics: readonly string[] | undefined, examples: readonly string[] | undefined): RankFeatures {
+  return { topicWords: (topics ?? []).map(words), exampleShapes: (examples ?? []).map(shape) };
+}
+
+/** A hint prepared once per query for featureScore. */
+export interface PreparedHint {
+  readonly words: readonly string[];
+  readonly shape: ReadonlySet<string>;
+}
+
+export const prepareHint = (hint: string | undefined): PreparedHint | undefined => (hint ? { words: words(hint), shape: shape(hint) } : undefined);
+
+/** topicScore + exampleScore of the profile the features came from (the same numbers, without re-parsing). */
+export function featureScore(f: RankFeatures, hint: PreparedHint | undefined): number {
+  if (!hint) return 0;
+  let score = 0;
+  for (const tw of f.topicWords) if (tw.length > 0 && tw.every((w) => wordOccurs(w, hint.words))) score += 1;
+  let best = 0;
+  for (const s of f.exampleShapes) best = Math.max(best, jaccard(hint.shape, s));
+  return score + best;
+}
+
+/** The order of rankCandidates for records already scored: true when `a` comes before `b`. */
+export function ranksBefore(a: { r: DirectoryRecord; score: number }, b: { r: DirectoryRecord; score: number }): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  if (a.r.last_used !== b.r.last_used) return a.r.last_used < b.r.last_used;
+  if (a.r.registered_at !== b.r.registered_at) return a.r.registered_at < b.r.registered_at;
+  return a.r.profile.jid < b.r.profile.jid;
+}

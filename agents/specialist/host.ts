@@ -33,12 +33,13 @@ import { loadRoles } from '../../shared/skills/roles.js';
 import { ReplayLedger } from '../../shared/store/replay-ledger.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
-import { askExpertExchange, cfpExchange, lostOffer, Slots, type SkillRunner } from './exchange.js';
+import { type CfpExchangeDeps, hostedExchanges, lostOffer, Slots, type SkillRunner } from './exchange.js';
 import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { ShardClaims } from '../../shared/runtime/shard-claims.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
@@ -137,6 +138,11 @@ await skillHost.apply(loadCatalogue(dirs));
 const shared = hostRunner(skillHost);
 const tSkills = performance.now();
 
+// Per agent: its slots and its runner (the skill's delegation goes out as it); the exchange
+// machines are provided once for the host (exchange.ts hostedExchanges), not once per agent.
+const parts = new Map<string, CfpExchangeDeps>();
+const sharedDeps: CfpExchangeDeps = { skills: shared, slots: new Slots(opts.perAgent), offers: new Slots(4 * opts.perAgent), computeMs: opts.computeTimeoutMs, terms };
+const exchanges = hostedExchanges((self) => (self === undefined ? sharedDeps : parts.get(self) ?? sharedDeps));
 const hosted = members.map((m) => {
   const signing = signingEnabled() && ledger ? new Signing({
     identity: m.identity, trust, domain: config.domain, ledger: new ReplayLedger({ share: ledger, scope: m.jid }), ...offlineWindowFromEnv(process.env),
@@ -153,10 +159,9 @@ const hosted = members.map((m) => {
       }
     },
   };
-  const slots = new Slots(opts.perAgent);
-  const offers = new Slots(4 * opts.perAgent);
-  agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs }));
-  agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms }));
+  parts.set(agent.self.name, { skills, slots: new Slots(opts.perAgent), offers: new Slots(4 * opts.perAgent), computeMs: opts.computeTimeoutMs, terms });
+  agent.router.on('ASK_EXPERT', exchanges.ask);
+  agent.router.on('AGORA_REQUEST', exchanges.cfp);
   agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
   agent.onOrphan('AGORA_ACCEPT', lostOffer);
   return { agent, key: `reg-${agent.name}-${randomUUID()}` };
@@ -170,6 +175,8 @@ tellSupervisor({ type: 'ready', moment: 'online' });
 
 const version = packageVersion();
 const gate = new RegistrationGate();
+// One HEARTBEAT per interval renews every agent's lease (shared/runtime/lease-group.ts), not one per agent.
+const group = new LeaseGroup(tunables.heartbeatMs);
 const registrations = new Map<string, DfRegistration>();
 const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
 /** How many this process registers: all, or (sharded) those ejabberd routes here, once known. */
@@ -196,6 +203,7 @@ const register = (agent: Agent, key: string) => {
     key,
     // At most 64 REGISTERs outstanding, at the start and after a Registry restart alike.
     gate,
+    group,
     onRegistered: (e) => {
       if (e.count !== 1) return;
       logger.debug({ agent: agent.name, lease_ms: e.lease_ms }, 'registered');
@@ -234,6 +242,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping');
+  group.close();
   await Promise.all([...registrations.values()].map((r) => r.deregister()));
   await host.stop().catch(() => undefined);
   await skillHost.close().catch(() => undefined);

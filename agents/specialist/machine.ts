@@ -16,6 +16,8 @@ export interface ComputeInput {
   /** ASK_EXPERT args (validated against the skill's inputSchema) and the session for delegations. */
   args: Record<string, unknown>;
   session_id: string;
+  /** The agent whose exchange runs it (a host's shared machines find that agent's runner by it). */
+  self?: string;
 }
 export interface ComputeOutput {
   answer: string;
@@ -116,7 +118,7 @@ export const askExpertMachine = setup({
           entry: 'agree',
           invoke: {
             src: 'compute',
-            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id }),
+            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id, self: context.self }),
             onDone: {
               target: '#askExpert.answered',
               actions: emit(({ context, event }) => ({

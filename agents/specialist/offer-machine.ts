@@ -154,7 +154,7 @@ export const offerMachine = setup({
           exit: 'releaseWorker',
           invoke: {
             src: 'compute',
-            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id }),
+            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id, self: context.self }),
             onDone: {
               target: '#offer.ended',
               actions: emit(({ context, event }) => ({

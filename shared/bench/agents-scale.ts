@@ -7,7 +7,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { toPromise } from 'xstate';
 import { makeEnvelope } from '../acl/envelope.js';
-import { envNumber } from '../config/index.js';
+import { envNumber, envString } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/temp-instance.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { oneShotQuery } from './one-shot-query.js';
@@ -15,9 +15,15 @@ import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
 export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
+  const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script}: no "${ready}" within 180 s`)), 180_000);
+    const timer = setTimeout(() => {
+      // Not left running: a failed setup has no close() to stop it.
+      void stop(child);
+      reject(new Error(`${script}: no "${ready}" within 180 s`));
+    }, 180_000);
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before "${ready}"`)));
     readline.createInterface({ input: child.stdout! }).on('line', (l) => {
       try {
@@ -50,10 +56,14 @@ export const agentsScale: Scenario = {
     // Heartbeats of a thousand agents are load too: the default lease, as in production.
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
     const registry = await start('agents/registry/main.js', [], env, 'online');
-    const one = await start('agents/specialist/host.js', ['--host', 'base', '--count', '1', '--role', 'math'], env, 'agents registered');
-    const baseRss = Number(one.line.rss_bytes);
-    await stop(one.child);
-    const many = await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered');
+    const { baseRss, many } = await (async () => {
+      const one = await start('agents/specialist/host.js', ['--host', 'base', '--count', '1', '--role', 'math'], env, 'agents registered');
+      await stop(one.child);
+      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered') };
+    })().catch(async (err: unknown) => {
+      await stop(registry.child);
+      throw err;
+    });
     const l = many.line;
     const perAgentKb = (Number(l.rss_bytes) - baseRss) / Math.max(1, n - 1) / 1024;
     process.stderr.write(`\n  ${n} virtual agents started and registered in ${String(l.total_ms)} ms (${(Number(l.total_ms) / n).toFixed(2)} ms/agent; `

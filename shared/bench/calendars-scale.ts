@@ -25,10 +25,15 @@ export const calendarsScale: Scenario = {
     const n = envNumber('PARLEY_BENCH_CALENDARS', process.env, 1000);
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
     const registry = await start('agents/registry/main.js', [], env, 'online');
-    const one = await start('agents/calendar/host.js', ['--host', 'base', '--count', '1'], env, 'calendars registered');
-    const baseRss = Number(one.line.rss_bytes);
-    await stop(one.child);
-    const many = await start('agents/calendar/host.js', ['--host', 'bench', '--count', String(n)], env, 'calendars registered');
+    const { baseRss, many } = await (async () => {
+      const one = await start('agents/calendar/host.js', ['--host', 'base', '--count', '1'], env, 'calendars registered');
+      await stop(one.child);
+      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/calendar/host.js', ['--host', 'bench', '--count', String(n)], env, 'calendars registered') };
+    })().catch(async (err: unknown) => {
+      // A failed setup has no close(): the Registry must not be left running.
+      await stop(registry.child);
+      throw err;
+    });
     const l = many.line;
     const perKb = (Number(l.rss_bytes) - baseRss) / Math.max(1, n - 1) / 1024;
     process.stderr.write(`\n  ${n} virtual calendars started and registered in ${String(l.total_ms)} ms (${(Number(l.total_ms) / n).toFixed(2)} ms/calendar; `

@@ -629,6 +629,10 @@ export interface AgentProfile {
    * @maxItems 100
    */
   skills?: string[];
+  /**
+   * Issue 14 §3: the agent shares its lease with every agent of its domain that registered naming the same group (the virtual agents of one host process): a HEARTBEAT from any live member renews every live member, so a host sends one HEARTBEAT per interval, not one per agent, and a host that dies takes all of them out of the directory within one lease. A random secret of the host; the DF never lists it.
+   */
+  lease_group?: string;
   max_concurrent?: number;
   sessions?: SessionsManifest;
   room?: RoomProfile;

@@ -26,6 +26,12 @@ export interface RegistrationInput {
    * not flood the Registry with REGISTERs and their retries (after its restart too).
    */
   gated?: boolean;
+  /**
+   * False: no HEARTBEAT timer; the agent's lease group (profile.lease_group, df-registration.ts
+   * LeaseGroup) sends BEAT to one registered member per interval, whose HEARTBEAT renews them all,
+   * and LOST to the others when that member's lease was gone.
+   */
+  heartbeats?: boolean;
 }
 
 interface RegistrationContext extends Required<RegistrationInput> {
@@ -37,8 +43,13 @@ interface RegistrationContext extends Required<RegistrationInput> {
 
 /** `queued`: a gated machine waits for its turn (GO). */
 export type RegistrationEmitted = ExchangeEmitted | { type: 'registered'; lease_ms: number; count: number } | { type: 'queued' };
-/** PROFILE: the skills changed (hot reload); the DF gets the new profile in a new REGISTER. GO: a gated machine's turn. */
-export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' } | { type: 'PROFILE'; profile: AgentProfile } | { type: 'GO' };
+/**
+ * PROFILE: the skills changed (hot reload); the DF gets the new profile in a new REGISTER. GO: a
+ * gated machine's turn. BEAT: send the lease group's HEARTBEAT now. LOST: the member whose
+ * HEARTBEAT renews the group was answered NOT_REGISTERED, so this member's lease is gone too:
+ * register again (through the gate).
+ */
+export type RegistrationEvent = InboundEvent | { type: 'DEREGISTER' } | { type: 'PROFILE'; profile: AgentProfile } | { type: 'GO' } | { type: 'LOST' } | { type: 'BEAT' };
 
 const content = (e: RegistrationEvent): Record<string, unknown> =>
   e.type === 'inbound' ? (e.envelope.content as Record<string, unknown>) : {};
@@ -78,10 +89,11 @@ export const registrationMachine = setup({
     refused: ({ event }) => isError(event),
     deregistered: ({ event }) => isInform(event, 'DEREGISTERED') || isError(event),
     ungated: ({ context }) => !context.gated,
+    beats: ({ context }) => context.heartbeats,
   },
 }).createMachine({
   id: 'registration',
-  context: ({ input }) => ({ registry: 'Registry', gated: false, ...input, attempt: 0, leaseMs: null, registrations: 0 }),
+  context: ({ input }) => ({ registry: 'Registry', gated: false, heartbeats: true, ...input, attempt: 0, leaseMs: null, registrations: 0 }),
   initial: 'queued',
   states: {
     // Nothing registered (yet, or any more): wait for a turn, at once when ungated.
@@ -114,8 +126,10 @@ export const registrationMachine = setup({
       },
     },
     registered: {
-      after: { HEARTBEAT: { target: 'registered', reenter: true, actions: 'sendHeartbeat' } },
+      after: { HEARTBEAT: { guard: 'beats', target: 'registered', reenter: true, actions: 'sendHeartbeat' } },
       on: {
+        BEAT: { actions: 'sendHeartbeat' },
+        LOST: { target: 'queued', actions: ['newConversation', emit({ type: 'note' as const, decision: 're-register: lease group lost its lease' })] },
         inbound: [
           { guard: 'notRegistered', target: 'queued', actions: ['newConversation', emit({ type: 'note' as const, decision: 're-register: NOT_REGISTERED' })] },
           // A late answer to an earlier REGISTER attempt: keep its lease.

@@ -22,6 +22,10 @@ export class ReplayLedger {
   /** A view's key prefix ('' for the file's owner): many agents of one host share one file. */
   private readonly prefix: string;
   private readonly owner: boolean;
+  /** The file's owner: heartbeats waiting for the next group commit (key → ms). */
+  private readonly root: ReplayLedger;
+  private readonly beats = new Map<string, number>();
+  private scheduled: NodeJS.Immediate | undefined;
 
   /**
    * `file`, or a view of another ledger for one of many agents in a process (agents/specialist/
@@ -34,10 +38,12 @@ export class ReplayLedger {
       this.stmts = file.share.stmts;
       this.prefix = `${file.scope}\n`;
       this.owner = false;
+      this.root = file.share.root;
       return;
     }
     this.prefix = '';
     this.owner = true;
+    this.root = this;
     this.db = openDb(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
@@ -69,16 +75,37 @@ export class ReplayLedger {
 
   /** The last heartbeat (ms), if this agent ever ran. */
   aliveAt(): number | undefined {
+    this.root.flushBeats();
     const row = this.stmts.getMeta.get(`${this.prefix}alive_at`) as { v: number } | undefined;
     return row?.v;
   }
 
+  /**
+   * Group commit: the heartbeats of a host's agents sharing this file (a thousand, one every 5 s
+   * each) are written in one transaction when the event loop turns, not one commit each.
+   */
   heartbeat(now: number): void {
     if (!this.db.open) return;
-    this.stmts.setMeta.run(`${this.prefix}alive_at`, now);
+    const root = this.root;
+    root.beats.set(`${this.prefix}alive_at`, now);
+    root.scheduled ??= setImmediate(() => root.flushBeats());
+  }
+
+  /** Writes the waiting heartbeats now (close and aliveAt do it first). */
+  flushBeats(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    if (this.beats.size === 0 || !this.db.open) return;
+    const beats = [...this.beats];
+    this.beats.clear();
+    this.db.transaction(() => {
+      for (const [k, v] of beats) this.stmts.setMeta.run(k, v);
+    })();
   }
 
   close(): void {
-    if (this.owner && this.db.open) this.db.close();
+    if (!this.owner || !this.db.open) return;
+    this.flushBeats();
+    this.db.close();
   }
 }

@@ -5,7 +5,8 @@ import { SimulatedClock } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { type DfRegistration, GATED_RETRY, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { useRoleBook } from '../../shared/runtime/names.js';
 import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
@@ -15,7 +16,7 @@ const AGENTS = 300;
 const LIMIT = 16;
 const HEARTBEAT_MS = 1000;
 
-async function hostOf(gate: RegistrationGate | undefined) {
+async function hostOf(gate: RegistrationGate | undefined, group?: LeaseGroup) {
   const clock = new SimulatedClock();
   const t = new FakeTransport('agents.localhost');
   const host = new ComponentHost({ transport: t, domain: 'localhost', logger: silentLogger() });
@@ -24,7 +25,7 @@ async function hostOf(gate: RegistrationGate | undefined) {
   const firsts: string[] = [];
   const registrations: DfRegistration[] = agents.map((a) => {
     const profile = { jid: a.self.jid, name: a.name, version: '1', capabilities: ['ASK_EXPERT'], topics: ['math'] } as unknown as AgentProfile;
-    return registerWithDf(a, profile, { heartbeatMs: HEARTBEAT_MS, ...(gate ? { gate } : {}), onRegistered: (e) => void (e.count === 1 && firsts.push(a.self.jid)) });
+    return registerWithDf(a, profile, { heartbeatMs: HEARTBEAT_MS, ...(gate ? { gate } : {}), ...(group ? { group } : {}), onRegistered: (e) => void (e.count === 1 && firsts.push(a.self.jid)) });
   });
   let seen = 0;
   /** Envelopes sent since the last call, with the JID they went from. */
@@ -130,5 +131,46 @@ describe('Runtime [registration gate] a host\'s REGISTERs outstanding are bounde
     expect(await stopping).to.equal(true);
     expect(h.fresh().map((x) => h.type(x.env))).to.deep.equal(['REGISTER']);
     expect(gate.outstanding).to.equal(LIMIT);
+  });
+});
+
+describe('Runtime [lease group] a gated host with one lease: one HEARTBEAT, and a lost lease sends everyone back through the gate', () => {
+  let previous: ReturnType<typeof useRoleBook>;
+  before(() => {
+    previous = useRoleBook({ roleOf: (jid) => (jid.endsWith('@agents.localhost') ? 'specialist' : undefined) });
+  });
+  after(() => useRoleBook(previous));
+
+  it(`${AGENTS} agents name the group, send no HEARTBEAT of their own, one beats for all; NOT_REGISTERED to it re-registers all ${LIMIT} at a time`, async () => {
+    let pending: (() => void) | undefined;
+    const group = new LeaseGroup(HEARTBEAT_MS, {
+      set: ((fn: () => void) => ((pending = fn), { unref() {} })) as unknown as typeof setTimeout,
+      clear: (() => (pending = undefined)) as unknown as typeof clearTimeout,
+    });
+    const fire = () => { const f = pending; pending = undefined; f?.(); };
+    const gate = new RegistrationGate(LIMIT);
+    const h = await hostOf(gate, group);
+    const registers = h.fresh().filter((x) => h.type(x.env) === 'REGISTER');
+    expect(registers.every((x) => (x.env.content as { profile: { lease_group?: string } }).profile.lease_group === group.id)).to.equal(true);
+    for (const r of registers) h.answer(r.from, r.env, 'INFORM', { type: 'REGISTERED', jid: r.from, lease_ms: 10 * HEARTBEAT_MS });
+    expect(h.serveRegisters().answered).to.equal(AGENTS - LIMIT);
+    expect(h.firsts).to.have.length(AGENTS);
+    expect((h.registrations[0]?.actor.getSnapshot() as { context: { retry: unknown } }).context.retry).to.deep.equal(GATED_RETRY);
+
+    h.clock.increment(5 * HEARTBEAT_MS);
+    expect(h.fresh().filter((x) => h.type(x.env) === 'HEARTBEAT')).to.have.length(0);
+    fire();
+    const beats = h.fresh().filter((x) => h.type(x.env) === 'HEARTBEAT');
+    expect(beats).to.have.length(1);
+
+    // The Registry lost its database: the one HEARTBEAT is answered NOT_REGISTERED.
+    h.answer(beats[0]!.from, beats[0]!.env, 'FAILURE', { reason: 'NOT_REGISTERED', detail: 'unknown after restart' });
+    expect(gate.outstanding).to.equal(LIMIT);
+    expect(gate.queued).to.equal(AGENTS - LIMIT);
+    expect(h.serveRegisters()).to.deep.equal({ peak: LIMIT, answered: AGENTS });
+    expect(group.losses).to.equal(1);
+    fire();
+    expect(h.fresh().filter((x) => h.type(x.env) === 'HEARTBEAT')).to.have.length(1);
+    group.close();
   });
 });

@@ -211,4 +211,24 @@ describe('Replay [ledger views] the virtual agents of one host share one ledger 
     owner.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('writes the views\' heartbeats in one commit when the event loop turns, and none is lost at close', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-ledger-beats-'));
+    const file = path.join(dir, 'host-replay.sqlite');
+    const owner = new ReplayLedger(file);
+    const views = ['a', 'b', 'c'].map((n) => new ReplayLedger({ share: owner, scope: `${n}@agents.localhost` }));
+    views.forEach((v, i) => v.heartbeat(T0 + i));
+    const reader = new ReplayLedger(file); // another connection: sees only what was committed
+    const seen = () => ['a', 'b', 'c'].map((n) => new ReplayLedger({ share: reader, scope: `${n}@agents.localhost` }).aliveAt());
+    expect(seen()).to.deep.equal([undefined, undefined, undefined]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(seen()).to.deep.equal([T0, T0 + 1, T0 + 2]);
+    views[0]?.heartbeat(T0 + 100);
+    expect(views[0]?.aliveAt()).to.equal(T0 + 100); // a read writes what waits first
+    views[1]?.heartbeat(T0 + 200);
+    owner.close();
+    expect(seen()[1]).to.equal(T0 + 200);
+    reader.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

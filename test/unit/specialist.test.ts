@@ -5,7 +5,7 @@ import { ParleyError } from '../../shared/acl/errors.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { Router } from '../../shared/runtime/router.js';
-import { askExpertExchange, Slots } from '../../agents/specialist/exchange.js';
+import { askExpertExchange, type CfpExchangeDeps, hostedExchanges, Slots } from '../../agents/specialist/exchange.js';
 import { type Expert, inProcessSkills } from '../../shared/skills/expert.js';
 import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
 
@@ -65,7 +65,7 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
     await flush();
     expectReplies(t.sent, t.req, ['AGREE', 'INFORM']);
     expect(t.sent[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expert: 'arithmetic' } } });
-    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?', args: { question: 'what is 17 * 23?' }, session_id: 'sess-spec-1' }]);
+    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?', args: { question: 'what is 17 * 23?' }, session_id: 'sess-spec-1', self: 'specialist-math' }]);
     expect(t.actor.getSnapshot().status).to.equal('done');
     expect(t.released()).to.equal(1);
   });
@@ -180,5 +180,46 @@ describe('Specialist [slots] concurrency through the router', () => {
     const again = h.ask('slow 2', 3);
     await flush();
     expect(h.repliesTo(again)).to.deep.equal(['AGREE {"status":"accepted"}']);
+  });
+});
+
+describe('Specialist [hosted] one provided machine for a host\'s agents', () => {
+  it('keeps each agent\'s slots and runner its own: one agent busy, the other still serves, and runs its own jobs', async () => {
+    const pending: Array<ReturnType<typeof deferred<string>>> = [];
+    const ran: string[] = [];
+    const slow = (who: string): Expert => ({
+      name: 'slow', description: 'test', topics: [], examples: ['anything slow'],
+      recognise: (q) => q.startsWith('slow'),
+      answer: () => { ran.push(who); const d = deferred<string>(); pending.push(d); return d.promise; },
+    });
+    const deps = (who: string): CfpExchangeDeps => ({ skills: inProcessSkills([slow(who)]), slots: new Slots(1), offers: new Slots(4), computeMs: 10000, terms: () => ({ cost: 1, etaMs: 1, ttlMs: 1000 }) });
+    const parts = new Map([['specialist-a', deps('a')], ['specialist-b', deps('b')]]);
+    const shared = deps('shared');
+    const ex = hostedExchanges((self) => (self === undefined ? shared : parts.get(self) ?? shared));
+    const sent: Envelope[] = [];
+    const router = new Router({ logger: silentLogger(), clock: new SimulatedClock(), send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
+    router.on('ASK_EXPERT', ex.ask);
+    const ask = (to: string, n: number) => {
+      const req = makeEnvelope({
+        performative: 'REQUEST', sender: 'Coordinator', receiver: to, conversation_id: `sess-h-${n}`,
+        content: { type: 'ASK_EXPERT', args: { question: `slow ${n}` }, context_ref: { session_id: `sess-h-${n}` } },
+      });
+      router.deliver(req, 'ASK_EXPERT', COORDINATOR);
+      return req;
+    };
+    const replies = (req: Envelope) => sent.filter((e) => e.in_reply_to === req.reply_with).map((e) => e.performative);
+    const a1 = ask('specialist-a', 1);
+    const a2 = ask('specialist-a', 2);
+    const b1 = ask('specialist-b', 3);
+    await flush();
+    expect(replies(a1)).to.deep.equal(['AGREE']);
+    expect(replies(a2)).to.deep.equal(['REFUSE']); // a's one slot is taken
+    expect(replies(b1)).to.deep.equal(['AGREE']); // b's is its own
+    expect(ran).to.deep.equal(['a', 'b']);
+    expect([parts.get('specialist-a')?.slots.inFlight, parts.get('specialist-b')?.slots.inFlight, shared.slots.inFlight]).to.deep.equal([1, 1, 0]);
+    pending[0]?.resolve('done');
+    await flush();
+    expect(replies(a1)).to.deep.equal(['AGREE', 'INFORM']);
+    expect(parts.get('specialist-a')?.slots.inFlight).to.equal(0);
   });
 });
