@@ -10,7 +10,7 @@ import { consoleSettings } from '../console/settings.js';
 import { freePort } from '../ejabberd/ports.js';
 import { consoleSpec } from '../supervisor/spec.js';
 import { procCpuUs, type Watcher } from './full-flow.js';
-import { envRaw, envString } from '../config/index.js';
+import { envFlag, envRaw, envString } from '../config/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -21,11 +21,11 @@ export async function prepareConsoleBench(): Promise<void> {
 }
 
 export function consoleWatcher(): { watcher: Watcher; what: string } {
-  const withBrowser = fs.existsSync(CHROMIUM);
+  const withBrowser = fs.existsSync(CHROMIUM) && envFlag('PARLEY_BENCH_BROWSER');
   let closeBrowser: (() => Promise<void>) | undefined;
   let profileDir: string | undefined;
   return {
-    what: withBrowser ? 'console running, Chromium watching the sniffer (both at nice 10)' : 'console running (no Chromium at /usr/bin/chromium: no browser)',
+    what: withBrowser ? 'console running, Chromium watching the sniffer (both at nice 10)' : `console running, no browser (${fs.existsSync(CHROMIUM) ? 'PARLEY_BENCH_BROWSER=0' : 'no Chromium at /usr/bin/chromium'})`,
     watcher: {
       async start(instance, sup, ctx) {
         // The full flow's Supervisor passes process.env on: prepareConsoleBench set the port there.
