@@ -13,7 +13,7 @@ import { nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/cluster.
 import { identify } from '../../shared/runtime/names.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
-import { askAll, report, settle } from '../support/crash-matrix.js';
+import { askAll, flowTimeouts, report, settle } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -60,11 +60,7 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
       PARLEY_AUTOSCALE: '0',
       // Back home (shared/transport/home.ts) checked every 1–3 s after a 500 ms quiet.
       PARLEY_RETURN_HOME_MS: '2000',
-      PARLEY_AGREE_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_REGISTRY_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_KB_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_PRESENTER_TIMEOUT_MS: String(RESULT_TIMEOUT_MS * 2),
+      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
     }, { timeoutMs: 200000 });
     cfg = s.cfg;
     // People on node 2, which is never killed here: their client has one endpoint.

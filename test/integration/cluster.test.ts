@@ -16,7 +16,7 @@ import { identify } from '../../shared/runtime/names.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
-import { askAll, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
+import { askAll, flowTimeouts, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -50,11 +50,7 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
       PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic,mathc@math:arithmetic',
       PARLEY_SPECIALIST_CONCURRENCY: '200',
       PARLEY_AUTOSCALE: '0',
-      PARLEY_AGREE_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_RESULT_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_REGISTRY_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_KB_TIMEOUT_MS: String(RESULT_TIMEOUT_MS),
-      PARLEY_PRESENTER_TIMEOUT_MS: String(RESULT_TIMEOUT_MS * 2),
+      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
     }, { timeoutMs: 180000 });
     cfg = s.cfg;
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `clu-${i}`)));

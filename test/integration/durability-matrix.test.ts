@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { askAll, expectHeld, type Fault, injectFault, MOMENTS, rowsToRun, untilServerFlushed, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
+import { askAll, expectHeld, flowTimeouts, type Fault, injectFault, MOMENTS, rowsToRun, untilServerFlushed, report, settle, timedOut, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 
 const PEOPLE = 5;
@@ -25,11 +25,7 @@ const settingsFor = (resultTimeoutMs: number): Record<string, string> => ({
   PARLEY_SPECIALIST_CONCURRENCY: '200',
   PARLEY_AUTOSCALE: '0',
   PARLEY_CANDIDATE_CACHE_MS: '0', // every question asks the DF (the Registry crash must matter)
-  PARLEY_AGREE_TIMEOUT_MS: String(resultTimeoutMs),
-  PARLEY_RESULT_TIMEOUT_MS: String(resultTimeoutMs),
-  PARLEY_REGISTRY_TIMEOUT_MS: String(resultTimeoutMs),
-  PARLEY_KB_TIMEOUT_MS: String(resultTimeoutMs),
-  PARLEY_PRESENTER_TIMEOUT_MS: String(resultTimeoutMs + RESTART_MS),
+  ...flowTimeouts(resultTimeoutMs, resultTimeoutMs + RESTART_MS),
 });
 
 

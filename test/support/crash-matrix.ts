@@ -208,3 +208,12 @@ export function rowsToRun<C extends { label: string; moments?: string[] }>(cases
     .filter((c) => (all ? only.length === 0 || only.includes(c.label) : c.label in smoke))
     .map((c) => ({ ...c, moments: all ? (c.moments ?? []) : (smoke[c.label] ?? []) }));
 }
+
+/**
+ * Every exchange timeout of the flow at `resultMs`, the Presenter's at `presenterMs`: a test that
+ * kills something must see each question end (answered or a clear failure) within its wait.
+ */
+export function flowTimeouts(resultMs: number, presenterMs: number): Record<string, string> {
+  const r = String(resultMs);
+  return { PARLEY_AGREE_TIMEOUT_MS: r, PARLEY_RESULT_TIMEOUT_MS: r, PARLEY_REGISTRY_TIMEOUT_MS: r, PARLEY_KB_TIMEOUT_MS: r, PARLEY_PRESENTER_TIMEOUT_MS: String(presenterMs) };
+}
