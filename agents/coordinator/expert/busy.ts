@@ -66,3 +66,37 @@ export const busyStates = {
     },
   }),
 };
+
+/**
+ * Once a candidate list is used up, direct and negotiated alike (seed contract §4): another round
+ * when a retryable refusal allows one, a scale-up or a busy wait when everyone was busy, else the
+ * verdict. `forget`: drop the cached DF answer first (the negotiated flow's offers went stale).
+ */
+const exhaustedConfig = (forget: boolean) => expertSetup.createStateConfig({
+  always: [
+    {
+      guard: 'retryRound',
+      target: 'route',
+      actions: [
+        emit(({ context }) => ({ type: 'note' as const, decision: 'retry-round', detail: { attempts: context.attempts } })),
+        assign({ rerun: true, index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
+      ],
+    },
+    { guard: 'everyoneBusy', target: 'scaling' },
+    { guard: 'mayWait', target: 'busyWait' },
+    {
+      target: 'failed',
+      actions: [
+        emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
+        ...(forget ? [{ type: 'forgetCandidates' as const, params: ({ context }: { context: { hint: string } }) => ({ hint: context.hint }) }] : []),
+        { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+      ],
+    },
+  ],
+});
+
+/** whenExhausted(forget): the transitions of exhaustedConfig, spread after a state's own. */
+export const whenExhausted = (forget: boolean) => {
+  const { always } = exhaustedConfig(forget);
+  return Array.isArray(always) ? always : [];
+};

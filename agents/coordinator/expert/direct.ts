@@ -5,7 +5,7 @@ import { assign, emit } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import { agoraNote } from '../contract-net.js';
 import { outbound, reasonOf } from '../envelopes.js';
-import { exhausted } from '../replies.js';
+import { whenExhausted } from './busy.js';
 import { current, expertSetup, fromCurrent, inbound } from './setup.js';
 
 export const directStates = {
@@ -13,23 +13,7 @@ export const directStates = {
   retryNext: expertSetup.createStateConfig({
     always: [
       { guard: 'hasNext', target: 'dispatched' },
-      {
-        guard: 'retryRound',
-        target: 'route',
-        actions: [
-          emit(({ context }) => ({ type: 'note' as const, decision: 'retry-round', detail: { attempts: context.attempts } })),
-          assign({ rerun: true, index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
-        ],
-      },
-      { guard: 'everyoneBusy', target: 'scaling' },
-      { guard: 'mayWait', target: 'busyWait' },
-      {
-        target: 'failed',
-        actions: [
-          emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
-          { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
-        ],
-      },
+      ...whenExhausted(false),
     ],
   }),
   // DISPATCHED: REQUEST ASK_EXPERT to candidate i; it must AGREE within agreeTimeoutMs.

@@ -4,7 +4,7 @@
 import { assign, emit } from 'xstate';
 import type { Envelope } from '../../../shared/acl/envelope.js';
 import { award, closeOpen, onDeadline, openCfp, winnerFailed } from '../contract-net.js';
-import { exhausted } from '../replies.js';
+import { whenExhausted } from './busy.js';
 import { acceptAnswer, answersAccept, expertSetup, inbound } from './setup.js';
 
 export const negotiatedStates = {
@@ -50,24 +50,7 @@ export const negotiatedStates = {
           emit(({ context }) => ({ type: 'note' as const, decision: 'direct-fallback', detail: { candidates: context.notUnderstood.map((c) => c.name) } })),
         ],
       },
-      {
-        guard: 'retryRound',
-        target: 'route',
-        actions: [
-          emit(({ context }) => ({ type: 'note' as const, decision: 'retry-round', detail: { attempts: context.attempts } })),
-          assign({ rerun: true, index: 0, attempts: [], cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [], accept: undefined }),
-        ],
-      },
-      { guard: 'everyoneBusy', target: 'scaling' },
-      { guard: 'mayWait', target: 'busyWait' },
-      {
-        target: 'failed',
-        actions: [
-          emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
-          { type: 'forgetCandidates', params: ({ context }) => ({ hint: context.hint }) },
-          { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
-        ],
-      },
+      ...whenExhausted(true),
     ],
   }),
   // Agora PROCESSING: accepted; the AGORA_RESULT must follow within resultTimeoutMs.
