@@ -32,8 +32,31 @@ declare module '@xmpp/events' {
   export { EventEmitter } from 'node:events';
 }
 
+declare module '@xmpp/connection' {
+  import type { EventEmitter } from 'node:events';
+  import type { Element } from '@xmpp/xml';
+
+  /** What the client and the component share (both are an xmpp.js Connection). */
+  export interface XmppConnection extends EventEmitter {
+    status: string;
+    socket: (import('node:net').Socket & EventEmitter) | null;
+    reconnect: EventEmitter & { stop(): void; start(): void; delay: number };
+    iqCallee: {
+      get(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+      set(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
+    };
+    start(): Promise<unknown>;
+    stop(): Promise<unknown>;
+    connect(service: string): Promise<unknown>;
+    open(opts: { domain: string; lang?: string }): Promise<unknown>;
+    disconnect(): Promise<unknown>;
+    send(el: Element): Promise<void>;
+  }
+}
+
 declare module '@xmpp/client' {
   import type { EventEmitter } from 'node:events';
+  import type { XmppConnection } from '@xmpp/connection';
   import type { Element } from '@xmpp/xml';
   import xml from '@xmpp/xml';
 
@@ -47,24 +70,11 @@ declare module '@xmpp/client' {
     outbound_q: Array<{ stanza: Element; stamp: string }>;
   }
 
-  export interface XmppClient extends EventEmitter {
-    status: string;
+  export interface XmppClient extends XmppConnection {
     jid: { toString(): string; bare(): { toString(): string } } | null;
-    socket: (import('node:net').Socket & EventEmitter) | null;
     options: { service: string; domain: string; lang?: string };
-    reconnect: EventEmitter & { stop(): void; start(): void; delay: number };
     streamManagement: StreamManagement;
     iqCaller: { request(el: Element, timeout?: number): Promise<Element> };
-    iqCallee: {
-      get(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
-      set(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
-    };
-    start(): Promise<unknown>;
-    stop(): Promise<unknown>;
-    connect(service: string): Promise<unknown>;
-    open(opts: { domain: string; lang?: string }): Promise<unknown>;
-    disconnect(): Promise<unknown>;
-    send(el: Element): Promise<void>;
     sendMany(els: Element[]): Promise<void>;
   }
 
@@ -85,26 +95,13 @@ declare module '@xmpp/client' {
 }
 
 declare module '@xmpp/component' {
-  import type { EventEmitter } from 'node:events';
+  import type { XmppConnection } from '@xmpp/connection';
   import type { Element } from '@xmpp/xml';
   import xml from '@xmpp/xml';
 
-  export interface XmppComponent extends EventEmitter {
-    status: string;
+  export interface XmppComponent extends XmppConnection {
     jid: { toString(): string } | null;
-    socket: (import('node:net').Socket & EventEmitter) | null;
     options: { service: string; domain: string };
-    reconnect: EventEmitter & { stop(): void; start(): void; delay: number };
-    iqCallee: {
-      get(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
-      set(ns: string, name: string, handler: (ctx: unknown) => unknown): void;
-    };
-    start(): Promise<unknown>;
-    stop(): Promise<unknown>;
-    connect(service: string): Promise<unknown>;
-    open(opts: { domain: string; lang?: string }): Promise<unknown>;
-    disconnect(): Promise<unknown>;
-    send(el: Element): Promise<void>;
   }
 
   export function component(options: { service: string; domain: string; password: string }): XmppComponent;
