@@ -4,10 +4,10 @@ export {
   type Contracts,
 } from './registry.js';
 export {
-  CONTENT_KINDS, contentKindByName, resolveContentKind,
-  type ContentKind, type ContentKindResult,
+  CONTENT_KINDS, DECLARED_CONTENT_KINDS, contentKindByName, contentKinds, resolveContentKind,
+  type ContentKind, type ContentKindResolver, type ContentKindResult,
 } from './content-kinds.js';
-export { MESSAGE_KINDS, type KindPolicy, type MessageKind } from './message-kinds.js';
+export { MESSAGE_KINDS, answers, opens, row, type KindPolicy, type MessageKind } from './message-kinds.js';
 export { ENROLLED_ROLES, NOT_AGENT_ROLES, ROLES, WORKER_ROLES, type Role } from './roles.js';
 export {
   MAX_REPORTED_ERRORS, compactErrors, parseEnvelope, validateEnvelope,

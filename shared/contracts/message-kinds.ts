@@ -37,13 +37,16 @@ export interface MessageKind {
   readonly untyped?: { readonly performative: Performative; readonly key?: string };
 }
 
+// The row builders are exported for the "Adding a message kind" recipe's test
+// (test/unit/recipe-message-kind.test.ts), which declares a throwaway kind exactly as a row here.
 /** Only as an answer: by `reply` (default: any role that may talk to the asker). */
-const answers = (reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate: [], reply });
+export const answers = (reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate: [], reply });
 /** Opened by `initiate`; answered (rarely: kinds that are also replies) by `reply`. */
-const opens = (initiate: readonly Role[], reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate, reply });
+export const opens = (initiate: readonly Role[], reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate, reply });
 const AGENTS: readonly Role[] = [...WORKER_ROLES, 'coordinator'];
 
-const row = (kind: string, contract: string, performatives: readonly Performative[], policy: KindPolicy, untyped?: MessageKind['untyped']): MessageKind =>
+/** One declaration: kind, contract file (contracts/<contract>.json), performatives, who may send it. */
+export const row = (kind: string, contract: string, performatives: readonly Performative[], policy: KindPolicy, untyped?: MessageKind['untyped']): MessageKind =>
   (untyped ? { kind, contract, performatives, policy, untyped } : { kind, contract, performatives, policy });
 
 const SESSION_OPS: ReadonlyArray<[string, Performative]> = [['CREATE', 'REQUEST'], ['JOIN', 'REQUEST'], ['LEAVE', 'REQUEST'], ['STATE', 'QUERY-REF'],

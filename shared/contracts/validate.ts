@@ -4,7 +4,7 @@
 import type { ErrorObject } from 'ajv';
 import { contentByteSize, MAX_CONTENT_BYTES } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
-import { resolveContentKind, type ContentKind } from './content-kinds.js';
+import { type ContentKind, type ContentKindResolver, DECLARED_CONTENT_KINDS } from './content-kinds.js';
 import { contracts as defaultContracts, type Contracts } from './registry.js';
 import type { Envelope, ValidationErrorItem } from './types.gen.js';
 
@@ -39,8 +39,11 @@ function fail(code: ValidationCode, detail: string, errors: ValidationErrorItem[
   return envelope === undefined ? { ok: false, code, detail, errors } : { ok: false, code, detail, errors, envelope };
 }
 
-/** Validates an already-parsed message body against the envelope and content contracts. */
-export function validateEnvelope(raw: unknown, registry: Contracts = defaultContracts()): ValidationResult {
+/**
+ * Validates an already-parsed message body against the envelope and content contracts. `kinds`
+ * is the declared table in production; only the recipe's test passes another.
+ */
+export function validateEnvelope(raw: unknown, registry: Contracts = defaultContracts(), kinds: ContentKindResolver = DECLARED_CONTENT_KINDS): ValidationResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return fail('SCHEMA_VIOLATION', 'the message must be a JSON object (seed contract §1)',
       [{ instancePath: '', keyword: 'type', message: 'must be object' }]);
@@ -63,7 +66,7 @@ export function validateEnvelope(raw: unknown, registry: Contracts = defaultCont
       [{ instancePath: '/content', keyword: 'maxBytes', message: `must be at most ${MAX_CONTENT_BYTES} bytes` }], envelope);
   }
 
-  const resolved = resolveContentKind(envelope.performative, envelope.content);
+  const resolved = kinds.resolve(envelope.performative, envelope.content);
   switch (resolved.status) {
     case 'invalid':
       return fail('SCHEMA_VIOLATION', resolved.detail,

@@ -5,12 +5,13 @@
 // Every failure carries a code from the one error catalogue (shared/acl/errors.ts).
 import type { Envelope } from '../acl/envelope.js';
 import type { ErrorCode } from '../acl/errors.js';
-import type { ContentKind } from '../contracts/content-kinds.js';
+import type { ContentKind, ContentKindResolver } from '../contracts/content-kinds.js';
+import type { Contracts } from '../contracts/registry.js';
 import type { ValidationErrorItem } from '../contracts/types.gen.js';
 import { validateEnvelope } from '../contracts/validate.js';
 import type { InboundMessage } from '../transport/types.js';
 import { identify, type Identity, type Role } from './names.js';
-import { mayInitiate, mayReply, mayTalk, needsAssignment } from './policy.js';
+import { type KindPolicies, mayInitiate, mayReply, mayTalk, needsAssignment } from './policy.js';
 import type { SignatureCheck } from './signing.js';
 
 /** Body bytes beyond which we do not even parse: 64 kB content plus generous header room. */
@@ -34,6 +35,11 @@ export interface PipelineContext {
    * (DELEGATE_TASK, QUERY_AGENTS from a specialist) are refused without it (fail closed).
    */
   assigned?: (jid: string, conversationId: string) => boolean;
+  /**
+   * The message kinds judged: absent (every agent) = contracts/ and the declared MESSAGE_KINDS.
+   * Only test/unit/recipe-message-kind.test.ts passes a table with one more declared row.
+   */
+  kinds?: { contracts: Contracts; content: ContentKindResolver; policies: KindPolicies };
 }
 
 export interface Rejection {
@@ -93,7 +99,7 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
     if (ctx.readsChat && HUMAN_ROLES.has(from.role)) return { action: 'chat', msg, from };
     return { ...base, code: 'INVALID_JSON', detail: (err as Error).message.slice(0, 300) };
   }
-  const result = validateEnvelope(raw);
+  const result = validateEnvelope(raw, ctx.kinds?.contracts, ctx.kinds?.content);
   if (!result.ok) {
     const env = result.envelope;
     return {
@@ -129,16 +135,17 @@ export function classify(msg: InboundMessage, ctx: PipelineContext): Classified 
     return rejectEnv('UNEXPECTED_MESSAGE', `envelope receiver ${JSON.stringify(envelope.receiver)} is not ${ctx.self.name}`);
   }
   const kind = result.kind.kind;
-  if (!mayTalk(from.role, ctx.self.role, kind)) {
+  const policies = ctx.kinds?.policies;
+  if (!mayTalk(from.role, ctx.self.role, kind, policies)) {
     const why = from.role === 'person' ? ` (${from.jid} is not an enrolled agent: never enrolled, revoked or expired; the operator enrols agents with \`npm run enrol\`)` : ' (seed contract §5)';
     return rejectEnv('FORBIDDEN_SENDER', `${from.role} ${from.jid} may not send to the ${ctx.self.role}${why}`);
   }
   if (envelope.in_reply_to === undefined) {
-    if (!mayInitiate(from.role, kind)) return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not open a ${kind} exchange (docs/acl_contract.md "Role policy")`);
-    if (needsAssignment(from.role, kind) && !(ctx.assigned?.(from.jid, envelope.conversation_id) ?? false)) {
+    if (!mayInitiate(from.role, kind, policies)) return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not open a ${kind} exchange (docs/acl_contract.md "Role policy")`);
+    if (needsAssignment(from.role, kind, policies) && !(ctx.assigned?.(from.jid, envelope.conversation_id) ?? false)) {
       return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may send ${kind} only inside a conversation it was asked to work on; ${from.jid} was given no work in ${envelope.conversation_id}`);
     }
-  } else if (!mayReply(from.role, kind)) {
+  } else if (!mayReply(from.role, kind, policies)) {
     return rejectEnv('FORBIDDEN_SENDER', `a ${from.role} may not answer with ${kind} (docs/acl_contract.md "Role policy")`);
   }
   return { action: 'deliver', envelope, kind: result.kind, from };

@@ -4,7 +4,7 @@
 // lookups. An agent refuses (FORBIDDEN_SENDER) envelopes from a role that may not talk to it, or
 // that may not send that content kind, judged by the authenticated JID and its enrolment, never
 // the envelope's claim. Roles come from names.ts (core, room, enrolled, else person).
-import { type KindPolicy, MESSAGE_KINDS } from '../contracts/message-kinds.js';
+import { type KindPolicy, MESSAGE_KINDS, type MessageKind } from '../contracts/message-kinds.js';
 import type { Role } from './names.js';
 
 export type { KindPolicy };
@@ -23,32 +23,42 @@ const MAY_SEND_TO: Record<Role, readonly Role[]> = {
   foreign: [],
 };
 
-/** Who may send each kind, from its declaration (MESSAGE_KINDS); a kind not declared is refused (fail closed). */
-export const KIND_POLICY: Readonly<Record<string, KindPolicy>> = Object.fromEntries(MESSAGE_KINDS.map((k) => [k.kind, k.policy]));
+export type KindPolicies = Readonly<Record<string, KindPolicy>>;
 
-export function mayTalk(from: Role, to: Role, kind?: string): boolean {
-  if (MAY_SEND_TO[from].includes(to)) return true;
-  return from === 'person' && kind !== undefined && (kindPolicy(kind)?.unenrolled?.includes(to) ?? false);
+/** Each kind's policy from its declaration; a kind not in `kinds` has none and is refused (fail closed). */
+export function kindPolicies(kinds: readonly MessageKind[]): KindPolicies {
+  return Object.fromEntries(kinds.map((k) => [k.kind, k.policy]));
 }
 
-export function kindPolicy(kind: string): KindPolicy | undefined {
-  return Object.hasOwn(KIND_POLICY, kind) ? KIND_POLICY[kind] : undefined;
+/**
+ * Who may send each declared kind (MESSAGE_KINDS): the only table agents use. The `table`
+ * parameters below exist for the recipe's test (docs/runtime.md "Adding a message kind").
+ */
+export const KIND_POLICY: KindPolicies = kindPolicies(MESSAGE_KINDS);
+
+export function mayTalk(from: Role, to: Role, kind?: string, table: KindPolicies = KIND_POLICY): boolean {
+  if (MAY_SEND_TO[from].includes(to)) return true;
+  return from === 'person' && kind !== undefined && (kindPolicy(kind, table)?.unenrolled?.includes(to) ?? false);
+}
+
+export function kindPolicy(kind: string, table: KindPolicies = KIND_POLICY): KindPolicy | undefined {
+  return Object.hasOwn(table, kind) ? table[kind] : undefined;
 }
 
 /** Whether `from` may open an exchange with `kind`; kinds without a policy row: never. */
-export function mayInitiate(from: Role, kind: string): boolean {
-  return kindPolicy(kind)?.initiate.includes(from) ?? false;
+export function mayInitiate(from: Role, kind: string, table: KindPolicies = KIND_POLICY): boolean {
+  return kindPolicy(kind, table)?.initiate.includes(from) ?? false;
 }
 
 /** Whether `from` may answer with `kind`; kinds without a policy row: never. */
-export function mayReply(from: Role, kind: string): boolean {
-  const reply = kindPolicy(kind)?.reply;
+export function mayReply(from: Role, kind: string, table: KindPolicies = KIND_POLICY): boolean {
+  const reply = kindPolicy(kind, table)?.reply;
   return reply === 'edges' || (reply?.includes(from) ?? false);
 }
 
 /** Whether `from` may open `kind` only in a conversation it was assigned. */
-export function needsAssignment(from: Role, kind: string): boolean {
-  return kindPolicy(kind)?.assigned?.includes(from) ?? false;
+export function needsAssignment(from: Role, kind: string, table: KindPolicies = KIND_POLICY): boolean {
+  return kindPolicy(kind, table)?.assigned?.includes(from) ?? false;
 }
 
 export function allowedSenders(to: Role): Role[] {

@@ -60,7 +60,7 @@ describe('Agora [rate limit] a real specialist refuses a burst from one DID with
     expect(served).to.be.within(5, 7);
     const refuse = outs.find((o) => !o.ok)?.replies[0];
     expect(refuse?.content.detail).to.match(/over 1\/s \(burst 5\) from did:key:z6Mk/);
-    await sleep(1100);
+    await sleep(1100); // not a guess: the bucket refills one token a second, so time passing is the condition
     const again = await ask('what is 2 + 2?');
     expect(again.ok && again.answer).to.equal('4');
     expect(specialist.child.exitCode).to.equal(null);

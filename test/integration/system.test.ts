@@ -106,7 +106,7 @@ describe('System [end to end] supervisor, agents and people', function () {
   it('System [KB down] the answer still reaches the person, saying it was not stored', async () => {
     const stopped = await controlRequest(cfg, 'POST', '/stop', { name: 'kb' });
     expect(stopped?.body.agent).to.include({ name: 'kb', status: 'stopped' });
-    await sleep(300);
+    await sleep(300); // asserts that nothing happens: a restart would come after the 250 ms back-off
     expect((await agent('kb')).status).to.equal('stopped'); // stopped means: not restarted
     const a = await alice.ask('what is 5 * 5?');
     expect(a.answer).to.contain('25').and.contain('not saved to memory');

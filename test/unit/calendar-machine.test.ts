@@ -25,6 +25,7 @@ function run(handle: (input: HandleInput) => Promise<Outcome | null>) {
   actor.start();
   return { actor, clock, sent, notes };
 }
+// Not a sleep: the fake handlers resolve in microtasks, which all run before setImmediate.
 const settle = () => new Promise((r) => setImmediate(r));
 
 describe('Calendar [machine] one answer per OACoP exchange', () => {

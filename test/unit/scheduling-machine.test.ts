@@ -7,6 +7,7 @@ import { Holds } from '../../agents/coordinator/scheduling/holds.js';
 import { parseMeet, type ScheduleRequest } from '../../agents/coordinator/scheduling/parse.js';
 import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
 import { harness, userMsg } from './coordinator-harness.js';
+import { until } from '../support/wait.js';
 
 const NOW = new Date('2026-12-09T10:00:00Z');
 const THREAD = 'urn:uuid:00000000-0000-4000-8000-000000000001';
@@ -34,6 +35,7 @@ function start(text: string, wishOverride?: Partial<ScheduleRequest>) {
     h.reply(c, 'INFORM', { type: 'OACoPAck', threadId: THREAD, status: 'CONFIRMED', revision: c.content.revision });
   };
   const conflict = (name: string) => h.reply(lastTo(name, 'ACCEPT-PROPOSAL'), 'FAILURE', { type: 'OACoPError', code: 'OACOP_CONFLICT', message: 'taken', threadId: THREAD });
+  // Not a sleep: the fake actors resolve in microtasks, which all run before a 0 ms timer fires.
   const settle = () => new Promise((r) => setTimeout(r, 0));
   return { ...h, saved, to, lastTo, answerDirectory, offer, ack, conflict, settle };
 }
@@ -176,7 +178,7 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     for (const q of h.sent.filter((e) => e.receiver === 'Registry')) h.reply(q, 'INFORM', dir([cal('bob')]));
     const cfp = h.sent.find((e) => e.performative === 'CFP') as Envelope;
     h.reply(cfp, 'PROPOSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'INTERESTED', availableSlots: [s('09:00', '12:00')] });
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => h.last().performative === 'ACCEPT-PROPOSAL', 'the confirmation', 2000, 1);
     expect(h.last().content).to.deep.include({ type: 'ConfirmCollaboration', finalSlot: s('09:30', '10:00') });
     expect(holds.reserve('urn:uuid:third', ['calendar-bob'], s('09:45', '10:15'))).to.equal(false);
   });

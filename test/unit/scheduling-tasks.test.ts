@@ -16,6 +16,7 @@ const MEETING: MeetingRecord = {
   threadId: 'urn:uuid:m1', organizer: 'alice@localhost', title: 'Sync', slot: { start: '2026-12-10T09:00:00Z', end: '2026-12-10T09:30:00Z' },
   revision: 2, participants: ['calendar-alice', 'calendar-bob'], room: 'room-atlas', status: 'CONFIRMED',
 };
+// Not a sleep: the fake actors resolve in microtasks, which all run before a 0 ms timer fires.
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('Coordinator [tasks] the assignee answers from chat (OACoP §4.2)', () => {

@@ -7,6 +7,7 @@ import { bookedText, deadlineText, when } from '../../agents/coordinator/schedul
 import { zoneMachine } from '../../agents/coordinator/scheduling/zone-machine.js';
 import { canonicalZone } from '../../agents/coordinator/scheduling/zones.js';
 import { DOMAIN, harness, T, USER, userMsg } from './coordinator-harness.js';
+import { until } from '../support/wait.js';
 
 // Wednesday 9 December 2026, 10:00 UTC = 11:00 in Berlin (CET, UTC+1) = 05:00 in New York.
 const NOW = new Date('2026-12-09T10:00:00Z');
@@ -55,14 +56,14 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
     const saved: object[] = [];
     const ok = zoneMachine.provide({ actors: { saveZone: fromPromise<void, { person: string; zone: string }>(async ({ input }) => { saved.push(input); }) } });
     const h = harness(ok, userMsg('my time zone is Europe/Berlin'), { zone: 'Europe/Berlin', current: 'UTC', now: NOW.toISOString() });
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => h.isDone(), 'the zone answer', 2000, 1);
     expect(saved).to.deep.equal([{ person: USER, zone: 'Europe/Berlin' }]);
     expect(h.last().content).to.deep.include({ type: 'PRESENTER_REPLY', text: 'From now on I read and show your times in Europe/Berlin (it is Wed 9 Dec, 11:00 there).' });
     expect(h.isDone()).to.equal(true);
 
     const failing = zoneMachine.provide({ actors: { saveZone: fromPromise<void, { person: string; zone: string }>(async () => { throw new Error('disk full'); }) } });
     const f = harness(failing, userMsg('/tz Asia/Tokyo'), { zone: 'Asia/Tokyo', current: 'UTC', now: NOW.toISOString() });
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => f.isDone(), 'the zone answer', 2000, 1);
     expect(f.last().content.text).to.equal('I could not save your time zone; times stay as they were. Please try again.');
     expect(f.last().content.rich).to.deep.include({ kind: 'timezone', status: 'not-saved' });
   });

@@ -29,8 +29,9 @@ describe('Skills [pool] recognitions go ahead of queued runs', function () {
   it('with one worker busy and runs queued, a recognition is served before them (it decides an AGREE)', async () => {
     const order: string[] = [];
     const note = (what: string) => (v: unknown) => { order.push(what); return v; };
+    // The pool marks its one warm worker busy synchronously inside run() (SkillPool.acquire):
+    // the calls below queue behind "first" without waiting for anything.
     const running = pool.run({ ms: 150, tag: 'first' }, 's1').then(note('run first'));
-    await new Promise((r) => setTimeout(r, 30)); // the worker is now busy with "first"
     const queued = [2, 3].map((n) => pool.run({ ms: 100, tag: `queued ${n}` }, 's1').then(note(`run queued ${n}`)));
     const recognised = pool.recognise('slow please', 5000).then(note('recognise'));
     const results = await Promise.all([running, ...queued, recognised]);

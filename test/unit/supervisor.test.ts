@@ -12,6 +12,7 @@ import { controlRequest, startControl } from '../../shared/supervisor/control.js
 import { planScale } from '../../shared/supervisor/scale.js';
 import { coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../../shared/supervisor/spec.js';
 import { Supervisor } from '../../shared/supervisor/supervisor.js';
+import { until } from '../support/wait.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
 const ctx: SpecContext = { agentsDir: '/nonexistent', agentScript: FAKE };
@@ -33,7 +34,6 @@ function cleanup(): void {
     fs.rmSync(home, { recursive: true, force: true });
   }
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Supervisor [backoff]', () => {
   it('doubles from 250 ms to a 10 s cap and starts over after 30 s of uptime', () => {
@@ -71,8 +71,10 @@ describe('Supervisor [children]', function () {
     await sup.whenReady(['registry', 'specialist-math'], 5000);
     expect(sup.list().map((a) => a.status)).to.deep.equal(['ready', 'ready']);
     await sup.stopAll();
-    const log = fs.readFileSync(path.join(home, 'logs', 'specialist-math.log'), 'utf8');
-    expect(log).to.contain('"msg":"registered"').and.contain('"msg":"stopping"');
+    // The child's last lines reach its log file through a write stream after the exit: wait for them.
+    const log = () => fs.readFileSync(path.join(home, 'logs', 'specialist-math.log'), 'utf8');
+    await until(() => log().includes('"msg":"stopping"'), 'the "stopping" line in logs/specialist-math.log', 5000);
+    expect(log()).to.contain('"msg":"registered"').and.contain('"msg":"stopping"');
   });
 
   it('restarts a killed agent with growing back-off and says so in one line', async () => {
@@ -80,12 +82,15 @@ describe('Supervisor [children]', function () {
     const child = sup.add(coreSpec(ctx, 'kb'));
     await sup.whenReady(['kb'], 5000);
     const first = child.pid as number;
+    // The status when the supervisor saw the exit (before that, whenReady would still see 'ready').
+    const exited = () => new Promise<string>((r) => child.once('exit', () => r(child.status)));
+    let exit = exited();
     process.kill(first, 'SIGKILL');
-    await sleep(30);
-    expect(child.status).to.equal('backoff');
+    expect(await exit).to.equal('backoff');
     await sup.whenReady(['kb'], 5000);
+    exit = exited();
     process.kill(child.pid as number, 'SIGKILL');
-    await sleep(30);
+    expect(await exit).to.equal('backoff');
     await sup.whenReady(['kb'], 5000);
     expect(child.pid).to.not.equal(first);
     expect(child.restarts).to.equal(2);
@@ -126,7 +131,6 @@ describe('Supervisor [control]', function () {
       expect(again?.body).to.include({ error: 'ALREADY_RUNNING' });
       const stopped = await controlRequest(cfg, 'POST', '/stop', { name: 'registry' });
       expect(stopped?.body.agent).to.include({ status: 'stopped', pid: null });
-      await sleep(200);
       const list = await controlRequest(cfg, 'GET', '/agents');
       const agents = list?.body.agents as Array<{ name: string; status: string; pid: number | null }>;
       expect(agents.map((a) => [a.name, a.status])).to.deep.equal([['registry', 'stopped'], ['specialist-extra', 'ready']]);
@@ -190,9 +194,7 @@ describe('Supervisor [scale] POST /scale and scale-down of idle extras', functio
       expect(r?.body.agent).to.include({ name: 'specialist-math-x1', role: 'math', extra: true, status: 'ready' });
       const limit = await controlRequest(cfg, 'POST', '/scale', { busy: ['specialist-math'] });
       expect(limit?.body).to.include({ error: 'AT_LIMIT' });
-      const t0 = Date.now();
-      while (sup.has('specialist-math-x1') && Date.now() - t0 < 5000) await sleep(50);
-      expect(sup.has('specialist-math-x1'), 'the idle extra is gone').to.equal(false);
+      await until(() => !sup.has('specialist-math-x1'), 'the idle extra to be gone', 5000);
       expect(lines).to.include('specialist-math-x1 was idle: stopping it (scale-down)');
       expect(sup.list().map((a) => [a.name, a.status])).to.deep.equal([['specialist-math', 'ready']]); // the original stays
     } finally {

@@ -5,6 +5,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { fixInboundCounter, NS_SM } from '../../shared/transport/sm-fix.js';
 import { bare, messageStanza, NS_CHATSTATES, NS_DELAY, readMessage } from '../../shared/transport/stanza.js';
 import { XmppTransport, type XmppEntity } from '../../shared/transport/xmpp-transport.js';
+import { until } from '../support/wait.js';
 
 describe('stanza [wire] <message> carries the envelope (architecture.md wire format)', () => {
   it('puts reply_with in id, conversation_id in <thread> and the JSON in <body>, and reads them back', () => {
@@ -136,12 +137,12 @@ describe('XmppTransport [reconnect] retries with back-off', () => {
     const { entity, t } = transport();
     await t.start();
     entity.drop();
-    await new Promise((r) => setTimeout(r, 30));
-    expect(entity.connects).to.be.greaterThan(0);
+    await until(() => entity.connects > 0, 'a reconnect after the drop', 2000, 5);
     await t.stop();
     const n = entity.connects;
     entity.drop();
-    await new Promise((r) => setTimeout(r, 30));
+    // Asserts that nothing happens: a retry would come after the first back-off (50 ms); 150 ms is three of them.
+    await new Promise((r) => setTimeout(r, 150));
     expect(entity.connects).to.equal(n);
     expect(t.status).to.equal('offline');
   });
@@ -167,7 +168,8 @@ describe('XmppTransport [reconnect] retries with back-off', () => {
     let err: Error | undefined;
     await t.start().catch((e: Error) => (err = e));
     expect(err?.message).to.match(/ECONNREFUSED/);
-    await new Promise((r) => setTimeout(r, 30));
+    // Asserts that nothing happens: a retry would come after the first back-off (50 ms); 150 ms is three of them.
+    await new Promise((r) => setTimeout(r, 150));
     expect(entity.connects).to.equal(0);
     expect(t.status).to.equal('offline');
   });
