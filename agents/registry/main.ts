@@ -8,11 +8,11 @@ import { paths } from '../../shared/config/index.js';
 import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
 import { pinnedDids } from '../../shared/identity/keystore.js';
 import { createAgent } from '../../shared/runtime/boot.js';
-import { identify, jidOfName } from '../../shared/runtime/names.js';
-import { validateEnvelope } from '../../shared/contracts/validate.js';
+import { identify } from '../../shared/runtime/names.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { decideBinding } from './bindings.js';
+import { entryChecker } from './register-many.js';
 import { Directory } from './directory.js';
 import { type DirectoryOps, REGISTRY_KINDS, type RegistryInput, registryMachine } from './machine.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
@@ -54,20 +54,8 @@ const ops: DirectoryOps = {
     return { candidates, dids };
   },
   describe: (input) => directory.describe(input.capability, input.now),
-  // A REGISTER_MANY entry (register-many.ts): what the pipeline checks of a REGISTER that comes
-  // alone, with the entry's own sender in place of the stanza's from (the batch checks its domain).
-  checkEntry: ({ entry }) => {
-    const v = validateEnvelope(entry);
-    if (!v.ok) return { ok: false, code: v.code, detail: v.detail };
-    const env = v.envelope;
-    if (v.kind.kind !== 'REGISTER' || env.performative !== 'REQUEST' || env.in_reply_to !== undefined || env.receiver !== agent.name) {
-      return { ok: false, code: 'UNEXPECTED_MESSAGE', detail: `not a REQUEST REGISTER to ${agent.name}` };
-    }
-    const from = identify(jidOfName(env.sender, config.domain), config.domain);
-    const check = agent.signing?.check(env, from, 'REGISTER');
-    if (check && !check.ok) return { ok: false, code: check.code, detail: check.detail };
-    return { ok: true, jid: from.jid, commit: () => (check ? agent.signing?.commit(check) : undefined) };
-  },
+  // A REGISTER_MANY entry, checked as the pipeline checks a REGISTER alone (register-many.ts).
+  checkEntry: entryChecker({ self: agent.name, domain: config.domain, signing: agent.signing }),
   redeem: (input) => {
     const outcome = authority.redeem(input.token, input.jid, input.did);
     if (outcome.ok) {

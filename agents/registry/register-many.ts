@@ -16,6 +16,9 @@ import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/
 import type { AgentProfile, RegisterContent, RegisterManyContent } from '../../shared/contracts/types.gen.js';
 import type { Answer, HandlerInput, Note } from '../../shared/runtime/answer-once.js';
 import { bare } from '../../shared/transport/stanza.js';
+import { validateEnvelope } from '../../shared/contracts/validate.js';
+import { identify, jidOfName } from '../../shared/runtime/names.js';
+import type { Signing } from '../../shared/runtime/signing.js';
 import type { BindOutcome } from './bindings.js';
 
 /** An entry that passed its own checks; `commit` makes its replay entry durable (only once all passed). */
@@ -32,6 +35,26 @@ export interface RegisterManyOps {
 }
 
 type Request = Required<HandlerInput>;
+
+/**
+ * RegisterManyOps.checkEntry of the Registry `self`: what the pipeline checks of a REGISTER that
+ * comes alone (contract, kind, Signing.check against the DID bound to the entry's sender), with
+ * the entry's own sender in place of the stanza's from (registerMany checks its domain).
+ */
+export function entryChecker(o: { self: string; domain: string; signing: Signing | undefined }): RegisterManyOps['checkEntry'] {
+  return ({ entry }) => {
+    const v = validateEnvelope(entry);
+    if (!v.ok) return { ok: false, code: v.code, detail: v.detail };
+    const env = v.envelope;
+    if (v.kind.kind !== 'REGISTER' || env.performative !== 'REQUEST' || env.in_reply_to !== undefined || env.receiver !== o.self) {
+      return { ok: false, code: 'UNEXPECTED_MESSAGE', detail: `not a REQUEST REGISTER to ${o.self}` };
+    }
+    const from = identify(jidOfName(env.sender, o.domain), o.domain);
+    const check = o.signing?.check(env, from, 'REGISTER');
+    if (check && !check.ok) return { ok: false, code: check.code, detail: check.detail };
+    return { ok: true, jid: from.jid, commit: () => (check ? o.signing?.commit(check) : undefined) };
+  };
+}
 
 const domainOf = (jid: string) => jid.slice(jid.indexOf('@') + 1).toLowerCase();
 const refuse = (code: ErrorCode, i: number, detail: string): Answer =>
