@@ -4,6 +4,8 @@
 //   REQUEST REGISTER    → INFORM REGISTERED | REFUSE SENDER_MISMATCH | REFUSE DID_MISMATCH |
 //                         REFUSE FORBIDDEN_SENDER (not enrolled; the key must be the operator's
 //                         binding: bindings.ts, docs/architecture.md "Identities and trust")
+//   REQUEST REGISTER_MANY → INFORM REGISTERED_MANY | REFUSE (the first failing entry's code; none
+//                         registered): each entry is checked as a REGISTER alone (register-many.ts)
 //   INFORM HEARTBEAT    → (nothing) | FAILURE NOT_REGISTERED | REFUSE SENDER_MISMATCH
 //   REQUEST DEREGISTER  → INFORM DEREGISTERED | FAILURE NOT_REGISTERED (FIPA SC00023 DF: not-registered)
 //   REQUEST ENROL       → INFORM ENROLLED {credential} | REFUSE DID_MISMATCH | REFUSE FORBIDDEN_SENDER
@@ -21,8 +23,9 @@ import type { RedeemOutcome } from '../../shared/identity/enrolment.js';
 import { type Answer, type AnswerOnceInput, type HandlerInput, type Note, hotPathAnswerOnceMachine } from '../../shared/runtime/answer-once.js';
 import { bare } from '../../shared/transport/stanza.js';
 import type { BindOutcome } from './bindings.js';
+import { type EntryCheck, registerMany } from './register-many.js';
 
-export const REGISTRY_KINDS = ['REGISTER', 'HEARTBEAT', 'DEREGISTER', 'ENROL', 'NEED', 'DESCRIBE'] as const;
+export const REGISTRY_KINDS = ['REGISTER', 'REGISTER_MANY', 'HEARTBEAT', 'DEREGISTER', 'ENROL', 'NEED', 'DESCRIBE'] as const;
 export type RegistryKind = (typeof REGISTRY_KINDS)[number];
 
 export interface RegistryInput extends AnswerOnceInput {
@@ -48,6 +51,8 @@ export interface DirectoryOps {
   candidates(input: { need: string; hint?: string; role?: string; now: number }): Maybe<CandidatesOutput>;
   describe(input: { capability?: string; now: number }): Maybe<DirectoryEntry[]>;
   redeem(input: { token: string; jid: string; did: string }): Maybe<RedeemOutcome>;
+  /** REGISTER_MANY: one entry checked as the pipeline checks a REGISTER alone (register-many.ts). */
+  checkEntry(input: { entry: unknown }): EntryCheck;
 }
 
 /** The DID a REGISTER binds: the profile's, else the one that signed the envelope (none when unsigned). */
@@ -115,6 +120,8 @@ async function answer(ops: DirectoryOps, kind: RegistryKind, r: Request, steps: 
   switch (kind) {
     case 'REGISTER':
       return register(ops, r, steps);
+    case 'REGISTER_MANY':
+      return registerMany(ops, r, steps);
     case 'HEARTBEAT': {
       // Renewed: HEARTBEAT is an INFORM, nothing to answer. No lease: tell the agent to register again.
       const mismatch = speaksForAnother(r);

@@ -12,6 +12,7 @@ import { identify } from '../../shared/runtime/names.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
 import { SqliteDirectoryStore } from '../../shared/store/directory.js';
 import { decideBinding } from './bindings.js';
+import { entryChecker } from './register-many.js';
 import { Directory } from './directory.js';
 import { type DirectoryOps, REGISTRY_KINDS, type RegistryInput, registryMachine } from './machine.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
@@ -53,6 +54,8 @@ const ops: DirectoryOps = {
     return { candidates, dids };
   },
   describe: (input) => directory.describe(input.capability, input.now),
+  // A REGISTER_MANY entry, checked as the pipeline checks a REGISTER alone (register-many.ts).
+  checkEntry: entryChecker({ self: agent.name, domain: config.domain, signing: agent.signing }),
   redeem: (input) => {
     const outcome = authority.redeem(input.token, input.jid, input.did);
     if (outcome.ok) {

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadTunables } from '../../shared/config/agents.js';
-import { envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
+import { envFlag, envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
 import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
 import { assertLocalpart } from '../../shared/ejabberd/accounts.js';
 import { componentSecret } from '../../shared/ejabberd/control.js';
@@ -23,7 +23,7 @@ import { TrustStore } from '../../shared/identity/trust.js';
 import { createLogger } from '../../shared/log/index.js';
 import type { Agent } from '../../shared/runtime/agent.js';
 import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { agentsDomain, useRoleBook } from '../../shared/runtime/names.js';
+import { agentsDomain, jidOfName, useRoleBook } from '../../shared/runtime/names.js';
 import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from '../../shared/runtime/signing.js';
 import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
 import { warmUp } from '../../shared/runtime/warm-up.js';
@@ -38,7 +38,8 @@ import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
-import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { type DfRegistration, registerWithDf, REGISTERING_AT_ONCE, RegistrationGate } from '../../shared/runtime/df-registration.js';
+import { RegisterBatcher } from '../../shared/runtime/register-batch.js';
 import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { ShardClaims } from '../../shared/runtime/shard-claims.js';
 import { onProcessEnd } from '../../shared/runtime/process-end.js';
@@ -114,7 +115,12 @@ if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
 const tKeys = performance.now();
 
 const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger });
-const host = new ComponentHost({ transport, domain: config.domain, logger });
+// The agents' REGISTERs go to the Registry in REGISTER_MANY batches, each still signed by its agent (register-batch.ts).
+const agentsByJid = new Map<string, Agent>();
+const batcher = envFlag('PARLEY_REGISTER_BATCH')
+  ? new RegisterBatcher({ transport, domain: config.domain, registryJid: jidOfName('Registry', config.domain), agentOf: (jid) => agentsByJid.get(jid.toLowerCase()), logger })
+  : undefined;
+const host = new ComponentHost({ transport: batcher?.transport ?? transport, domain: config.domain, logger });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 const trust = new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) });
@@ -148,6 +154,7 @@ const hosted = members.map((m) => {
     identity: m.identity, trust, domain: config.domain, ledger: new ReplayLedger({ share: ledger, scope: m.jid }), ...offlineWindowFromEnv(process.env),
   }) : undefined;
   const agent = host.host(m.jid, { telemetry: telemetry.view(m.jid), logger: logger.child({ agent: m.local }), ...(signing ? { signing } : {}) });
+  agentsByJid.set(m.jid.toLowerCase(), agent);
   const skills: SkillRunner = {
     scope: shared.scope, recognise: shared.recognise,
     run: async (skill, args, session, signal) => {
@@ -174,7 +181,8 @@ logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.
 tellSupervisor({ type: 'ready', moment: 'online' });
 
 const version = packageVersion();
-const gate = new RegistrationGate();
+// Batched, 64 REGISTERs are one message to the Registry: let a few batches be outstanding.
+const gate = new RegistrationGate(batcher ? 4 * REGISTERING_AT_ONCE : REGISTERING_AT_ONCE);
 // One HEARTBEAT per interval renews every agent's lease (shared/runtime/lease-group.ts), not one per agent.
 const group = new LeaseGroup(tunables.heartbeatMs);
 const registrations = new Map<string, DfRegistration>();
@@ -190,6 +198,7 @@ const maybeReady = () => {
   logger.info({
     agents: registered, ...(sharded ? { of: hosted.length, shard: opts.shard ?? null } : {}), total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills),
     hosted_ms: ms(tSkills, tHosted), connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+    ...(batcher ? { register_many: batcher.stats } : {}),
   }, 'agents registered');
   tellSupervisor({ type: 'ready', moment: 'agents registered' });
 };

@@ -1,8 +1,12 @@
 // `npm run bench -- --only agents-scale` (issue 14 §3): a Registry process and one specialist host
 // (agents/specialist/host.ts) serving PARLEY_BENCH_AGENTS virtual agents (default 1,000). Reports
 // the time to start and register them all, RSS per agent (host with N minus host with 1, over
-// N − 1), then measures the round trip: one DF candidate query (QUERY-REF NEED) with N registered.
+// N − 1), then measures the round trip: one DF candidate query (QUERY-REF NEED) with N registered,
+// once the Registry has gone quiet (the registration's tail, resent REGISTERs, is not in it).
+// CPU (user + system, /proc) of the Registry, the host and ejabberd during the registration is
+// printed per agent: on the shared 2-core box it compares runs where wall-clock figures do not.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { toPromise } from 'xstate';
@@ -10,11 +14,12 @@ import { makeEnvelope } from '../acl/envelope.js';
 import { envNumber, envString } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/temp-instance.js';
 import { repoRoot } from '../runtime/repo-root.js';
+import { procCpuUs } from './full-flow.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
-export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
+export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string, onLine?: (line: Record<string, unknown>, pid: number) => void): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
   // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -28,6 +33,7 @@ export function start(script: string, args: string[], env: NodeJS.ProcessEnv, re
     readline.createInterface({ input: child.stdout! }).on('line', (l) => {
       try {
         const r = JSON.parse(l) as Record<string, unknown>;
+        onLine?.(r, child.pid ?? 0);
         if (r.msg === ready) {
           clearTimeout(timer);
           resolve({ child, line: r });
@@ -46,6 +52,37 @@ export const stop = (c: ChildProcess) => new Promise<void>((r) => {
   setTimeout(() => c.kill('SIGKILL'), 8000).unref();
 });
 
+/** The private ejabberd's beam.smp (its command line names the instance's spool), or 0. */
+export function beamPid(home: string): number {
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`${home}/ejabberd/spool`)) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
+}
+
+/**
+ * Waits until `pid` used under 5 % of a core for two 250 ms intervals running (at most 120 s):
+ * after "agents registered" the Registry may still answer REGISTERs a host resent (GATED_RETRY)
+ * and write its group commits; a query measured then measures that tail too. Returns the wait (ms).
+ */
+export async function quiet(pid: number, maxMs = 120_000): Promise<number> {
+  const t0 = performance.now();
+  let calm = 0;
+  let last = procCpuUs(pid);
+  while (calm < 2 && performance.now() - t0 < maxMs) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = procCpuUs(pid);
+    calm = now - last < 0.05 * 250_000 ? calm + 1 : 0;
+    last = now;
+  }
+  return Math.round(performance.now() - t0);
+}
+
 export const agentsScale: Scenario = {
   name: 'agents-scale',
   description: 'DF candidate query (QUERY-REF NEED) with PARLEY_BENCH_AGENTS (1,000) virtual specialists of one host registered; start/RSS per agent on stderr',
@@ -56,10 +93,17 @@ export const agentsScale: Scenario = {
     // Heartbeats of a thousand agents are load too: the default lease, as in production.
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
     const registry = await start('agents/registry/main.js', [], env, 'online');
+    const regPid = registry.child.pid ?? 0;
+    const beam = beamPid(instance.cfg.home);
+    // CPU at the host's "online" (its agents built, before the first REGISTER) and at "agents registered".
+    let atOnline = { registry: 0, host: 0, beam: 0 };
     const { baseRss, many } = await (async () => {
       const one = await start('agents/specialist/host.js', ['--host', 'base', '--count', '1', '--role', 'math'], env, 'agents registered');
       await stop(one.child);
-      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered') };
+      const onLine = (r: Record<string, unknown>, pid: number) => {
+        if (r.msg === 'online') atOnline = { registry: procCpuUs(regPid), host: procCpuUs(pid), beam: procCpuUs(beam) };
+      };
+      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered', onLine) };
     })().catch(async (err: unknown) => {
       await stop(registry.child);
       throw err;
@@ -69,6 +113,14 @@ export const agentsScale: Scenario = {
     process.stderr.write(`\n  ${n} virtual agents started and registered in ${String(l.total_ms)} ms (${(Number(l.total_ms) / n).toFixed(2)} ms/agent; `
       + `keys+enrolment ${String(l.keys_ms)} ms, skills ${String(l.skills_ms)} ms, agents ${String(l.hosted_ms)} ms, connect ${String(l.connect_ms)} ms, registration ${String(l.register_ms)} ms); `
       + `RSS ${(Number(l.rss_bytes) / 2 ** 20).toFixed(1)} MiB, ${perAgentKb.toFixed(1)} kB/agent over a 1-agent host (${(baseRss / 2 ** 20).toFixed(1)} MiB)\n  `);
+    const hostPid = many.child.pid ?? 0;
+    const perAgent = (us: number) => `${(us / 1000).toFixed(0)} ms (${(us / n).toFixed(0)} µs/agent)`;
+    const regCpu = procCpuUs(regPid) - atOnline.registry;
+    process.stderr.write(`registration CPU: Registry ${perAgent(regCpu)}, host ${perAgent(procCpuUs(hostPid) - atOnline.host)} `
+      + `(${perAgent(procCpuUs(hostPid))} from its start), ejabberd ${beam ? perAgent(procCpuUs(beam) - atOnline.beam) : '(not found)'}\n  `);
+    const regBefore = procCpuUs(regPid);
+    const waited = await quiet(regPid);
+    process.stderr.write(`Registry quiet ${waited} ms after "agents registered" (${((procCpuUs(regPid) - regBefore) / 1000).toFixed(0)} ms of its CPU meanwhile); queries from now\n  `);
     const coord = await runtimeAgent(instance.cfg, 'coordinator', { telemetry: 'memory' });
     await coord.agent.start();
     return {
@@ -78,6 +130,8 @@ export const agentsScale: Scenario = {
         const c = (reply as { content?: { candidates?: unknown[] } }).content;
         if (!c?.candidates || c.candidates.length === 0) throw new Error(`no candidates: ${JSON.stringify(reply).slice(0, 300)}`);
       },
+      // The Registry's and ejabberd's CPU per query (the host is idle: nobody asks its agents).
+      childCpuUs: () => procCpuUs(regPid) + procCpuUs(beam),
       async close() {
         await coord.agent.stop();
         await stop(many.child);

@@ -69,6 +69,7 @@ export const VARIABLES = {
   PARLEY_SPECIALIST_COST: { kind: 'string', shown: '1', doc: 'offer cost, or per expert `2,time=0.5` (also `--cost`)' },
   PARLEY_SPECIALIST_ETA_MS: { kind: 'string', shown: '100', doc: 'offer eta, or per expert (also `--eta-ms`)' },
   PARLEY_SPECIALIST_OFFER_TTL_MS: { kind: 'string', shown: '5000', doc: 'how long an offer may be accepted, or per expert (also `--ttl-ms`)' },
+  PARLEY_REGISTER_BATCH: { kind: 'flag', default: true, doc: "`0`: a host's virtual agents register one REGISTER each, not in REGISTER_MANY batches of their signed REGISTERs (issue 14 §3)" },
   PARLEY_VIRTUAL_AGENT_SLOTS: { kind: 'number', default: 2, min: 1, integer: true, doc: 'jobs one virtual specialist of a host (`npm run spawn -- specialist --count N --host NAME`) accepts at once; the host shares one skill pool' },
   PARLEY_SPECIALIST_MAX_OFFERS: { kind: 'number', shown: '16 × concurrency', min: 1, integer: true, doc: 'open offers a specialist holds at once' },
   PARLEY_A2A_TIMEOUT_MS: { kind: 'ms', default: 20000, doc: "how long a specialist's delegation through the Coordinator may take" },

@@ -62,6 +62,9 @@ export const MESSAGE_KINDS: readonly MessageKind[] = [
   row('HEARTBEAT', 'heartbeat', ['INFORM'], opens(AGENTS)),
   // Parley's answers to REGISTER/DEREGISTER (FIPA SC00026 inform-done) and the live directory
   row('REGISTERED', 'registered', ['INFORM'], answers(['registry'])),
+  // Issue 14 §3: a host's virtual agents' REGISTERs in one message, each entry signed by its agent.
+  row('REGISTER_MANY', 'register-many', ['REQUEST'], opens(WORKER_ROLES)),
+  row('REGISTERED_MANY', 'registered-many', ['INFORM'], answers(['registry'])),
   row('DEREGISTERED', 'deregistered', ['INFORM'], answers(['registry'])),
   row('DESCRIBE', 'describe', ['QUERY-REF'], opens(['coordinator'])),
   row('DIRECTORY', 'directory', ['INFORM'], answers(['registry'])),

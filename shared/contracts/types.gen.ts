@@ -261,7 +261,9 @@ export interface ContractTypes {
   "presenter-reply": PresenterReplyContent;
   "query-agents": QueryAgentsContent;
   refuse: RefuseContent;
+  "register-many": RegisterManyContent;
   register: RegisterContent;
+  "registered-many": RegisteredManyContent;
   registered: RegisteredContent;
   result: ResultContent;
   "session-close": SessionCloseContent;
@@ -1033,11 +1035,37 @@ export interface RefuseContent {
   errors?: ValidationErrors;
 }
 /**
+ * REQUEST.REGISTER_MANY, a host of virtual agents → Registry (DF) (issue 14 §3): several agents' REGISTERs in one message. Each entry is that agent's own REQUEST.REGISTER envelope, signed by its own key; the DF checks every entry as it would the REGISTER alone (contract, signature, replay, the operator's enrolment of its JID and DID) and refuses the whole batch, registering none, if one entry fails or names an agent outside the sender's component domain. The sender is one of the host's agents; it vouches for nothing but the delivery.
+ */
+export interface RegisterManyContent {
+  type: "REGISTER_MANY";
+  /**
+   * @minItems 1
+   * @maxItems 64
+   */
+  entries: Envelope[];
+}
+/**
  * REQUEST.REGISTER, Specialist → Registry (DF) (seed contract §2.2).
  */
 export interface RegisterContent {
   type: "REGISTER";
   profile: AgentProfile;
+}
+/**
+ * INFORM REGISTERED_MANY, Registry → the host agent that sent REGISTER_MANY: every entry was registered; for each, the reply_with of its REGISTER, its JID and the lease to renew.
+ */
+export interface RegisteredManyContent {
+  type: "REGISTERED_MANY";
+  /**
+   * @minItems 1
+   * @maxItems 64
+   */
+  registered: {
+    in_reply_to: MessageId;
+    jid: Jid;
+    lease_ms: number;
+  }[];
 }
 /**
  * INFORM REGISTERED, Registry → agent: the answer to REQUEST.REGISTER (FIPA SC00026 inform-done), with the lease the agent must renew by HEARTBEAT.
