@@ -264,6 +264,8 @@ export interface ContractTypes {
   register: RegisterContent;
   registered: RegisteredContent;
   result: ResultContent;
+  "session-chat-reply": SessionChatReplyContent;
+  "session-chat": SessionChatContent;
   "session-close": SessionCloseContent;
   "session-create": SessionCreateContent;
   "session-delete": SessionDeleteContent;
@@ -1055,6 +1057,25 @@ export interface ResultContent {
   result: ExpertResult;
 }
 /**
+ * INFORM.SESSION_CHAT_REPLY, sessions@<domain> → Coordinator: the text the person reads for a SESSION_CHAT (refusals included, as sentences) and `rich` ({kind: 'session', …} with the receipt, the state or the SESSION_ERROR reason); the Coordinator answers the Presenter PRESENTER_REPLY with both.
+ */
+export interface SessionChatReplyContent {
+  type: "SESSION_CHAT_REPLY";
+  text: string;
+  rich: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * REQUEST.SESSION_CHAT, Coordinator → sessions@<domain> (docs/sessions.md): a person's `session …` chat line, forwarded in the person's conversation (= the session id). Only the Coordinator may send it. on_behalf_of: the person (USER_MSG.user); presenter_did: the verified sender_did of the person's USER_MSG, the Presenter's, which convenes on the person's behalf (checked against the Presenter's pinned DID). Answered INFORM SESSION_CHAT_REPLY.
+ */
+export interface SessionChatContent {
+  type: "SESSION_CHAT";
+  text: string;
+  on_behalf_of: Jid;
+  presenter_did?: Did;
+}
+/**
  * REQUEST.SESSION_CLOSE (RFC 0001 §3.2 close, §3.6): the convener only (its signed envelope is the convener signature).
  */
 export interface SessionCloseContent {
@@ -1062,7 +1083,7 @@ export interface SessionCloseContent {
   reason?: string;
 }
 /**
- * REQUEST.SESSION_CREATE → Coordinator (RFC 0001 §3.2 create). The session id is the envelope's conversation_id; the sender's verified DID becomes the convener and first participant. on_behalf_of: the person a Presenter convenes for (docs/sessions.md). Answered INFORM SESSION_RECEIPT or REFUSE SESSION_ERROR (SESSION_EXISTS, QUOTA_EXCEEDED, UNKNOWN_STATE_SCHEMA, STATE_INVALID).
+ * REQUEST.SESSION_CREATE → sessions@<domain> (RFC 0001 §3.2 create). The session id is the envelope's conversation_id; the sender's verified DID becomes the convener and first participant. on_behalf_of: the person a Presenter convenes for (docs/sessions.md). Answered INFORM SESSION_RECEIPT or REFUSE SESSION_ERROR (SESSION_EXISTS, QUOTA_EXCEEDED, UNKNOWN_STATE_SCHEMA, STATE_INVALID).
  */
 export interface SessionCreateContent {
   type: "SESSION_CREATE";

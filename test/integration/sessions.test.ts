@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { issueCredential } from '../../agents/coordinator/sessions/credentials.js';
+import { issueCredential } from '../../shared/sessions/index.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
