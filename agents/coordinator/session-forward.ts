@@ -2,7 +2,9 @@
 // alone (seed contract §5), so the Coordinator forwards the line to the sessions agent as
 // REQUEST SESSION_CHAT — with the person (on_behalf_of) and the verified DID of the USER_MSG's
 // signer, the Presenter, which convenes on the person's behalf — and answers the Presenter with
-// the text the sessions agent wrote. No answer within the RESULT timeout → FAILURE TIMEOUT.
+// the text the sessions agent wrote. No answer within PARLEY_SESSIONS_TIMEOUT_MS → FAILURE TIMEOUT;
+// the line carries that wait (answer_within_ms), and the sessions agent does not apply a line it
+// takes up after it (a restart that outlasted it): the person was told it failed.
 // Durable like every Coordinator exchange: after a kill -9 the restored exchange still waits for
 // (or resends) the forward, so the person gets one answer.
 import { assign, emit, setup } from 'xstate';
@@ -32,7 +34,7 @@ export const sessionForwardMachine = setup({
   delays: { SESSIONS_TIMEOUT: ({ context }) => context.waitMs },
 }).createMachine({
   id: 'coordinator-session-forward',
-  context: ({ input }) => ({ request: input.request, self: input.self, waitMs: input.timeouts.resultTimeoutMs }),
+  context: ({ input }) => ({ request: input.request, self: input.self, waitMs: input.timeouts.sessionsTimeoutMs ?? input.timeouts.resultTimeoutMs }),
   initial: 'start',
   states: {
     start: {
@@ -50,7 +52,7 @@ export const sessionForwardMachine = setup({
         assign(({ context }) => {
           const { text, user } = userMsg(context.request);
           const did = context.request.sender_did;
-          return { forward: outbound(context.request, context.self, 'REQUEST', SESSIONS, { type: 'SESSION_CHAT', text, on_behalf_of: user, ...(did ? { presenter_did: did } : {}) }) };
+          return { forward: outbound(context.request, context.self, 'REQUEST', SESSIONS, { type: 'SESSION_CHAT', text, on_behalf_of: user, answer_within_ms: context.waitMs, ...(did ? { presenter_did: did } : {}) }) };
         }),
         emit(({ context }) => ({ type: 'send' as const, envelope: context.forward as Envelope })),
       ],
@@ -81,7 +83,7 @@ export const sessionForwardMachine = setup({
           target: 'done',
           actions: [
             emit({ type: 'note', decision: 'sessions-timeout' }),
-            emit(({ context }) => ({ type: 'send' as const, envelope: presenterFailure(context.request, 'TIMEOUT', `the sessions agent did not answer within ${Math.round(context.waitMs / 1000)} s`) })),
+            emit(({ context }) => ({ type: 'send' as const, envelope: presenterFailure(context.request, 'TIMEOUT', `the sessions agent did not answer within ${Math.round(context.waitMs / 1000)} s; say "session" to see whether your change was made`) })),
           ],
         },
       },

@@ -3,6 +3,7 @@
 // profile carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
+import type { Envelope } from '../../shared/acl/envelope.js';
 import { envNumber } from '../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../shared/contracts/types.gen.js';
 import { pinnedDids } from '../../shared/identity/keystore.js';
@@ -48,12 +49,17 @@ export function wireSessions(booted: Booted, heartbeatMs: number): { service: Se
   for (const kind of SESSION_KINDS) agent.router.on(kind, (r, from) => ({ machine: request, input: { request: r, from, self: agent.name } }));
 
   // SESSION_CHAT reaches this handler only from the Coordinator (its declaration, enforced by the
-  // pipeline's role policy). The convening DID it names must be the Presenter's pinned one.
+  // pipeline's role policy). The convening DID it names must be the Presenter's pinned one. A line
+  // taken up after the Coordinator stopped waiting (answer_within_ms, less 1 s for the way back:
+  // e.g. a restart that took longer) is not applied: the person was told it failed.
   const presenterJid = `presenter@${config.domain}`;
   const chat = answerOnceMachine.provide({
     actors: {
       handle: fromPromise<Answer | null, HandlerInput>(async ({ input: { request: r, from } }) =>
         store.once(requestKey(r, from.jid), () => {
+          if (tooLate(r, Date.now())) {
+            return { performative: 'INFORM', content: { type: 'SESSION_CHAT_REPLY', text: 'Session: that line came too late and was not applied; please send it again.', rich: { kind: 'session', status: 'too-late' } } };
+          }
           const claimed = typeof r.content.presenter_did === 'string' ? r.content.presenter_did : undefined;
           const presenterDid = claimed !== undefined && claimed === pinnedDids(config.home).get(presenterJid) ? claimed : undefined;
           const cmd = parseSessionCommand(String(r.content.text)) ?? { op: 'show' as const };
@@ -68,6 +74,13 @@ export function wireSessions(booted: Booted, heartbeatMs: number): { service: Se
   process.once('exit', () => store.close());
   logger.info({ ...limits, file: sessionsDbFile(config) }, 'sessions ready');
   return { service, register: () => registerManifest(booted, heartbeatMs, limits) };
+}
+
+/** Whether the Coordinator has given up on `r` by `now` (its answer_within_ms from the envelope's timestamp, less 1 s). */
+export function tooLate(r: Envelope, now: number): boolean {
+  const within = typeof r.content.answer_within_ms === 'number' ? r.content.answer_within_ms : undefined;
+  const sent = Date.parse(r.timestamp ?? '');
+  return within !== undefined && Number.isFinite(sent) && now > sent + within - 1000;
 }
 
 /** The sessions agent's DF registration (docs/runtime.md §5), so the manifest is in the DF. */

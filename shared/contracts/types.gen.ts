@@ -1067,13 +1067,17 @@ export interface SessionChatReplyContent {
   };
 }
 /**
- * REQUEST.SESSION_CHAT, Coordinator → sessions@<domain> (docs/sessions.md): a person's `session …` chat line, forwarded in the person's conversation (= the session id). Only the Coordinator may send it. on_behalf_of: the person (USER_MSG.user); presenter_did: the verified sender_did of the person's USER_MSG, the Presenter's, which convenes on the person's behalf (checked against the Presenter's pinned DID). Answered INFORM SESSION_CHAT_REPLY.
+ * REQUEST.SESSION_CHAT, Coordinator → sessions@<domain> (docs/sessions.md): a person's `session …` chat line, forwarded in the person's conversation (= the session id). Only the Coordinator may send it. on_behalf_of: the person (USER_MSG.user); presenter_did: the verified sender_did of the person's USER_MSG, the Presenter's, which convenes on the person's behalf (checked against the Presenter's pinned DID). Answered INFORM SESSION_CHAT_REPLY (a line taken up after answer_within_ms: not applied, said so).
  */
 export interface SessionChatContent {
   type: "SESSION_CHAT";
   text: string;
   on_behalf_of: Jid;
   presenter_did?: Did;
+  /**
+   * How long the Coordinator waits for the answer from the envelope's timestamp (PARLEY_SESSIONS_TIMEOUT_MS): a line the sessions agent takes up after that (less 1 s for the way back) is not applied, since the person was told it failed.
+   */
+  answer_within_ms?: number;
 }
 /**
  * REQUEST.SESSION_CLOSE (RFC 0001 §3.2 close, §3.6): the convener only (its signed envelope is the convener signature).
