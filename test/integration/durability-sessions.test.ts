@@ -111,6 +111,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
         // An add that was applied is answered with the session's listing, which shows the step.
         const ok = lines.filter((l) => (l.answers[0]?.body ?? '').startsWith('Session "') && (l.answers[0]?.body ?? '').includes(l.text));
         failed += lines.length - ok.length;
+        for (const l of lines.filter((x) => !ok.includes(x))) console.log(`      ${name}: "${l.text}" → ${JSON.stringify(l.answers[0]?.body ?? '')} (fault back in ${backMs} ms)`);
         applied += ok.length;
         const from = p.lines.length;
         p.say('session', thread);
