@@ -1,5 +1,5 @@
 // npm run session -- list | show ID | verify ID | delete ID
-// The operator's view of the Coordinator's Coordination Sessions (OAP RFC 0001; docs/sessions.md),
+// The operator's view of the sessions agent's Coordination Sessions (OAP RFC 0001; docs/sessions.md),
 // read from $PARLEY_HOME/data/sessions.sqlite through the service layer (shared/ops/sessions.ts,
 // shared with the console). verify re-computes the §3.5 hash chain and names the first turn that
 // does not fit (exit 1); delete is the operator's §6 data_delete.

@@ -15,6 +15,8 @@ export interface CoordinatorTimeouts {
   kbTimeoutMs: number;
   /** How long a scale-up (POST /scale, a new specialist registering) may take. */
   scaleTimeoutMs?: number;
+  /** How long a person's session line may wait for the sessions agent (PARLEY_SESSIONS_TIMEOUT_MS; default the RESULT timeout). */
+  sessionsTimeoutMs?: number;
 }
 
 /** What every Coordinator exchange is opened with (the USER_MSG and where it runs). */

@@ -1,10 +1,11 @@
-// One USER_MSG → one exchange actor; the intent of its text picks the machine (help, recall,
-// OACoP scheduling and tasks, or the seed contract §3 expert flow). main.ts registers this with
-// router.on('USER_MSG', …), and the delegation factories below for a specialist's DELEGATE_TASK,
-// QUERY_AGENTS, BROADCAST_EVENT.
+// One USER_MSG → one exchange actor; the intent of its text picks the machine (a session line
+// forwarded to the sessions agent, help, recall, OACoP scheduling and tasks, or the seed contract
+// §3 expert flow). main.ts registers this with router.on('USER_MSG', …), and the delegation
+// factories below for a specialist's DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT.
 import { assign } from 'xstate';
 import type { Envelope } from '../../shared/acl/envelope.js';
 import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import { parseSessionCommand } from '../../shared/sessions/index.js';
 import type { Identity } from '../../shared/runtime/names.js';
 import type { queryAgentsMachine } from './agents-ops.js';
 import type { BusyRetrySettings } from './busy-wait.js';
@@ -16,6 +17,7 @@ import { classifyIntent } from './intent.js';
 import { expertMachine, hintOf } from './expert/machine.js';
 import type { AgoraSettings } from './negotiation.js';
 import { recallMachine } from './recall.js';
+import { sessionForwardMachine } from './session-forward.js';
 import { type SchedulingDeps, schedulingRoute } from './scheduling/route.js';
 
 export interface FactoryOptions {
@@ -34,8 +36,6 @@ export interface FactoryOptions {
   agora?: AgoraSettings;
   /** Every candidate busy → wait and retry (busy-wait.ts); absent = NO_CANDIDATE at once. */
   busyRetry?: BusyRetrySettings;
-  /** Chat lines that are session commands (sessions/chat.ts, docs/sessions.md). */
-  sessions?: { chatRoute: (request: Envelope, from: Identity) => ReturnType<ExchangeFactory> | undefined };
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
@@ -59,10 +59,10 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     })
     : base0;
   return (request: Envelope, from: Identity) => {
-    const session = opts.sessions?.chatRoute(request, from);
-    if (session) return session;
     const base = { request, from, self: opts.self, domain: opts.domain, timeouts: opts.timeouts, canScale: opts.canScale ?? false };
     const { text, user } = userMsg(request);
+    // `session …` lines go to the sessions agent (session-forward.ts, docs/sessions.md).
+    if (parseSessionCommand(text)) return { machine: sessionForwardMachine, input: base };
     const zone = user ? opts.scheduling?.zones?.()[user] : undefined;
     const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
     const ask = () => {

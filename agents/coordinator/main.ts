@@ -1,7 +1,8 @@
 // The Coordinator process (seed contract §3): every USER_MSG from the Presenter opens one
 // exchange actor; all operational traffic (DF, specialists, KB, calendars, rooms) goes through
 // here, including a specialist's delegation (DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT).
-// OACoP (docs/oacop.md): meetings and tasks it initiated live in data/scheduling.sqlite.
+// OACoP (docs/oacop.md): meetings and tasks it initiated live in data/scheduling.sqlite. A person's
+// `session …` lines go on to the sessions agent (session-forward.ts).
 import { fromPromise } from 'xstate';
 import { loadTunables } from '../../shared/config/agents.js';
 import { envFlag, envNumber, paths } from '../../shared/config/index.js';
@@ -21,16 +22,16 @@ import type { Window } from './scheduling/slots.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduling/store.js';
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 import { zoneMachine } from './scheduling/zone-machine.js';
-import { wireSessions } from './sessions/wire.js';
 import { Assignments } from './assignments.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
-const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
+const { agent, config, logger, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });
 const tunables = loadTunables(process.env, config.domain);
 const { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs } = tunables;
 const scaleTimeoutMs = envNumber('PARLEY_SCALE_TIMEOUT_MS');
-const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs, scaleTimeoutMs };
+const sessionsTimeoutMs = envNumber('PARLEY_SESSIONS_TIMEOUT_MS');
+const timeouts = { agreeTimeoutMs, resultTimeoutMs, registryTimeoutMs, kbTimeoutMs, scaleTimeoutMs, sessionsTimeoutMs };
 // PARLEY_CANDIDATE_CACHE_MS: how long a DF answer serves questions of the same shape (0 = off).
 const cacheMs = envNumber('PARLEY_CANDIDATE_CACHE_MS');
 const oacopTimeoutMs = envNumber('PARLEY_OACOP_TIMEOUT_MS');
@@ -72,11 +73,8 @@ const expert = expertMachine.provide({
 const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
 const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: envFlag('PARLEY_AUTOSCALE'), ...(busyRetry ? { busyRetry } : {}) };
 
-// OAP RFC 0001 Coordination Sessions (docs/sessions.md): SESSION_* requests and chat commands.
-const sessions = wireSessions({ agent, config, logger, roster, onShutdown }, tunables.heartbeatMs);
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
-  sessions,
   cache: new CandidateCache(cacheMs),
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
@@ -115,6 +113,5 @@ if (exchanges) restoreExchanges(agent, exchanges);
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-sessions.register();
 logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
 tellSupervisor({ type: 'ready', moment: 'online' });

@@ -108,7 +108,8 @@ export const VARIABLES = {
   PARLEY_CALENDAR_HOST: { kind: 'flag', default: false, doc: "`1`: `npm start` serves every person's calendar as a virtual agent `person@calendars.<domain>` of one calendar host process (`agents/calendar/host.ts`, on `PARLEY_CALENDARS_COMPONENT_PORT`) instead of one calendar process per person" },
   PARLEY_CALENDAR_HANDLE_MS: { kind: 'ms', default: 10000, doc: 'how long a calendar or room agent may take for one request' },
   // Coordination Sessions (OAP)
-  PARLEY_SESSION_QUOTA: { kind: 'number', default: 20, min: 1, integer: true, doc: 'open Coordination Sessions per convener' },
+  PARLEY_SESSION_QUOTA: { kind: 'number', default: 20, min: 1, integer: true, doc: 'open Coordination Sessions per convener (a person\'s chat sessions: per person)' },
+  PARLEY_SESSIONS_TIMEOUT_MS: { kind: 'ms', default: 15000, doc: 'how long the Coordinator waits for the sessions agent to answer a person\'s `session …` line (a restart fits); a line it could not apply by then is not applied later' },
   PARLEY_SESSION_MAX_PARTICIPANTS: { kind: 'number', default: 16, min: 1, integer: true, doc: 'participants per session' },
   PARLEY_SESSION_MAX_HOURS: { kind: 'number', default: 720, min: 1, integer: true, doc: "a session's longest lifetime" },
   // Trust and durability

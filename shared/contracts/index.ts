@@ -8,7 +8,7 @@ export {
   type ContentKind, type ContentKindResolver, type ContentKindResult,
 } from './content-kinds.js';
 export { MESSAGE_KINDS, answers, opens, row, type KindPolicy, type MessageKind } from './message-kinds.js';
-export { ENROLLED_ROLES, NOT_AGENT_ROLES, ROLES, WORKER_ROLES, type Role } from './roles.js';
+export { CORE_AGENTS, CORE_ROLES, ENROLLED_ROLES, NOT_AGENT_ROLES, ROLES, WORKER_ROLES, type CoreRole, type Role } from './roles.js';
 export {
   MAX_REPORTED_ERRORS, compactErrors, parseEnvelope, validateEnvelope,
   type ValidationCode, type ValidationResult,

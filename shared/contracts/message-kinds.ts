@@ -43,7 +43,8 @@ export interface MessageKind {
 export const answers = (reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate: [], reply });
 /** Opened by `initiate`; answered (rarely: kinds that are also replies) by `reply`. */
 export const opens = (initiate: readonly Role[], reply: readonly Role[] | 'edges' = 'edges'): KindPolicy => ({ initiate, reply });
-const AGENTS: readonly Role[] = [...WORKER_ROLES, 'coordinator'];
+// Roles that keep a DF entry: the workers, and the sessions agent (its profile is the §3.3 manifest).
+const AGENTS: readonly Role[] = [...WORKER_ROLES, 'sessions'];
 
 /** One declaration: kind, contract file (contracts/<contract>.json), performatives, who may send it. */
 export const row = (kind: string, contract: string, performatives: readonly Performative[], policy: KindPolicy, untyped?: MessageKind['untyped']): MessageKind =>
@@ -55,7 +56,7 @@ const SESSION_OPS: ReadonlyArray<[string, Performative]> = [['CREATE', 'REQUEST'
 export const MESSAGE_KINDS: readonly MessageKind[] = [
   // seed contract §2.1: a person's line, from the Presenter only
   row('USER_MSG', 'user-msg', ['REQUEST'], opens(['presenter'])),
-  // seed contract §2.2 (DEREGISTER extends it). The Coordinator registers too: its profile
+  // seed contract §2.2 (DEREGISTER extends it). The sessions agent registers too: its profile
   // publishes the RFC 0001 §3.3 sessions manifest.
   row('REGISTER', 'register', ['REQUEST'], opens(AGENTS)),
   row('DEREGISTER', 'deregister', ['REQUEST'], opens(AGENTS)),
@@ -123,10 +124,14 @@ export const MESSAGE_KINDS: readonly MessageKind[] = [
   // Coordinator → Presenter: tell a person who did not ask (docs/oacop.md, part B)
   row('NOTIFY_USER', 'notify-user', ['INFORM'], opens(['coordinator'], [])),
   // OAP RFC 0001 Coordination Sessions (docs/sessions.md): agents with a DID convene and take
-  // part; the Presenter on behalf of a person. The Coordinator is the Tool and only answers.
-  ...SESSION_OPS.map(([op, performative]) => row(`SESSION_${op}`, `session-${op.toLowerCase()}`, [performative], opens(['presenter', 'specialist']))),
-  row('SESSION_RECEIPT', 'session-receipt', ['INFORM'], answers()),
-  row('SESSION_INFO', 'session-info', ['INFORM'], answers()),
-  row('SESSION_TURNS', 'session-turns', ['INFORM'], answers()),
-  row('SESSION_ERROR', 'session-error', ['REFUSE', 'FAILURE'], answers()),
+  // part; the sessions agent (sessions@<domain>) is the Tool and only answers.
+  ...SESSION_OPS.map(([op, performative]) => row(`SESSION_${op}`, `session-${op.toLowerCase()}`, [performative], opens(['specialist'], []))),
+  row('SESSION_RECEIPT', 'session-receipt', ['INFORM'], answers(['sessions'])),
+  row('SESSION_INFO', 'session-info', ['INFORM'], answers(['sessions'])),
+  row('SESSION_TURNS', 'session-turns', ['INFORM'], answers(['sessions'])),
+  row('SESSION_ERROR', 'session-error', ['REFUSE', 'FAILURE'], answers(['sessions'])),
+  // A person's `session …` chat line, forwarded by the Coordinator (the Presenter talks to it
+  // alone, seed contract §5); the sessions agent answers with the text the person reads.
+  row('SESSION_CHAT', 'session-chat', ['REQUEST'], opens(['coordinator'], [])),
+  row('SESSION_CHAT_REPLY', 'session-chat-reply', ['INFORM'], answers(['sessions'])),
 ];

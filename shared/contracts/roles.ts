@@ -2,8 +2,19 @@
 // once"): the core agents' own accounts, enrolled agents (specialists, calendars), rooms (the rooms
 // component), the operator's admin account, a person (any other account of this domain), and
 // foreign (anything else). shared/runtime/names.ts decides which one an address is.
-export const ROLES = ['presenter', 'coordinator', 'registry', 'kb', 'specialist', 'calendar', 'room', 'admin', 'person', 'foreign'] as const;
+// Adding a role: docs/runtime.md "Adding a role".
+export const ROLES = ['presenter', 'coordinator', 'registry', 'kb', 'sessions', 'specialist', 'calendar', 'room', 'admin', 'person', 'foreign'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * The core agents: one process and one account each, the account named like the role
+ * (`sessions@<domain>`), with the logical name their envelopes carry (seed contract §1). Provisioning
+ * makes their accounts and pins their keys, the supervisor starts them in this order
+ * (shared/supervisor/spec.ts), names.ts resolves them, ejabberd's `agents` ACL lists them.
+ */
+export const CORE_AGENTS = { registry: 'Registry', kb: 'KB', sessions: 'Sessions', coordinator: 'Coordinator', presenter: 'Presenter' } as const satisfies Partial<Record<Role, string>>;
+export type CoreRole = keyof typeof CORE_AGENTS;
+export const CORE_ROLES = Object.keys(CORE_AGENTS) as CoreRole[];
 
 /** Roles the operator enrols; the core agents are pinned by provisioning, rooms by the component secret. */
 export const ENROLLED_ROLES = ['specialist', 'calendar'] as const satisfies readonly Role[];

@@ -266,6 +266,8 @@ export interface ContractTypes {
   "registered-many": RegisteredManyContent;
   registered: RegisteredContent;
   result: ResultContent;
+  "session-chat-reply": SessionChatReplyContent;
+  "session-chat": SessionChatContent;
   "session-close": SessionCloseContent;
   "session-create": SessionCreateContent;
   "session-delete": SessionDeleteContent;
@@ -1083,6 +1085,29 @@ export interface ResultContent {
   result: ExpertResult;
 }
 /**
+ * INFORM.SESSION_CHAT_REPLY, sessions@<domain> → Coordinator: the text the person reads for a SESSION_CHAT (refusals included, as sentences) and `rich` ({kind: 'session', …} with the receipt, the state or the SESSION_ERROR reason); the Coordinator answers the Presenter PRESENTER_REPLY with both.
+ */
+export interface SessionChatReplyContent {
+  type: "SESSION_CHAT_REPLY";
+  text: string;
+  rich: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * REQUEST.SESSION_CHAT, Coordinator → sessions@<domain> (docs/sessions.md): a person's `session …` chat line, forwarded in the person's conversation (= the session id). Only the Coordinator may send it. on_behalf_of: the person (USER_MSG.user); presenter_did: the verified sender_did of the person's USER_MSG, the Presenter's, which convenes on the person's behalf (checked against the Presenter's pinned DID). Answered INFORM SESSION_CHAT_REPLY (a line taken up after answer_within_ms: not applied, said so).
+ */
+export interface SessionChatContent {
+  type: "SESSION_CHAT";
+  text: string;
+  on_behalf_of: Jid;
+  presenter_did?: Did;
+  /**
+   * How long the Coordinator waits for the answer from the envelope's timestamp (PARLEY_SESSIONS_TIMEOUT_MS): a line the sessions agent takes up after that (less 1 s for the way back) is not applied, since the person was told it failed.
+   */
+  answer_within_ms?: number;
+}
+/**
  * REQUEST.SESSION_CLOSE (RFC 0001 §3.2 close, §3.6): the convener only (its signed envelope is the convener signature).
  */
 export interface SessionCloseContent {
@@ -1090,7 +1115,7 @@ export interface SessionCloseContent {
   reason?: string;
 }
 /**
- * REQUEST.SESSION_CREATE → Coordinator (RFC 0001 §3.2 create). The session id is the envelope's conversation_id; the sender's verified DID becomes the convener and first participant. on_behalf_of: the person a Presenter convenes for (docs/sessions.md). Answered INFORM SESSION_RECEIPT or REFUSE SESSION_ERROR (SESSION_EXISTS, QUOTA_EXCEEDED, UNKNOWN_STATE_SCHEMA, STATE_INVALID).
+ * REQUEST.SESSION_CREATE → sessions@<domain> (RFC 0001 §3.2 create). The session id is the envelope's conversation_id; the sender's verified DID becomes the convener and first participant. on_behalf_of: the person a Presenter convenes for (docs/sessions.md). Answered INFORM SESSION_RECEIPT or REFUSE SESSION_ERROR (SESSION_EXISTS, QUOTA_EXCEEDED, UNKNOWN_STATE_SCHEMA, STATE_INVALID).
  */
 export interface SessionCreateContent {
   type: "SESSION_CREATE";

@@ -2,12 +2,13 @@
 // password kept in $PARLEY_HOME/secrets/accounts.json (0600). Running it twice changes nothing.
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
-import { ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
+import { CORE_ROLES } from '../contracts/roles.js';
+import { AGENT_ACCOUNT, ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
 import { api, EjabberdApiError } from './api.js';
 
-/** The system's fixed agents; specialists, calendars and people are added at run time. */
-export const CORE_AGENTS = ['admin', 'presenter', 'coordinator', 'registry', 'kb'] as const;
+/** The system's fixed accounts: the admin and the core agents (roles.ts); specialists, calendars and people are added at run time. */
+export const CORE_AGENTS = ['admin', ...CORE_ROLES] as const;
 
 const LOCALPART = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
@@ -62,4 +63,4 @@ export function credentialsFor(cfg: ParleyConfig, name: string): { jid: string; 
   return { jid: jidOf(cfg, name), password };
 }
 
-export const isAgentName = (name: string) => /^(admin|presenter|coordinator|registry|kb)$|^(specialist|calendar|bench|agent)-/.test(name);
+export const isAgentName = (name: string) => name === 'admin' || AGENT_ACCOUNT.test(name);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
+import { CORE_ROLES } from '../contracts/roles.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { clustered, erlWrapper, inetrcHosts, nodeHost, nodeName } from './cluster.js';
 import { ensureCertificate, exposure, exposureYaml, installCertificate, uploadUrl } from './expose.js';
@@ -76,6 +77,8 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     UPLOAD_DIR: path.join(p.spool, 'upload'),
     CERTFILES: tls.certfiles,
     DOMAIN_BALANCING: domainBalancingYaml(cfg),
+    // The core agents' accounts (shared/contracts/roles.ts), for the `agents` ACL.
+    CORE_AGENTS: CORE_ROLES.join('|'),
   };
   const yml = fill(fs.readFileSync(path.join(tmplDir, 'ejabberd.yml.tmpl'), 'utf8'), values);
   const ctl = fill(fs.readFileSync(path.join(tmplDir, 'ejabberdctl.cfg.tmpl'), 'utf8'), values);

@@ -2,12 +2,16 @@
 // key in $PARLEY_HOME/secrets/keys/<account>.json and its did:key pinned for its JID in
 // secrets/pinned-dids.json, which every agent of the installation reads. People get no key:
 // only the Presenter signs on their behalf.
+import { CORE_ROLES } from '../contracts/roles.js';
 import type { Identity } from './keys.js';
 import { loadIdentity, loadOrCreateIdentity, pinnedDids, replaceIdentity } from './keystore.js';
 
+/** Agent account localparts: the core agents (roles.ts) and the prefixes of enrolled and test agents. */
+export const AGENT_ACCOUNT = new RegExp(`^(${CORE_ROLES.join('|')})$|^(specialist|calendar|bench|agent)-`);
+
 /** Account localparts that are agents (sign and verify); admin and people are not. */
 export function isSigningAgent(localpart: string): boolean {
-  return /^(presenter|coordinator|registry|kb)$|^(specialist|calendar|bench|agent)-/.test(localpart);
+  return AGENT_ACCOUNT.test(localpart);
 }
 
 export class PinnedKeyConflict extends Error {

@@ -2,10 +2,9 @@
 // chain and the stored state against its last turn), delete (§6 data_delete). Used by
 // `npm run session` and the console's /api/sessions.
 import fs from 'node:fs';
-import { verifyChain } from '../../agents/coordinator/sessions/chain.js';
-import { sessionsDbFile, SessionStore } from '../../agents/coordinator/sessions/store.js';
 import type { ParleyConfig } from '../config/index.js';
 import { canonical } from '../identity/jcs.js';
+import { sessionsDbFile, SessionStore, verifyChain } from '../sessions/index.js';
 import { OpsError } from './errors.js';
 
 export interface SessionVerdict {
@@ -21,7 +20,7 @@ export interface SessionVerdict {
 function withStore<T>(cfg: ParleyConfig, fn: (s: SessionStore) => T, readonly = true): T {
   const file = sessionsDbFile(cfg);
   if (!fs.existsSync(file)) {
-    if (readonly) throw new OpsError(404, 'NO_SESSION_STORE', `no session store at ${file} (has the Coordinator run with this PARLEY_HOME?)`);
+    if (readonly) throw new OpsError(404, 'NO_SESSION_STORE', `no session store at ${file} (has the sessions agent run with this PARLEY_HOME?)`);
   }
   const store = new SessionStore(file, { readonly });
   try {

@@ -3,7 +3,7 @@
 // than `handleMs`, or nothing when it says none is due (a REJECT-PROPOSAL, FIPA SC00029). The
 // handler is provided by the role's main.ts and reaches the role's store; with durable roles a
 // restore re-runs it, so a handler with an effect goes through `once` (shared/store/answered.ts).
-// Used by calendars, rooms, the Coordinator's Coordination Sessions, the KB and the Registry.
+// Used by calendars, rooms, the sessions agent (Coordination Sessions), the KB and the Registry.
 import { emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { replyTo } from '../acl/envelope.js';
 import { errorContent } from '../acl/errors.js';

@@ -2,7 +2,7 @@
 // (registration-machine.ts: REGISTER with back-off, HEARTBEAT, REGISTER again after a lost lease),
 // never persisted (a restarted agent registers anew and the DF replaces its entry), the profile
 // replaced on a change, and DEREGISTER at shutdown with a bounded wait. Every role the DF lists
-// uses it: specialists (and hosted virtual ones), calendars, rooms, the Coordinator's sessions.
+// uses it: specialists (and hosted virtual ones), calendars, rooms, the sessions agent.
 import { randomUUID } from 'node:crypto';
 import { type AnyActorRef, waitFor } from 'xstate';
 import type { AgentProfile } from '../contracts/types.gen.js';

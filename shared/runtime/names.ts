@@ -1,5 +1,5 @@
 // Logical names (the envelope's sender/receiver, seed contract §1) and roles of authenticated XMPP
-// addresses. Singletons keep the contract's names (Presenter, Coordinator, Registry, KB); every
+// addresses. Singletons keep the contract's names (Presenter, Coordinator, Registry, KB, Sessions); every
 // other agent is named by its account (specialist-math, calendar-bob) and each room by
 // room-<name> (its JID is <name>@rooms.<domain>). A virtual specialist (one of many served by a
 // host process's component, agents.<domain>) is named by its bare JID: name@agents.<domain>;
@@ -11,15 +11,13 @@
 // un-enrolled account, whatever it is called, is a person.
 import { bare } from '../transport/stanza.js';
 
-import type { Role } from '../contracts/roles.js';
+import { CORE_AGENTS, type Role } from '../contracts/roles.js';
 
 export type { Role };
 
+// The core agents (roles.ts CORE_AGENTS: account = role, with its logical name) and the admin.
 const SINGLETONS: Record<string, { name: string; role: Role }> = {
-  presenter: { name: 'Presenter', role: 'presenter' },
-  coordinator: { name: 'Coordinator', role: 'coordinator' },
-  registry: { name: 'Registry', role: 'registry' },
-  kb: { name: 'KB', role: 'kb' },
+  ...Object.fromEntries(Object.entries(CORE_AGENTS).map(([role, name]) => [role, { name, role: role as Role }])),
   admin: { name: 'admin', role: 'admin' },
 };
 const BY_NAME = new Map(Object.entries(SINGLETONS).map(([local, v]) => [v.name, local]));

@@ -1,7 +1,7 @@
 // Least authority between roles (seed contract §5 "no shortcuts"; docs/acl_contract.md "Role
 // policy"): all operational traffic goes through the Coordinator; the Specialist never talks to
 // the Presenter or the KB; the KB talks only to the Coordinator; the DF only registers and answers
-// lookups. An agent refuses (FORBIDDEN_SENDER) envelopes from a role that may not talk to it, or
+// lookups; the sessions agent answers session requests (a person's only through the Coordinator). An agent refuses (FORBIDDEN_SENDER) envelopes from a role that may not talk to it, or
 // that may not send that content kind, judged by the authenticated JID and its enrolment, never
 // the envelope's claim. Roles come from names.ts (core, room, enrolled, else person).
 import { type KindPolicy, MESSAGE_KINDS, type MessageKind } from '../contracts/message-kinds.js';
@@ -12,10 +12,12 @@ export type { KindPolicy };
 /** Who may send envelopes to whom (any kind). */
 const MAY_SEND_TO: Record<Role, readonly Role[]> = {
   presenter: ['coordinator'],
-  coordinator: ['presenter', 'registry', 'specialist', 'kb', 'calendar', 'room'],
-  registry: ['coordinator', 'specialist', 'calendar', 'room'],
+  coordinator: ['presenter', 'registry', 'specialist', 'kb', 'sessions', 'calendar', 'room'],
+  registry: ['coordinator', 'sessions', 'specialist', 'calendar', 'room'],
   kb: ['coordinator'],
-  specialist: ['coordinator', 'registry'],
+  // The session Tool (docs/sessions.md) answers the agents that take part, and registers with the DF.
+  sessions: ['coordinator', 'registry', 'specialist'],
+  specialist: ['coordinator', 'registry', 'sessions'],
   calendar: ['coordinator', 'registry'],
   room: ['coordinator', 'registry'],
   admin: [],

@@ -1,10 +1,11 @@
-// What the supervisor runs: the four core roles, any number of specialists and one calendar
+// What the supervisor runs: the core roles (shared/contracts/roles.ts), any number of specialists and one calendar
 // agent per person with a calendar ($PARLEY_HOME/calendars/<person>.json; with
 // PARLEY_CALENDAR_HOST=1 one calendar host for all of them instead), each a
 // `node dist/agents/<role>/main.js` child that says it is usable with a typed IPC message
 // (shared/supervisor/ipc.ts): core agents when online, specialists and calendars once the
 // Registry accepted them.
 import path from 'node:path';
+import { CORE_ROLES } from '../contracts/roles.js';
 import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/accounts.js';
@@ -38,7 +39,8 @@ export interface SpecialistDef {
   shard?: string;
 }
 
-export const CORE_ROLES = ['registry', 'kb', 'coordinator', 'presenter'] as const;
+/** The core agents, each `dist/agents/<role>/main.js`, ready when online (roles.ts CORE_AGENTS). */
+export { CORE_ROLES };
 export const DEFAULT_SPECIALISTS = 'math:arithmetic,time:time';
 
 /**

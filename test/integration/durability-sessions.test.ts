@@ -1,7 +1,8 @@
 // Issue 12, Coordination Sessions in flight through a crash: 5 people each convene a session from
 // chat and add 6 steps, one line after the other's answer, all five at once, under the real
-// supervisor; one fault lands after the first updates (kill -9 of the Coordinator, which holds
-// the sessions, or of ejabberd, or ejabberd stop/start). Every line must get exactly one answer,
+// supervisor; one fault lands after the first updates (kill -9 of the sessions agent, which holds
+// the sessions, while it has a line in hand; of the Coordinator, which forwards the lines to it,
+// while a forward is outstanding; of ejabberd, or ejabberd stop/start). Every line must get exactly one answer,
 // and each session must hold exactly the steps whose lines were answered as applied, in order,
 // none twice and none lost. One row in the ordinary suite, all with `npm run test:crash`.
 import { expect } from 'chai';
@@ -20,15 +21,19 @@ const LINE_WAIT_MS = TIMEOUT_MS + RESTART_MS + 6000;
 
 // The Coordinator has answered 8 session lines since the adds began: the rest are still to come.
 const UPDATES: Moment = { name: 'after 8 session updates', agent: 'Coordinator', direction: 'out', performative: 'INFORM', contentType: 'PRESENTER_REPLY', count: 8 };
+// The sessions agent has just taken its 8th line (a request in hand), the Coordinator its 8th forward (an answer outstanding).
+const IN_HAND: Moment = { name: 'with the 8th line in hand', agent: 'Sessions', direction: 'in', performative: 'REQUEST', contentType: 'SESSION_CHAT', count: 8 };
+const FORWARDED: Moment = { name: 'after the 8th forward', agent: 'Coordinator', direction: 'out', performative: 'REQUEST', contentType: 'SESSION_CHAT', count: 8 };
 
-const CASES: Array<{ label: string; fault: Fault }> = [
-  { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' } },
-  { label: 'ejabberd kill -9', fault: { kind: 'ejabberd-kill' } },
-  { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' } },
+const CASES: Array<{ label: string; fault: Fault; at: Moment }> = [
+  { label: 'sessions', fault: { kind: 'kill', agent: 'sessions' }, at: IN_HAND },
+  { label: 'coordinator', fault: { kind: 'kill', agent: 'coordinator' }, at: FORWARDED },
+  { label: 'ejabberd kill -9', fault: { kind: 'ejabberd-kill' }, at: UPDATES },
+  { label: 'ejabberd stop/start', fault: { kind: 'ejabberd-restart' }, at: UPDATES },
 ];
 
-// The ordinary suite attacks one row (rowsToRun); `npm run test:crash` runs them all.
-const SMOKE = { 'ejabberd kill -9': [] };
+// The ordinary suite attacks these rows (rowsToRun); `npm run test:crash` runs them all.
+const SMOKE = { 'ejabberd kill -9': [], sessions: [] };
 
 /** The answers in `thread` from index `from` on (not progress notes). */
 const answersIn = (p: ChatPerson, thread: string, from: number): Line[] => p.lines.slice(from).filter((l) => l.thread === thread && !l.progress);
@@ -45,6 +50,8 @@ for (const c of rowsToRun(CASES, SMOKE)) {
       s = await startSupervisor('parley-crash-ses-', {
         PARLEY_SPECIALISTS: 'math:arithmetic', PARLEY_AUTOSCALE: '0', PARLEY_SESSION_QUOTA: '50',
         PARLEY_RESULT_TIMEOUT_MS: String(TIMEOUT_MS), PARLEY_PRESENTER_TIMEOUT_MS: String(TIMEOUT_MS + RESTART_MS),
+        // The Coordinator waits for the sessions agent through its restart, and answers before the Presenter gives up.
+        PARLEY_SESSIONS_TIMEOUT_MS: String(TIMEOUT_MS + RESTART_MS - 2000),
       }, { timeoutMs: 170000 });
       cfg = s.cfg;
       await Promise.all(PEOPLE.map(async (p) => people.set(p, await ChatPerson.connect(cfg, p))));
@@ -58,7 +65,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
       await stopSupervisor(s?.sup, cfg);
     });
 
-    it(`${c.label} at "${UPDATES.name}": every line answered once, each session holds exactly the steps answered as added`, async () => {
+    it(`${c.label} at "${c.at.name}": every line answered once, each session holds exactly the steps answered as added`, async () => {
       const threads = new Map<string, string>();
       await Promise.all(PEOPLE.map(async (name) => {
         const p = people.get(name) as ChatPerson;
@@ -83,7 +90,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
           mine.push({ text, answers: answersIn(p, thread, from) });
         }
       }));
-      const seen = await untilMoment(cfg, UPDATES, since, 30000);
+      const seen = await untilMoment(cfg, c.at, since, 30000);
       const t0 = Date.now();
       await injectFault(cfg, c.fault);
       const backMs = Date.now() - t0;
@@ -104,6 +111,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
         // An add that was applied is answered with the session's listing, which shows the step.
         const ok = lines.filter((l) => (l.answers[0]?.body ?? '').startsWith('Session "') && (l.answers[0]?.body ?? '').includes(l.text));
         failed += lines.length - ok.length;
+        for (const l of lines.filter((x) => !ok.includes(x))) console.log(`      ${name}: "${l.text}" → ${JSON.stringify(l.answers[0]?.body ?? '')} (fault back in ${backMs} ms)`);
         applied += ok.length;
         const from = p.lines.length;
         p.say('session', thread);

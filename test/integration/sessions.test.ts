@@ -1,17 +1,20 @@
-// OAP RFC 0001 Coordination Sessions on real processes: the real Registry and Coordinator over a
-// real ejabberd, test agents with their own did:key (pinned at provisioning, like any agent), a
-// person convening a session through the real Presenter, and `npm run session` as a child process
-// against the Coordinator's SQLite store (a tampered turn is named by verify).
+// OAP RFC 0001 Coordination Sessions on real processes: the real Registry, sessions agent
+// (sessions@<domain>), Coordinator and Presenter over a real ejabberd, test agents with their own
+// did:key (pinned at provisioning, like any agent), a person convening a session through the real
+// Presenter and Coordinator (SESSION_CHAT), attacks on SESSION_CHAT from everyone but the
+// Coordinator, and `npm run session` as a child process against the sessions agent's SQLite store
+// (a tampered turn is named by verify).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { issueCredential } from '../../agents/coordinator/sessions/credentials.js';
+import { issueCredential } from '../../shared/sessions/index.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
 import type { AgentProfile } from '../../shared/contracts/types.gen.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
+import { pinnedDids } from '../../shared/identity/keystore.js';
 import type { Identity } from '../../shared/identity/keys.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/sqlite.js';
@@ -19,13 +22,14 @@ import { Person } from '../../shared/trace/ask.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { oneShot } from '../support/one-shot.js';
+import { EnvelopePeer } from '../support/peer.js';
 import { outputOf, until } from '../support/wait.js';
 
 const run = promisify(execFile);
 const tag = randomUUID().slice(0, 6);
 const PLAN = 'session-state-plan';
 
-describe('Sessions [e2e] a real Coordinator is the session Tool for agents with their own DIDs', function () {
+describe('Sessions [e2e] the sessions agent is the session Tool for agents with their own DIDs', function () {
   this.timeout(90000);
   let inst: TestInstance;
   const procs: AgentProcess[] = [];
@@ -41,7 +45,8 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
       await p.waitFor('online', 30000);
     };
     await start('agents/registry/main.js');
-    await start('agents/coordinator/main.js', { PARLEY_SESSION_QUOTA: '3' });
+    await start('agents/sessions/main.js', { PARLEY_SESSION_QUOTA: '3' });
+    await start('agents/coordinator/main.js');
     await start('agents/presenter/main.js');
     for (const who of ['a', 'b', 'c']) {
       const name = `specialist-ses${who}${tag}`;
@@ -57,10 +62,10 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
     for (const p of procs.reverse()) await p.stop();
   });
 
-  /** One request from test agent `who` to the Coordinator in conversation `sid`; its reply. */
+  /** One request from test agent `who` to the sessions agent (its well-known name) in conversation `sid`; its reply. */
   const ask = async (who: string, sid: string, performative: Envelope['performative'], content: object): Promise<Envelope> => {
     const a = agents[who] as RuntimeAgent;
-    const envelope = makeEnvelope({ performative, sender: a.agent.name, receiver: 'Coordinator', conversation_id: sid, content });
+    const envelope = makeEnvelope({ performative, sender: a.agent.name, receiver: 'Sessions', conversation_id: sid, content });
     return outputOf<Envelope>(a.agent.router.start(`${sid}/${envelope.reply_with}`, oneShot, { envelope }), 10000);
   };
   const did = (who: string) => (keys[who] as Identity).did;
@@ -69,18 +74,21 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
   const refused = (e: Envelope) => `${e.performative} ${String(e.content.reason)}`;
   const sid = `ses-${tag}`;
 
-  it('publishes the RFC 0001 §3.3 sessions manifest in the DF (the Coordinator\'s own registration)', async () => {
+  const registration = (jid: string): AgentProfile | undefined => {
+    const db = openDb(path.join(inst.cfg.home, 'data', 'registry.sqlite'), { readonly: true });
+    try {
+      const row = db.prepare('SELECT profile FROM registrations WHERE jid = ?').get(jid) as { profile: string } | undefined;
+      return row ? (JSON.parse(row.profile) as AgentProfile) : undefined;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('publishes the RFC 0001 §3.3 sessions manifest in the DF (the sessions agent\'s own registration, pinned at provisioning)', async () => {
     let profile: AgentProfile | undefined;
-    await until(() => {
-      const db = openDb(path.join(inst.cfg.home, 'data', 'registry.sqlite'), { readonly: true });
-      try {
-        const row = db.prepare('SELECT profile FROM registrations WHERE jid = ?').get(`coordinator@${inst.cfg.domain}`) as { profile: string } | undefined;
-        profile = row ? (JSON.parse(row.profile) as AgentProfile) : undefined;
-      } finally {
-        db.close();
-      }
-      return profile !== undefined;
-    }, 'the Coordinator registered', 15000, 100);
+    await until(() => (profile = registration(`sessions@${inst.cfg.domain}`)) !== undefined, 'the sessions agent registered', 15000, 100);
+    expect(profile?.did).to.equal(pinnedDids(inst.cfg.home).get(`sessions@${inst.cfg.domain}`));
+    expect(registration(`coordinator@${inst.cfg.domain}`), 'the Coordinator keeps no DF entry').to.equal(undefined);
     expect(profile?.capabilities).to.deep.equal(['SESSIONS']);
     expect(profile?.sessions).to.include({ supported: true, concurrency_model: 'optimistic', supports_handoff: true, max_participants: 16, max_duration_hours: 720 });
     expect(profile?.sessions?.state_schema).to.equal('https://parley.local/contracts/session-state-plan.json');
@@ -151,7 +159,7 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
     expect(refused(await ask('c', `${sid}-x`, 'REQUEST', { type: 'SESSION_CREATE', state_schema: 'https://example.com/other.json', state: {} }))).to.equal('REFUSE UNKNOWN_STATE_SCHEMA');
   });
 
-  it('a person convenes a session from chat through the real Presenter (its DID, the person\'s JID recorded)', async () => {
+  it('a person convenes a session from chat: Presenter → Coordinator → sessions agent (the Presenter\'s DID, the person\'s JID recorded)', async () => {
     alice = await Person.connect(inst.cfg, `alice${tag}`);
     const thread = `chat-${tag}`;
     const started = await alice.ask('session start Trip to Lyon', { thread });
@@ -161,6 +169,36 @@ describe('Sessions [e2e] a real Coordinator is the session Tool for agents with 
     const { stdout } = await cli('list');
     const line = stdout.split('\n').find((l) => l.includes(alice?.jid ?? '?')) ?? '';
     expect(line.split('\t').slice(0, 3)).to.deep.equal([thread, alice.jid, 'open']);
+  });
+
+  it('[attack] SESSION_CHAT from anyone but the Coordinator is refused with the reason, and nothing is created', async () => {
+    const chat = () => ({ type: 'SESSION_CHAT', text: 'session start Hijack', on_behalf_of: `victim${tag}@${inst.cfg.domain}` });
+    // An enrolled specialist: may talk to the sessions agent, but may not open SESSION_CHAT.
+    const bySpecialist = await ask('a', `${sid}-atk1`, 'REQUEST', chat());
+    expect(bySpecialist.performative).to.equal('REFUSE');
+    expect(bySpecialist.content.reason).to.equal('FORBIDDEN_SENDER');
+    // A person's account (no agent role, no DID the agents accept).
+    const mallory = await EnvelopePeer.connect(inst, `mallory${tag}`, 'Sessions');
+    try {
+      const sent = mallory.send('REQUEST', chat(), `${sid}-atk2`);
+      const byPerson = await mallory.reply(sent);
+      expect(byPerson.performative).to.be.oneOf(['REFUSE', 'NOT-UNDERSTOOD']);
+      expect(String(byPerson.content.reason)).to.match(/^(UNKNOWN_DID|FORBIDDEN_SENDER)$/);
+      expect(String(byPerson.content.detail)).to.not.equal('');
+    } finally {
+      await mallory.stop();
+    }
+    // The Presenter may not skip the Coordinator (seed contract §5): its SESSION_CREATE is refused.
+    const presenter = await EnvelopePeer.connect(inst, 'presenter', 'Sessions', 'Presenter');
+    try {
+      const sent = presenter.send('REQUEST', { type: 'SESSION_CREATE', state_schema: PLAN, state: { title: 'x', steps: [] } }, `${sid}-atk3`);
+      const r = await presenter.reply(sent);
+      expect(`${r.performative} ${String(r.content.reason)}`).to.equal('REFUSE FORBIDDEN_SENDER');
+    } finally {
+      await presenter.stop();
+    }
+    const { stdout } = await cli('list');
+    for (const n of [1, 2, 3]) expect(stdout).to.not.contain(`${sid}-atk${n}`);
   });
 
   const cli = (...args: string[]) => run(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'session-cli.js'), ...args], { env: { ...process.env, ...inst.env } });

@@ -12,6 +12,7 @@ describe('names [identify] logical names from authenticated JIDs', () => {
     ['coordinator@localhost', 'Coordinator', 'coordinator'],
     ['registry@localhost/x', 'Registry', 'registry'],
     ['kb@localhost', 'KB', 'kb'],
+    ['sessions@localhost/parley', 'Sessions', 'sessions'],
     ['admin@localhost', 'admin', 'admin'],
     ['specialist-math@localhost/agent-7', 'specialist-math', 'specialist'],
     ['calendar-bob@localhost', 'calendar-bob', 'calendar'],
@@ -43,7 +44,7 @@ describe('names [identify] logical names from authenticated JIDs', () => {
 
 describe('policy [edges] seed contract §5 "no shortcuts"', () => {
   it('lets the Coordinator talk to every operational role', () => {
-    for (const to of ['presenter', 'registry', 'specialist', 'kb', 'calendar', 'room'] as Role[]) expect(mayTalk('coordinator', to), to).to.equal(true);
+    for (const to of ['presenter', 'registry', 'specialist', 'kb', 'sessions', 'calendar', 'room'] as Role[]) expect(mayTalk('coordinator', to), to).to.equal(true);
   });
 
   it('keeps the Specialist away from the Presenter and the KB', () => {
@@ -56,12 +57,14 @@ describe('policy [edges] seed contract §5 "no shortcuts"', () => {
   it('lets only the Coordinator reach the KB, and only the Presenter and Coordinator reach each other', () => {
     expect(allowedSenders('kb')).to.deep.equal(['coordinator']);
     expect(allowedSenders('presenter')).to.deep.equal(['coordinator']);
-    expect(allowedSenders('coordinator')).to.have.members(['presenter', 'registry', 'kb', 'specialist', 'calendar', 'room']);
+    expect(allowedSenders('coordinator')).to.have.members(['presenter', 'registry', 'kb', 'sessions', 'specialist', 'calendar', 'room']);
+    // The Presenter reaches the sessions agent only through the Coordinator; agents with a DID directly.
+    expect(allowedSenders('sessions')).to.have.members(['coordinator', 'registry', 'specialist']);
   });
 
   it('gives people, admins and foreign JIDs no envelope edges at all (people chat in plain text)', () => {
     for (const from of ['person', 'admin', 'foreign'] as Role[]) {
-      for (const to of ['presenter', 'coordinator', 'registry', 'kb', 'specialist'] as Role[]) expect(mayTalk(from, to), `${from}→${to}`).to.equal(false);
+      for (const to of ['presenter', 'coordinator', 'registry', 'kb', 'sessions', 'specialist'] as Role[]) expect(mayTalk(from, to), `${from}→${to}`).to.equal(false);
     }
   });
 });
@@ -76,14 +79,21 @@ describe('policy [initiate] who may open which exchange', () => {
     expect(mayInitiate('specialist', 'STORE_FACT')).to.equal(false);
   });
 
-  it('lets specialists, calendars, rooms and the Coordinator (its sessions manifest) register; not the Presenter or the KB', () => {
-    for (const r of ['specialist', 'calendar', 'room', 'coordinator'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(true);
-    for (const r of ['presenter', 'kb'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(false);
+  it('lets specialists, calendars, rooms and the sessions agent (its sessions manifest) register; not the Presenter, the KB or the Coordinator', () => {
+    for (const r of ['specialist', 'calendar', 'room', 'sessions'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(true);
+    for (const r of ['presenter', 'kb', 'coordinator'] as Role[]) expect(mayInitiate(r, 'REGISTER')).to.equal(false);
   });
 
-  it('lets agents with a DID (specialists, the Presenter for a person) open session requests, not the KB or a calendar', () => {
-    for (const r of ['specialist', 'presenter'] as Role[]) expect(mayInitiate(r, 'SESSION_UPDATE')).to.equal(true);
-    for (const r of ['kb', 'calendar', 'coordinator'] as Role[]) expect(mayInitiate(r, 'SESSION_CREATE')).to.equal(false);
+  it('lets specialists open session requests (the Presenter only through the Coordinator\'s SESSION_CHAT); only the sessions agent answers them', () => {
+    expect(mayInitiate('specialist', 'SESSION_UPDATE')).to.equal(true);
+    for (const r of ['presenter', 'kb', 'calendar', 'coordinator', 'person'] as Role[]) expect(mayInitiate(r, 'SESSION_CREATE'), r).to.equal(false);
+    expect(mayTalk('presenter', 'sessions')).to.equal(false);
+    expect(mayInitiate('coordinator', 'SESSION_CHAT')).to.equal(true);
+    for (const r of ['specialist', 'presenter', 'person', 'sessions', 'calendar'] as Role[]) expect(mayInitiate(r, 'SESSION_CHAT'), r).to.equal(false);
+    for (const k of ['SESSION_RECEIPT', 'SESSION_INFO', 'SESSION_ERROR', 'SESSION_CHAT_REPLY']) {
+      expect(mayReply('sessions', k), k).to.equal(true);
+      expect(mayReply('coordinator', k), k).to.equal(false);
+    }
   });
 
   it('lets nobody open a kind that only travels as an answer, nor a kind without a policy row (fail closed)', () => {

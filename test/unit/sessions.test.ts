@@ -1,13 +1,10 @@
-// OAP RFC 0001 Coordination Sessions, the pure logic (agents/coordinator/sessions): optimistic
+// OAP RFC 0001 Coordination Sessions, the pure logic (shared/sessions, agents/sessions/chat.ts): optimistic
 // concurrency, the §3.5 hash chain, §3.6 convener credentials, §5.1 admission, §5.3 quotas, §6 deletion.
 import { expect } from 'chai';
-import { chatCommand, parseSessionCommand } from '../../agents/coordinator/sessions/chat.js';
-import { chainTurn, type Turn, verifyChain } from '../../agents/coordinator/sessions/chain.js';
-import { issueCredential, verifyCredential } from '../../agents/coordinator/sessions/credentials.js';
-import type { Outcome } from '../../agents/coordinator/sessions/outcome.js';
-import { PLAN_SCHEMA } from '../../agents/coordinator/sessions/schemas.js';
-import { SessionService } from '../../agents/coordinator/sessions/service.js';
-import { SessionStore } from '../../agents/coordinator/sessions/store.js';
+import { chatCommand } from '../../agents/sessions/chat.js';
+import {
+  chainTurn, issueCredential, type Outcome, parseSessionCommand, PLAN_SCHEMA, SessionService, SessionStore, type Turn, verifyChain, verifyCredential,
+} from '../../shared/sessions/index.js';
 import { makeEnvelope } from '../../shared/acl/envelope.js';
 import { createIdentity } from '../../shared/identity/keys.js';
 
@@ -133,7 +130,7 @@ describe('Sessions [admission] ledger, convener authority and handoff (RFC 0001 
 });
 
 describe('Sessions [quota] open sessions per convener (RFC 0001 §5.3)', () => {
-  it('refuses QUOTA_EXCEEDED past the quota, counts a Presenter\'s sessions per person, and frees a place on close', () => {
+  it('refuses QUOTA_EXCEEDED past the quota, counts a person\'s chat sessions per person, and frees a place on close', () => {
     const h = harness(2);
     expect(reason(h.create('a1'))).to.equal('INFORM');
     expect(reason(h.create('a2'))).to.equal('INFORM');
@@ -141,12 +138,23 @@ describe('Sessions [quota] open sessions per convener (RFC 0001 §5.3)', () => {
     expect(reason(h.create('b1', bob))).to.equal('INFORM');
     h.call('SESSION_CLOSE', 'a1', alice);
     expect(reason(h.create('a3'))).to.equal('INFORM');
+    // A person's lines (SESSION_CHAT from the Coordinator) convene with the Presenter's DID; the quota is the person's.
     const presenter = carol;
-    const forPerson = (id: string, who: string) => h.create(id, presenter, { on_behalf_of: who }, 'presenter');
+    const forPerson = (id: string, person: string) => h.svc.handle({
+      kind: 'SESSION_CREATE', sessionId: id, did: presenter.did, name: 'Presenter', role: 'presenter', person,
+      content: { type: 'SESSION_CREATE', state_schema: 'session-state-plan', state: plan('Trip') },
+    });
     expect(reason(forPerson('p1', 'ann@localhost'))).to.equal('INFORM');
+    expect(h.store.get('p1')).to.include({ on_behalf_of: 'ann@localhost', quota_key: 'person:ann@localhost', convener: presenter.did });
     expect(reason(forPerson('p2', 'ann@localhost'))).to.equal('INFORM');
     expect(reason(forPerson('p3', 'ann@localhost'))).to.equal('QUOTA_EXCEEDED');
     expect(reason(forPerson('p4', 'ben@localhost'))).to.equal('INFORM');
+    expect(reason(forPerson('p5', 'ben@localhost'))).to.equal('INFORM');
+    // An agent naming a person in on_behalf_of only records it: the session counts against the agent.
+    expect(reason(h.create('c1', bob, { on_behalf_of: 'cleo@localhost' }))).to.equal('INFORM');
+    expect(h.store.get('c1')).to.include({ on_behalf_of: 'cleo@localhost', quota_key: bob.did });
+    expect(reason(h.create('c2', bob, { on_behalf_of: 'cleo@localhost' }))).to.equal('QUOTA_EXCEEDED');
+    expect(h.store.countOpen('person:cleo@localhost')).to.equal(0);
   });
 });
 
@@ -178,15 +186,14 @@ describe('Sessions [delete] data_delete by the convener (RFC 0001 §6)', () => {
 });
 
 describe('Sessions [once] a request handled again after a crash is answered, not applied twice', () => {
-  // The Coordinator's session machine is restored after a kill -9 and runs its promise actor
-  // again when the crash fell between the store's commit and the reply (wire.ts requestKey).
-  const presenter = { jid: 'presenter@localhost', name: 'Presenter', role: 'presenter' as const };
+  // The sessions agent's request machine is restored after a kill -9 and runs its promise actor
+  // again when the crash fell between the store's commit and the reply (agents/sessions/wire.ts requestKey).
   const line = (text: string, reply_with: string) => makeEnvelope({
-    performative: 'REQUEST', sender: 'Presenter', receiver: 'Coordinator', conversation_id: 'chat-1', reply_with,
-    content: { type: 'USER_MSG', text, user: 'alice@localhost' },
+    performative: 'REQUEST', sender: 'Coordinator', receiver: 'Sessions', conversation_id: 'chat-1', reply_with,
+    content: { type: 'SESSION_CHAT', text, on_behalf_of: 'alice@localhost' },
   });
   const run = (h: ReturnType<typeof harness>, e: ReturnType<typeof line>) =>
-    h.store.once(`${alice.did}|${e.reply_with}`, () => chatCommand(h.svc, { ...e, sender_did: alice.did }, presenter, parseSessionCommand(String(e.content.text)) ?? { op: 'show' }));
+    h.store.once(`coordinator@localhost|${e.reply_with}`, () => chatCommand(h.svc, e, 'alice@localhost', alice.did, parseSessionCommand(String(e.content.text)) ?? { op: 'show' }));
 
   it('re-running "session add" with the same reply_with adds the step once and answers with the same reply', () => {
     const h = harness();

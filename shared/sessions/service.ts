@@ -1,9 +1,9 @@
 // The Coordination Session Tool (OAP RFC 0001 §3.2): one synchronous method per request, each a
 // single SQLite transaction over the store (check, write state, append the turn). Pure apart from
-// the store and the injected clock; main.ts calls it from an invoked promise actor.
+// the store and the injected clock; agents/sessions/wire.ts calls it from an invoked promise actor.
 import { randomUUID } from 'node:crypto';
-import { contentByteSize } from '../../../shared/acl/envelope.js';
-import type { SessionCreateContent, SessionLogContent, SessionUpdateContent } from '../../../shared/contracts/types.gen.js';
+import { contentByteSize } from '../acl/envelope.js';
+import type { SessionCreateContent, SessionLogContent, SessionUpdateContent } from '../contracts/types.gen.js';
 import { chainTurn, type Turn, type TurnOp } from './chain.js';
 import { join, leave, handoff } from './admission.js';
 import { type Outcome, refuse, refusal, SessionRefusal } from './outcome.js';
@@ -25,10 +25,15 @@ export interface SessionRequest {
   name: string;
   role: string;
   content: Record<string, unknown>;
+  /**
+   * The person a chat line came from (SESSION_CHAT, which only the Coordinator may send): the
+   * session is convened on their behalf and counts against their quota (§5.3). Never from content.
+   */
+  person?: string;
 }
 
-/** The sender, once it is known to hold a DID. */
-export interface Actor { did: string; name: string; role: string }
+/** The sender, once it is known to hold a DID (and the person it acts for, from a chat line). */
+export interface Actor { did: string; name: string; role: string; person?: string }
 
 /** Log answers stay under the 64 kB content limit (seed contract §1). */
 const LOG_BUDGET_BYTES = 48 * 1024;
@@ -39,7 +44,7 @@ export class SessionService {
   handle(req: SessionRequest): Outcome {
     try {
       if (!req.did) refuse('MISSING_SIGNATURE', 'sessions need the verified DID of a signed envelope (RFC 0001 §5.1)');
-      const actor: Actor = { did: req.did, name: req.name, role: req.role };
+      const actor: Actor = { did: req.did, name: req.name, role: req.role, ...(req.person ? { person: req.person } : {}) };
       return this.store.transact(() => this.dispatch(req, actor));
     } catch (err) {
       if (err instanceof SessionRefusal) return refusal(err, req.sessionId);
@@ -89,9 +94,10 @@ export class SessionService {
     const schema = resolveStateSchema(c.state_schema) ?? refuse('UNKNOWN_STATE_SCHEMA', `unknown state_schema ${JSON.stringify(c.state_schema.slice(0, 300))}; known: contracts/session-state-*.json`);
     const errors = stateErrors(schema, c.state);
     if (errors.length) refuse('STATE_INVALID', `the state does not match ${schema}`, { errors });
-    // A person's sessions count against that person, not against the Presenter that convenes them.
-    const onBehalf = c.on_behalf_of ?? null;
-    const quotaKey = actor.role === 'presenter' && onBehalf ? `person:${onBehalf}` : actor.did;
+    // A person's sessions count against that person, not against the Presenter that convenes them
+    // (nor the Coordinator that forwards their lines); an agent's on_behalf_of is only recorded.
+    const onBehalf = actor.person ?? c.on_behalf_of ?? null;
+    const quotaKey = actor.person ? `person:${actor.person}` : actor.did;
     const open = this.store.countOpen(quotaKey);
     if (open >= this.limits.quota) refuse('QUOTA_EXCEEDED', `${quotaKey} already convenes ${open} open sessions (quota ${this.limits.quota}, RFC 0001 §5.3)`);
     const at = this.iso();

@@ -1,11 +1,11 @@
-// The Coordinator's session store ($PARLEY_HOME/data/sessions.sqlite): sessions with their state
+// The sessions agent's store ($PARLEY_HOME/data/sessions.sqlite): sessions with their state
 // and state_version, the admission ledger (RFC 0001 §5.1) and the hash-chained turn log (§3.5).
 // Callers wrap check-and-write in `transact` so a turn, its state and its version land together
 // (§3.4 "atomically") or not at all. The CLI (scripts/session-cli.ts) reads the same file.
 import path from 'node:path';
-import { paths, type ParleyConfig } from '../../../shared/config/index.js';
-import { AnsweredRequests } from '../../../shared/store/answered.js';
-import { type Db, openDb } from '../../../shared/store/sqlite.js';
+import { paths, type ParleyConfig } from '../config/index.js';
+import { AnsweredRequests } from '../store/answered.js';
+import { type Db, openDb } from '../store/sqlite.js';
 import type { Turn } from './chain.js';
 
 export const sessionsDbFile = (cfg: ParleyConfig): string => path.join(paths(cfg).data, 'sessions.sqlite');

@@ -1,0 +1,20 @@
+// The sessions agent, sessions@<domain>: the Tool of OAP RFC 0001 Coordination Sessions
+// (docs/sessions.md). Agents with a DID send it SESSION_*; a person's `session …` chat lines reach
+// it only through the Coordinator (SESSION_CHAT). Its store is $PARLEY_HOME/data/sessions.sqlite.
+// Wiring only: config, transport, features (wire.ts).
+import { loadTunables } from '../../shared/config/agents.js';
+import { createAgent } from '../../shared/runtime/boot.js';
+import { restoreExchanges } from '../../shared/runtime/durable.js';
+import { warmUp } from '../../shared/runtime/warm-up.js';
+import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { wireSessions } from './wire.js';
+
+// Durable (docs/runtime.md "Durability"): a request caught by a kill -9 is answered once after the restart.
+const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'sessions', durable: true });
+const sessions = wireSessions({ agent, config, logger, roster, onShutdown }, loadTunables(process.env, config.domain).heartbeatMs);
+if (exchanges) restoreExchanges(agent, exchanges);
+warmUp(agent);
+await agent.start();
+sessions.register();
+logger.info({ jid: agent.self.jid }, 'online');
+tellSupervisor({ type: 'ready', moment: 'online' });
