@@ -1,5 +1,5 @@
 // Every kind of bad input against every role (issue "bad input, every role"): the real registry,
-// kb, specialist, presenter and coordinator processes on the shared ejabberd each get the rows of
+// kb, sessions, specialist, presenter and coordinator processes on the shared ejabberd each get the rows of
 // test/support/role-bad-inputs.ts from a legitimate peer account, answer each with its
 // machine-readable FIPA error (performative, reason, in_reply_to, conversation) and then still
 // serve a good request. Peers are raw XMPP sessions that sign with the instance's real keys and
@@ -124,12 +124,13 @@ describe('Bad input [every role] real processes answer each kind with a FIPA err
     const base = { ...inst.env, PARLEY_LOG_LEVEL: 'info' };
     procs.registry = spawnAgent('agents/registry/main.js', base);
     procs.kb = spawnAgent('agents/kb/main.js', base);
+    procs.sessions = spawnAgent('agents/sessions/main.js', base);
     procs.presenter = spawnAgent('agents/presenter/main.js', base);
     procs.math = spawnAgent('agents/specialist/main.js', { ...base, PARLEY_SPECIALIST_NAME: 'math', PARLEY_SPECIALIST_EXPERTS: 'arithmetic' });
     await peers.connect('coordinator');
     await peers.connect(SPEC); // (one at a time: two provisionings of one account race in ejabberd's API)
     await Promise.all([
-      started('registry').waitFor('online', 60000), started('kb').waitFor('online', 60000),
+      started('registry').waitFor('online', 60000), started('kb').waitFor('online', 60000), started('sessions').waitFor('online', 60000),
       started('presenter').waitFor('online', 60000), started('math').waitFor('registered', 60000),
     ]);
   });
@@ -161,6 +162,19 @@ describe('Bad input [every role] real processes answer each kind with a FIPA err
     }, started('kb'));
     const ok = await peers.ask('coordinator', env({ performative: 'INFORM', sender: 'Coordinator', receiver: 'KB', content: fact() }));
     expect(ok.content).to.deep.equal({ type: 'STORED', count: 1 });
+  });
+
+  it('Sessions [bad input] answers all 14 kinds, then answers a person\'s "session" line the Coordinator forwards', async () => {
+    const line = (text: string) => ({ type: 'SESSION_CHAT', text, on_behalf_of: `badin-alice@${inst.cfg.domain}` });
+    await rejectsEverything({
+      name: 'Sessions', peer: { account: 'coordinator', name: 'Coordinator' }, performative: 'REQUEST', content: () => line('session'),
+      wrongPerformative: 'INFORM', broken: without('on_behalf_of'),
+      forbidden: { account: SPEC, name: SPEC, performative: 'REQUEST', content: () => line('session start stolen') },
+    }, started('sessions'));
+    const ok = await peers.ask('coordinator', env({ performative: 'REQUEST', sender: 'Coordinator', receiver: 'Sessions', content: line('session') }));
+    expect(ok).to.deep.include({ performative: 'INFORM' });
+    expect(ok.content.type).to.equal('SESSION_CHAT_REPLY');
+    expect(String(ok.content.text)).to.match(/not one of your sessions/);
   });
 
   it('Specialist [bad input] answers all 14 kinds, then answers "what is 17 * 23?"', async () => {
