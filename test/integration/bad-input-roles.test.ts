@@ -7,6 +7,7 @@
 // plays the Coordinator (the only peer the KB, the specialist and the Presenter accept).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { pinnedDids } from '../../shared/identity/keystore.js';
 import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/envelope.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { jidOfName } from '../../shared/runtime/names.js';
@@ -175,6 +176,13 @@ describe('Bad input [every role] real processes answer each kind with a FIPA err
     expect(ok).to.deep.include({ performative: 'INFORM' });
     expect(ok.content.type).to.equal('SESSION_CHAT_REPLY');
     expect(String(ok.content.text)).to.match(/not one of your sessions/);
+    // Attack: a convening DID that is not the Presenter's pinned one (here the Coordinator's own) convenes nothing.
+    const forged = env({ performative: 'REQUEST', sender: 'Coordinator', receiver: 'Sessions', content: { ...line('session start forged plan'), presenter_did: pinnedDids(inst.cfg.home).get(`coordinator@${inst.cfg.domain}`) } });
+    const refused = await peers.ask('coordinator', forged);
+    expect(refused.content).to.deep.include({ type: 'SESSION_CHAT_REPLY' });
+    expect(String(refused.content.text)).to.match(/refused/);
+    const shown = await peers.ask('coordinator', { ...forged, reply_with: `msg-${randomUUID()}`, content: line('session') });
+    expect(String(shown.content.text)).to.match(/not one of your sessions/);
   });
 
   it('Specialist [bad input] answers all 14 kinds, then answers "what is 17 * 23?"', async () => {
