@@ -1,8 +1,34 @@
 // Flat config: typescript-eslint's recommended rules over the TypeScript sources.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// Each shared/<folder>/ has one public entry, index.ts (issue 10 §2; docs/runtime.md, Imports).
+// A folder may declare a second entry here when importing its index would load what that importer
+// must not: the barrels codemod reads this list too, so the two never disagree.
+export const PUBLIC_ENTRIES = {
+  // What a skill's handler imports inside its worker thread (docs/skills.md): not the host side
+  // (pool, watch and chokidar, ajv manifests, the LLM client), which every worker would load.
+  'shared/skills': ['handler-api.ts', 'expert.ts'],
+  // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
+  'shared/console': ['otel.ts'],
+};
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const SHARED_FOLDERS = fs.readdirSync(path.join(ROOT, 'shared'), { withFileTypes: true })
+  .filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+/** import-x/no-restricted-paths zones: outside shared/<x>/, only its public entries may be imported. */
+export const barrelZones = (folders = SHARED_FOLDERS) => folders.map((x) => ({
+  target: ['agents/**', 'scripts/**', 'skills/**', 'test/**', `shared/!(${x})/**`],
+  from: `shared/${x}`,
+  except: ['./index.ts', ...(PUBLIC_ENTRIES[`shared/${x}`] ?? []).map((f) => `./${f}`)],
+  message: `Import shared/${x}/index.js (issue 10 §2), not a module inside it${PUBLIC_ENTRIES[`shared/${x}`] ? ` (second entries: ${PUBLIC_ENTRIES[`shared/${x}`].join(', ')})` : ''}.`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.parley/**', 'shared/contracts/types.gen.ts'] },
@@ -26,14 +52,18 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // No import cycles (issue 10 §2): a module graph a newcomer can read from the bottom up.
-    files: ['agents/**/*.ts', 'shared/**/*.ts', 'skills/**/*.ts', 'scripts/**/*.ts'],
+    // No import cycles and no deep imports across shared/ folders (issue 10 §2): a module graph a
+    // newcomer can read from the bottom up, one public entry per folder.
+    files: ['agents/**/*.ts', 'shared/**/*.ts', 'skills/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/extensions': ['.ts', '.js'],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: barrelZones(), basePath: ROOT }],
+    },
   },
 );
