@@ -14,6 +14,9 @@ export const PUBLIC_ENTRIES = {
   // What a skill's handler imports inside its worker thread (docs/skills.md): not the host side
   // (pool, watch and chokidar, ajv manifests, the LLM client), which every worker would load.
   'shared/skills': ['handler-api.ts', 'expert.ts'],
+  // Finds the repository's data files; a leaf (node: only) that ejabberd/, skills/ and console/
+  // need and that runtime's index would otherwise turn into a cycle (runtime → ejabberd → runtime).
+  'shared/runtime': ['repo-root.ts'],
   // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
   'shared/console': ['otel.ts'],
 };

@@ -13,7 +13,7 @@ import { type CallRequest, SkillPool } from './pool.js';
 import type { SandboxSpec } from './sandbox.js';
 import { envString } from '../config/env.js';
 import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/client.js';
-import { catalogueTools } from '../llm/tools.js';
+import { catalogueTools } from './llm-tools.js';
 
 /**
  * Granted capabilities made concrete for the sandbox: variables with their values from this
