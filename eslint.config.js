@@ -11,14 +11,24 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 // A folder may declare a second entry here when importing its index would load what that importer
 // must not: the barrels codemod reads this list too, so the two never disagree.
 export const PUBLIC_ENTRIES = {
-  // What a skill's handler imports inside its worker thread (docs/skills.md): not the host side
-  // (pool, watch and chokidar, ajv manifests, the LLM client), which every worker would load.
-  'shared/skills': ['handler-api.ts', 'expert.ts'],
+  // entry file → the modules whose names it re-exports ([]: the entry is a module used as is).
+  'shared/skills': {
+    // What a skill's handler imports inside its worker thread (docs/skills.md).
+    'handler-api.ts': [],
+    'expert.ts': [],
+    // Running skills (the specialist): host, worker pool, sandbox, watcher and chokidar. index.ts is
+    // the catalogue side (catalogue, manifests, roles) that the supervisor, ops and console read.
+    'hosting.ts': ['host.ts', 'pool.ts', 'sandbox.ts', 'watch.ts'],
+  },
+  // The child side of supervision: what every agent process imports to talk to its supervisor.
+  // index.ts is the supervisor itself (specs, calendars, skills), which no agent should load.
+  'shared/supervisor': { 'ipc.ts': [] },
+  // Whether and where the console runs (the supervisor reads it): not fastify and the HTTP API.
+  // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
+  'shared/console': { 'settings.ts': [], 'otel.ts': [] },
   // Finds the repository's data files; a leaf (node: only) that ejabberd/, skills/ and console/
   // need and that runtime's index would otherwise turn into a cycle (runtime → ejabberd → runtime).
-  'shared/runtime': ['repo-root.ts'],
-  // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
-  'shared/console': ['otel.ts'],
+  'shared/runtime': { 'repo-root.ts': [] },
 };
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -29,8 +39,8 @@ const SHARED_FOLDERS = fs.readdirSync(path.join(ROOT, 'shared'), { withFileTypes
 export const barrelZones = (folders = SHARED_FOLDERS) => folders.map((x) => ({
   target: ['agents/**', 'scripts/**', 'skills/**', 'test/**', `shared/!(${x})/**`],
   from: `shared/${x}`,
-  except: ['./index.ts', ...(PUBLIC_ENTRIES[`shared/${x}`] ?? []).map((f) => `./${f}`)],
-  message: `Import shared/${x}/index.js (issue 10 §2), not a module inside it${PUBLIC_ENTRIES[`shared/${x}`] ? ` (second entries: ${PUBLIC_ENTRIES[`shared/${x}`].join(', ')})` : ''}.`,
+  except: ['./index.ts', ...Object.keys(PUBLIC_ENTRIES[`shared/${x}`] ?? {}).map((f) => `./${f}`)],
+  message: `Import shared/${x}/index.js (issue 10 §2), not a module inside it${PUBLIC_ENTRIES[`shared/${x}`] ? ` (second entries: ${Object.keys(PUBLIC_ENTRIES[`shared/${x}`]).join(', ')})` : ''}.`,
 }));
 
 export default tseslint.config(
