@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { Duration } from 'luxon';
-import { freeIntervals, isoSlot } from '../shared/calendar/availability.js';
-import { calendarConfigFile, calendarDbFile, readCalendarConfig, validateWorkingHours, writeCalendarConfig, type CalendarConfig } from '../shared/calendar/config.js';
-import { busyIntervals } from '../shared/calendar/expand.js';
-import { CalendarStore } from '../shared/calendar/store.js';
+import {
+  freeIntervals, isoSlot, calendarConfigFile, calendarDbFile, readCalendarConfig,
+  validateWorkingHours, writeCalendarConfig, type CalendarConfig, busyIntervals, CalendarStore,
+} from '../shared/calendar/index.js';
 import { loadConfig } from '../shared/config/index.js';
 
 const cfg = loadConfig();

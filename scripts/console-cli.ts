@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { consoleEnabled, consoleSettings, ensureConsoleToken } from '../shared/console/index.js';
-import { portOpen } from '../shared/ejabberd/ports.js';
+import { portOpen } from '../shared/ejabberd/index.js';
 
 const opts = new Command('console').description('Print the console URL and its admin token').option('--json', 'print JSON').parse().opts<{ json?: boolean }>();
 const cfg = loadConfig();

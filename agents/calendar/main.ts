@@ -5,18 +5,14 @@
 // the calendar host (host.ts, many people in one process) shares with this process is in wiring.ts.
 import { randomInt } from 'node:crypto';
 import { Command } from 'commander';
-import { assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile } from '../../shared/calendar/config.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
-import { loadTunables } from '../../shared/config/agents.js';
-import { loadConfig } from '../../shared/config/index.js';
-import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
+import {
+  assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile, Ledger, CalendarStore,
+} from '../../shared/calendar/index.js';
+import { loadTunables, loadConfig, envNumber, envString } from '../../shared/config/index.js';
+import { accountSecrets, ensureAccount } from '../../shared/ejabberd/index.js';
+import { createAgent, registerWithDf, restoreExchanges } from '../../shared/runtime/index.js';
 import { CalendarContext } from '../../shared/oacop/index.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
-import { envNumber, envString } from '../../shared/config/index.js';
 import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const program = new Command('calendar')

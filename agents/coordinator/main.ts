@@ -3,12 +3,9 @@
 // here, including a specialist's delegation (DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT).
 // OACoP (docs/oacop.md): meetings and tasks it initiated live in data/scheduling.sqlite.
 import { fromPromise } from 'xstate';
-import { loadTunables } from '../../shared/config/agents.js';
-import { envFlag, envNumber, paths } from '../../shared/config/index.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
+import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
+import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { controlRequest } from '../../shared/supervisor/index.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { verifyChain } from '../../agents/coordinator/sessions/chain.js';
 import { sessionsDbFile, SessionStore } from '../../agents/coordinator/sessions/store.js';
 import type { ParleyConfig } from '../config/index.js';
-import { canonical } from '../identity/jcs.js';
+import { canonical } from '../identity/index.js';
 import { OpsError } from './errors.js';
 
 export interface SessionVerdict {

@@ -4,7 +4,7 @@
 // already does what they do, and a tool that leads back to the model would loop.
 import type { SkillDef } from './catalogue.js';
 import { DEFAULT_INPUT_SCHEMA } from './manifest.js';
-import type { ToolSpec } from '../llm/client.js';
+import type { ToolSpec } from '../llm/index.js';
 
 const DELEGATION = new Set(['delegate_task', 'query_agents', 'broadcast_event']);
 

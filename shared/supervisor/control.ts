@@ -14,9 +14,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { assertPerson } from '../calendar/config.js';
+import { assertPerson } from '../calendar/index.js';
 import type { ParleyConfig } from '../config/index.js';
-import type { Role } from '../skills/roles.js';
+import type { Role } from '../skills/index.js';
 import { planScale } from './scale.js';
 import type { AgentSpec, SpecialistDef } from './spec.js';
 import { FailedToStart, type Supervisor } from './supervisor.js';

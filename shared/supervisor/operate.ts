@@ -2,8 +2,7 @@
 // supervisor's control endpoint and the skills catalogue, so `npm run stop` / `npm run spawn`
 // and the console's HTTP API run the same code and give the same errors.
 import type { ParleyConfig } from '../config/index.js';
-import { defaultSkillDirs, loadCatalogue } from '../skills/catalogue.js';
-import { defaultRoleName, loadRoles, roleAllows } from '../skills/roles.js';
+import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles, roleAllows } from '../skills/index.js';
 import type { ChildInfo } from './child.js';
 import { controlRequest } from './control.js';
 

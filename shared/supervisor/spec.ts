@@ -6,8 +6,8 @@
 // Registry accepted them.
 import path from 'node:path';
 import type { ReadyMoment } from './ipc.js';
-import { assertPerson } from '../calendar/config.js';
-import { assertLocalpart } from '../ejabberd/accounts.js';
+import { assertPerson } from '../calendar/index.js';
+import { assertLocalpart } from '../ejabberd/index.js';
 
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */

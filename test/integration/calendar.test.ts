@@ -6,12 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
-import { intersectAll } from '../../shared/calendar/availability.js';
-import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
-import { parseCalendar } from '../../shared/calendar/ical.js';
-import type { DirectoryEntry, Performative } from '../../shared/contracts/types.gen.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
+import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
+import {
+  intersectAll, defaultCalendarConfig, writeCalendarConfig, parseCalendar,
+} from '../../shared/calendar/index.js';
+import type { DirectoryEntry, Performative } from '../../shared/contracts/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { NY_WEEKLY } from '../support/calendar-fixtures.js';

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import { ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/cluster-control.js';
-import { nodeConfig, nodeName } from '../../shared/ejabberd/cluster.js';
-import { agentSnapshot } from '../../shared/ops/agents.js';
-import { identify } from '../../shared/runtime/names.js';
+import {
+  ensureAccount, connectedSessions, killNode, listCluster, startNode, nodeConfig, nodeName,
+} from '../../shared/ejabberd/index.js';
+import { agentSnapshot } from '../../shared/ops/index.js';
+import { identify } from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';

@@ -8,8 +8,8 @@ import type { Outcome } from '../../agents/coordinator/sessions/outcome.js';
 import { PLAN_SCHEMA } from '../../agents/coordinator/sessions/schemas.js';
 import { SessionService } from '../../agents/coordinator/sessions/service.js';
 import { SessionStore } from '../../agents/coordinator/sessions/store.js';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { createIdentity } from '../../shared/identity/keys.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import { createIdentity } from '../../shared/identity/index.js';
 
 const alice = createIdentity();
 const bob = createIdentity();

@@ -4,9 +4,9 @@
 // (content.user) is recorded as on_behalf_of, and the session id is the chat's conversation_id.
 // Only that person's lines act on it. Commands: session start TITLE | session | session add TEXT |
 // session done N | session close | session delete.
-import { type Envelope } from '../../../shared/acl/envelope.js';
-import type { PlanSessionState } from '../../../shared/contracts/types.gen.js';
-import type { Identity } from '../../../shared/runtime/names.js';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { PlanSessionState } from '../../../shared/contracts/index.js';
+import type { Identity } from '../../../shared/runtime/index.js';
 import { presenterReply } from '../envelopes.js';
 import type { Outcome } from './outcome.js';
 import { PLAN_SCHEMA } from './schemas.js';

@@ -3,15 +3,13 @@
 // carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import { envNumber } from '../../../shared/config/index.js';
-import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/types.gen.js';
-import type { Booted } from '../../../shared/runtime/boot.js';
-import { registerWithDf } from '../../../shared/runtime/df-registration.js';
-import type { Answer, HandlerInput } from '../../../shared/runtime/answer-once.js';
-import type { ExchangeFactory } from '../../../shared/runtime/exchange.js';
-import type { Identity } from '../../../shared/runtime/names.js';
-import { requestKey } from '../../../shared/store/answered.js';
+import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/index.js';
+import {
+  type Booted, registerWithDf, type Answer, type HandlerInput, type ExchangeFactory, type Identity,
+} from '../../../shared/runtime/index.js';
+import { requestKey } from '../../../shared/store/index.js';
 import { packageVersion } from '../../../shared/runtime/repo-root.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
 import { sessionMachine } from './machine.js';
