@@ -20,15 +20,36 @@ export const PUBLIC_ENTRIES = {
     // the catalogue side (catalogue, manifests, roles) that the supervisor, ops and console read.
     'hosting.ts': ['host.ts', 'pool.ts', 'sandbox.ts', 'watch.ts'],
   },
-  // The child side of supervision: what every agent process imports to talk to its supervisor.
-  // index.ts is the supervisor itself (specs, calendars, skills), which no agent should load.
+  // The child side of supervision: what every agent process imports to talk to its supervisor
+  // (readiness, idleness, and the control endpoint's client, controlRequest, which the Coordinator
+  // uses to scale). index.ts is the supervisor itself (specs, calendars, skills): no agent loads it.
   'shared/supervisor': { 'ipc.ts': [] },
+  // The operator's side of ejabberd: starting, stopping, clustering, configuring and exposing the
+  // server, and throw-away instances for tests and benches (the supervisor and the CLIs). index.ts
+  // is what every agent needs at start: accounts, credentials, endpoints, ports, the HTTP API.
+  'shared/ejabberd': { 'operator.ts': ['control.ts', 'cluster-control.ts', 'temp-instance.ts', 'expose.ts', 'render.ts'] },
+  // runtime's index.ts is the agent core every agent loads; the second entries are what only some
+  // roles need: running as an XMPP component (specialist host, calendar host, rooms) and
+  // registering with the directory (specialist, calendar).
+  'shared/runtime': {
+    // Finds the repository's data files; a leaf (node: only) that ejabberd/, skills/ and console/
+    // need and that runtime's index would otherwise turn into a cycle (runtime → ejabberd → runtime).
+    'repo-root.ts': [],
+    'component-host.ts': ['component-agent.ts', 'lease-group.ts', 'shard-claims.ts'],
+    'registration.ts': ['df-registration.ts', 'registration-machine.ts'],
+  },
+  // The component connection (@xmpp/component): only the component hosts open one.
+  'shared/transport': { 'component.ts': [] },
+  // Who has a calendar and their settings (the supervisor, the CLIs): not the iCalendar store,
+  // the ledger and the free/busy arithmetic of index.ts.
+  'shared/calendar': { 'config.ts': [] },
+  // The signing benchmark (npm run bench:sign): no agent signs for a benchmark.
+  'shared/identity': { 'bench.ts': [] },
+  // The README's generated configuration tables (npm run gen:config-docs), not configuration.
+  'shared/config': { 'docs.ts': [] },
   // Whether and where the console runs (the supervisor reads it): not fastify and the HTTP API.
   // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
   'shared/console': { 'settings.ts': [], 'otel.ts': [] },
-  // Finds the repository's data files; a leaf (node: only) that ejabberd/, skills/ and console/
-  // need and that runtime's index would otherwise turn into a cycle (runtime → ejabberd → runtime).
-  'shared/runtime': { 'repo-root.ts': [] },
 };
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));

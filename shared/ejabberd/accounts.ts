@@ -63,3 +63,8 @@ export function credentialsFor(cfg: ParleyConfig, name: string): { jid: string; 
 }
 
 export const isAgentName = (name: string) => /^(admin|presenter|coordinator|registry|kb)$|^(specialist|calendar|bench|agent)-/.test(name);
+
+/** The secret ejabberd's component listeners and the component hosts share (render.ts puts it in ejabberd.yml). */
+export function componentSecret(cfg: ParleyConfig): string {
+  return new SecretMap(path.join(paths(cfg).secrets, 'ejabberd.json')).ensure('component');
+}

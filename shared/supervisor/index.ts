@@ -2,7 +2,8 @@
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
 export { type ChildInfo, ManagedChild } from './child.js';
-export { controlRequest, startControl } from './control.js';
+export { startControl } from './control.js';
+export { controlRequest } from './ipc.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
 export {
