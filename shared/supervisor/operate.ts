@@ -4,7 +4,7 @@
 import type { ParleyConfig } from '../config/index.js';
 import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles, roleAllows } from '../skills/index.js';
 import type { ChildInfo } from './child.js';
-import { controlRequest } from './control.js';
+import { controlRequest } from './ipc.js';
 
 /** An operator error with a machine-readable code (the console maps it to an HTTP status). */
 export class OperatorError extends Error {
