@@ -4,7 +4,8 @@
 // against its own goal (never asserted).
 import fs from 'node:fs';
 import { Command } from 'commander';
-import { closeApiAgent, startTempInstance } from '../shared/ejabberd/index.js';
+import { closeApiAgent } from '../shared/ejabberd/index.js';
+import { startTempInstance } from '../shared/ejabberd/operator.js';
 import {
   rawEcho, asBenchReport, compareRuns, renderComparison, consoleWatcher, prepareConsoleBench,
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,

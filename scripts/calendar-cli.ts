@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { Duration } from 'luxon';
+import { freeIntervals, isoSlot, busyIntervals, CalendarStore } from '../shared/calendar/index.js';
 import {
-  freeIntervals, isoSlot, calendarConfigFile, calendarDbFile, readCalendarConfig,
-  validateWorkingHours, writeCalendarConfig, type CalendarConfig, busyIntervals, CalendarStore,
-} from '../shared/calendar/index.js';
+  calendarConfigFile, calendarDbFile, readCalendarConfig, validateWorkingHours, writeCalendarConfig,
+  type CalendarConfig,
+} from '../shared/calendar/config.js';
 import { loadConfig } from '../shared/config/index.js';
 
 const cfg = loadConfig();

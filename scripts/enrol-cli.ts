@@ -8,9 +8,8 @@
 // directory, and no agent accepts work from it.
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import {
-  closeApiAgent, assertLocalpart, CORE_AGENTS, ensureAccount, control as ejabberd,
-} from '../shared/ejabberd/index.js';
+import { closeApiAgent, assertLocalpart, CORE_AGENTS, ensureAccount } from '../shared/ejabberd/index.js';
+import { control as ejabberd } from '../shared/ejabberd/operator.js';
 import {
   ensureAgentIdentity, pinnedDids, DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES,
   type EnrolledRole, isEnrolledRole, encodeJoinToken,

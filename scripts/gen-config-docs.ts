@@ -3,7 +3,7 @@
 //   node dist/scripts/gen-config-docs.js --check  exit 1 when README.md is not current
 import fs from 'node:fs';
 import path from 'node:path';
-import { withConfigDocs } from '../shared/config/index.js';
+import { withConfigDocs } from '../shared/config/docs.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 
 const file = path.join(repoRoot(), 'README.md');

@@ -2,7 +2,8 @@
 // The operator's side of the local OAPP ledger (oacop-rfc §6.2): credit an identity, burn for it
 // (prints the txId to put into proofOfBurn), and list balances and burns.
 import { Command, InvalidArgumentError } from 'commander';
-import { ledgerDbFile, Ledger } from '../shared/calendar/index.js';
+import { ledgerDbFile } from '../shared/calendar/config.js';
+import { Ledger } from '../shared/calendar/index.js';
 import { loadConfig } from '../shared/config/index.js';
 
 const cfg = loadConfig();

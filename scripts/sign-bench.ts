@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fromPromise } from 'xstate';
 import { echoRequester, echoResponder, type RequesterOutput, runtimeAgent } from '../shared/bench/index.js';
-import { startTempInstance } from '../shared/ejabberd/index.js';
-import { benchIdentity } from '../shared/identity/index.js';
+import { startTempInstance } from '../shared/ejabberd/operator.js';
+import { benchIdentity } from '../shared/identity/bench.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);

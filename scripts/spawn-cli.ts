@@ -17,7 +17,8 @@ import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { loadRoles } from '../shared/skills/index.js';
 import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
-import { checkSpawnSkills, controlRequest, calendarHostSpec, specialistSpec } from '../shared/supervisor/index.js';
+import { checkSpawnSkills, calendarHostSpec, specialistSpec } from '../shared/supervisor/index.js';
+import { controlRequest } from '../shared/supervisor/ipc.js';
 
 const cfg = loadConfig();
 const program = new Command('spawn').description('Start one more agent');

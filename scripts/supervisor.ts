@@ -6,9 +6,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { llmSettings } from '../shared/llm/index.js';
-import {
-  closeApiAgent, provisionCore, killNode, startCluster, stopCluster, control as ejabberd,
-} from '../shared/ejabberd/index.js';
+import { closeApiAgent, provisionCore } from '../shared/ejabberd/index.js';
+import { killNode, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
@@ -16,7 +15,7 @@ import {
   DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
   specialistSpec, Supervisor,
 } from '../shared/supervisor/index.js';
-import { listCalendarPeople } from '../shared/calendar/index.js';
+import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
 import { envFlag, envNumber, envString } from '../shared/config/index.js';
 

@@ -3,12 +3,11 @@
 // $PARLEY_HOME/calendars/NAME.json, started now by a running supervisor (POST /spawn); with
 // PARLEY_CALENDAR_HOST=1 the calendar host serves it as NAME@calendars.<domain> (no account).
 import { Command } from 'commander';
-import { calendarConfigFile, ensureCalendarConfig } from '../shared/calendar/index.js';
-import { controlRequest } from '../shared/supervisor/index.js';
+import { calendarConfigFile, ensureCalendarConfig } from '../shared/calendar/config.js';
+import { controlRequest } from '../shared/supervisor/ipc.js';
 import { envFlag, loadConfig } from '../shared/config/index.js';
-import {
-  api, closeApiAgent, ensureAccount, isAgentName, jidOf, removeAccount, control as ejabberd,
-} from '../shared/ejabberd/index.js';
+import { api, closeApiAgent, ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/index.js';
+import { control as ejabberd } from '../shared/ejabberd/operator.js';
 
 const cfg = loadConfig();
 const program = new Command('user').description('Manage the accounts of people who chat with the Presenter');

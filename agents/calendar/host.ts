@@ -11,17 +11,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { assertPerson, calendarsDir, ledgerDbFile, listCalendarPeople, Ledger } from '../../shared/calendar/index.js';
+import { assertPerson, calendarsDir, ledgerDbFile, listCalendarPeople } from '../../shared/calendar/config.js';
+import { Ledger } from '../../shared/calendar/index.js';
 import { loadTunables, envFlag, envNumber, loadConfig, paths } from '../../shared/config/index.js';
 import { componentEndpoints, componentSecret } from '../../shared/ejabberd/index.js';
 import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {
-  exchangeStoreFile, ComponentHost, calendarsDomain, useRoleBook, replayLedgerFile, signingEnabled,
-  SqliteTelemetry, warmUp, onProcessEnd,
+  exchangeStoreFile, calendarsDomain, useRoleBook, replayLedgerFile, signingEnabled, SqliteTelemetry,
+  warmUp, onProcessEnd,
 } from '../../shared/runtime/index.js';
+import { ComponentHost } from '../../shared/runtime/component-host.js';
 import { ExchangeStore, ReplayLedger } from '../../shared/store/index.js';
-import { componentTransport } from '../../shared/transport/index.js';
+import { componentTransport } from '../../shared/transport/component.js';
 import { VirtualCalendars } from './virtual.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 

@@ -5,12 +5,12 @@
 // the calendar host (host.ts, many people in one process) shares with this process is in wiring.ts.
 import { randomInt } from 'node:crypto';
 import { Command } from 'commander';
-import {
-  assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile, Ledger, CalendarStore,
-} from '../../shared/calendar/index.js';
+import { assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile } from '../../shared/calendar/config.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { loadTunables, loadConfig, envNumber, envString } from '../../shared/config/index.js';
 import { accountSecrets, ensureAccount } from '../../shared/ejabberd/index.js';
-import { createAgent, registerWithDf, restoreExchanges } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges } from '../../shared/runtime/index.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
 import { CalendarContext } from '../../shared/oacop/index.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
 import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';

@@ -9,18 +9,18 @@
 // many others were used since (three file descriptors each: database, WAL, shared memory).
 import { randomInt } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
-import {
-  calendarDbFile, defaultCalendarConfig, ensureCalendarConfig, type Ledger, CalendarStore,
-} from '../../shared/calendar/index.js';
+import { calendarDbFile, defaultCalendarConfig, ensureCalendarConfig } from '../../shared/calendar/config.js';
+import { type Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import {
   EnrolmentAuthority, loadOrCreateIdentity, joinedOperatorDid, type TrustStore,
 } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
-  type Agent, type ComponentHost, restoreExchanges, calendarsDomain, offlineWindowFromEnv, Signing,
-  type SqliteTelemetry, registerWithDf, RegistrationGate, type DfRegistration, LeaseGroup,
+  type Agent, restoreExchanges, calendarsDomain, offlineWindowFromEnv, Signing, type SqliteTelemetry,
 } from '../../shared/runtime/index.js';
+import { type ComponentHost, LeaseGroup } from '../../shared/runtime/component-host.js';
+import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/registration.js';
 import { ExchangeStore, ReplayLedger } from '../../shared/store/index.js';
 import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';

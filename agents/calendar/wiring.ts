@@ -5,9 +5,8 @@
 // through shared/runtime/df-registration.ts).
 import fs from 'node:fs';
 import { type AnyStateMachine, fromPromise } from 'xstate';
-import {
-  calendarConfigFile, readCalendarConfig, type CalendarConfig, type CalendarStore,
-} from '../../shared/calendar/index.js';
+import { calendarConfigFile, readCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
+import type { CalendarStore } from '../../shared/calendar/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import type { AgentProfile } from '../../shared/contracts/index.js';
 import type { Agent } from '../../shared/runtime/index.js';

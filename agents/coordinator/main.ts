@@ -5,7 +5,7 @@
 import { fromPromise } from 'xstate';
 import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
 import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
-import { controlRequest } from '../../shared/supervisor/index.js';
+import { controlRequest, tellSupervisor } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
@@ -20,7 +20,6 @@ import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './schedulin
 import { zoneMachine } from './scheduling/zone-machine.js';
 import { wireSessions } from './sessions/wire.js';
 import { Assignments } from './assignments.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
 const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });

@@ -3,7 +3,8 @@
 // clock (UTC), it trusts whoever the Coordinator books for (only the Coordinator may talk to a
 // room: shared/runtime/policy.ts), and every booking keeps its cleaning gap: busy time is padded
 // by requiresCleaningGap on both sides, so neither a proposal nor a confirm lands inside it.
-import type { CalendarConfig, Interval } from '../../shared/calendar/index.js';
+import type { CalendarConfig } from '../../shared/calendar/config.js';
+import type { Interval } from '../../shared/calendar/index.js';
 import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import type { RoomDef } from './config.js';
 

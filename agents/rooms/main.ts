@@ -6,16 +6,19 @@ import { componentEndpoints, componentSecret } from '../../shared/ejabberd/index
 import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import { ledgerDbFile, Ledger, CalendarStore } from '../../shared/calendar/index.js';
+import { ledgerDbFile } from '../../shared/calendar/config.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { loadTunables, loadConfig, paths, envNumber } from '../../shared/config/index.js';
 import { ensureAgentIdentity, pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {
-  telemetryFile, ComponentHost, roomsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile,
-  Signing, signingEnabled, SqliteTelemetry, registerWithDf, onProcessEnd,
+  telemetryFile, roomsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
+  signingEnabled, SqliteTelemetry, onProcessEnd,
 } from '../../shared/runtime/index.js';
+import { ComponentHost } from '../../shared/runtime/component-host.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
 import { ReplayLedger } from '../../shared/store/index.js';
-import { componentTransport } from '../../shared/transport/index.js';
+import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../../shared/oacop/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';

@@ -19,14 +19,15 @@ import {
 } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {
-  type Agent, ComponentHost, agentsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile,
-  Signing, signingEnabled, SqliteTelemetry, warmUp, type DfRegistration, registerWithDf,
-  RegistrationGate, LeaseGroup, ShardClaims, onProcessEnd,
+  type Agent, agentsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
+  signingEnabled, SqliteTelemetry, warmUp, onProcessEnd,
 } from '../../shared/runtime/index.js';
+import { ComponentHost, LeaseGroup, ShardClaims } from '../../shared/runtime/component-host.js';
+import { type DfRegistration, registerWithDf, RegistrationGate } from '../../shared/runtime/registration.js';
 import { defaultSkillDirs, loadCatalogue, loadRoles } from '../../shared/skills/index.js';
 import { SkillHost } from '../../shared/skills/hosting.js';
 import { ReplayLedger } from '../../shared/store/index.js';
-import { componentTransport } from '../../shared/transport/index.js';
+import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { type CfpExchangeDeps, hostedExchanges, lostOffer, Slots, type SkillRunner } from './exchange.js';
 import { buildProfile } from './profile.js';

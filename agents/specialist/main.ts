@@ -6,7 +6,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadTunables, envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/index.js';
-import { createAgent, registerWithDf, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
 import { describeLlm, llmSettings } from '../../shared/llm/index.js';
 import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles } from '../../shared/skills/index.js';
 import { SkillHost, watchSkills } from '../../shared/skills/hosting.js';

@@ -8,7 +8,7 @@ import readline from 'node:readline';
 import { toPromise } from 'xstate';
 import { makeEnvelope } from '../acl/index.js';
 import { envNumber, envString } from '../config/index.js';
-import type { TempInstance } from '../ejabberd/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';

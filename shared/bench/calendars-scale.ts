@@ -9,7 +9,7 @@ import { toPromise } from 'xstate';
 import { propose } from '../../agents/coordinator/scheduling/oacop.js';
 import { makeEnvelope } from '../acl/index.js';
 import { envNumber } from '../config/index.js';
-import type { TempInstance } from '../ejabberd/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import { calendarsDomain } from '../runtime/index.js';
 import { start, stop } from './agents-scale.js';
 import { oneShotQuery } from './one-shot-query.js';

@@ -12,7 +12,7 @@ import {
   CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
 } from '../supervisor/index.js';
 import { Person } from '../trace/index.js';
-import type { TempInstance } from '../ejabberd/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
 import { envNumber, envRaw, envString } from '../config/index.js';
 

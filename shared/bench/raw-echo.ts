@@ -5,7 +5,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { makeEnvelope } from '../acl/index.js';
-import type { TempInstance } from '../ejabberd/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
 
 type XmppClient = ReturnType<typeof client>;

@@ -4,7 +4,7 @@
 import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
 import { newConversationId } from '../acl/index.js';
 import { echoRequester, echoResponder, type RequesterOutput } from './echo-machines.js';
-import type { TempInstance } from '../ejabberd/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 

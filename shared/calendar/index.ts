@@ -1,11 +1,6 @@
 // Public API of shared/calendar/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
 export { freeIntervals, intersectAll, isFree, isoSlot, subtract, workingIntervals } from './availability.js';
-export {
-  type CalendarConfig, type WorkingHours, assertPerson, calendarConfigFile, calendarDbFile,
-  calendarsDir, defaultCalendarConfig, ensureCalendarConfig, ledgerDbFile, listCalendarPeople,
-  readCalendarConfig, validateWorkingHours, writeCalendarConfig,
-} from './config.js';
 export { type Interval, busyIntervals, occurrences } from './expand.js';
 export {
   type Component, IcalError, type NewTodo, PRODID, describeItem, eventComponent, parseCalendar,

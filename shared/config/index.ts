@@ -6,7 +6,6 @@ import { envEnum, envFlag, envNumber, envString } from './env.js';
 export * from './env.js';
 export { VARIABLES, type VarName, type VarSpec, isDeclared } from './variables.js';
 export { loadTunables } from './agents.js';
-export { configDocs, withConfigDocs } from './docs.js';
 
 export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */

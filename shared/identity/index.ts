@@ -10,5 +10,4 @@ export * from './agent-identity.js';
 export * from './enrolment.js';
 export * from './roster.js';
 export * from './join-token.js';
-export { benchIdentity } from './bench.js';
 export { DEFAULT_OFFLINE_GRACE_MS, OfflineGaps } from './offline-gaps.js';

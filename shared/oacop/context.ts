@@ -3,9 +3,9 @@
 // running agent), the requester's identity and trust (oacop-rfc §6), time and randomness. A
 // room's context extends it (agents/rooms/context.ts).
 import type { Envelope } from '../acl/index.js';
+import type { CalendarConfig } from '../calendar/config.js';
 import {
-  type CalendarConfig, busyIntervals, type Interval, type Ledger, RateLimiter, type Rng,
-  type CalendarStore,
+  busyIntervals, type Interval, type Ledger, RateLimiter, type Rng, type CalendarStore,
 } from '../calendar/index.js';
 import type { Identity } from '../runtime/index.js';
 

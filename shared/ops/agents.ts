@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadTunables, type ParleyConfig, paths } from '../config/index.js';
-import { connectedSessions } from '../ejabberd/index.js';
+import { connectedSessions } from '../ejabberd/operator.js';
 import { identify, jidOfName, roomsDomain } from '../runtime/index.js';
 import { SqliteDirectoryStore, type DirectoryRecord } from '../store/index.js';
-import { type ChildInfo, controlRequest } from '../supervisor/index.js';
+import type { ChildInfo } from '../supervisor/index.js';
+import { controlRequest } from '../supervisor/ipc.js';
 import { OpsError } from './errors.js';
 
 export type Presence = 'online' | 'component' | 'offline' | 'unknown';

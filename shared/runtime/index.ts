@@ -6,11 +6,8 @@ export {
   hotPathAnswerOnceMachine,
 } from './answer-once.js';
 export { type Booted, createAgent, exchangeStoreFile, telemetryFile } from './boot.js';
-export { ComponentHost } from './component-agent.js';
-export { type DfRegistration, GATED_RETRY, RegistrationGate, registerWithDf } from './df-registration.js';
 export { restoreExchanges } from './durable.js';
 export type { ChildSendEvent, ExchangeEmitted, ExchangeFactory, ExchangeInput, InboundEvent } from './exchange.js';
-export { LeaseGroup } from './lease-group.js';
 export {
   type Identity, type Role, type RoleBook, agentsDomain, calendarsDomain, hasRoleBook, identify,
   jidOfName, nameOfJid, roomsDomain, useRoleBook,
@@ -21,9 +18,7 @@ export {
 } from './policy.js';
 export { onProcessEnd } from './process-end.js';
 export { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
-export { type RegistrationEmitted, registrationMachine } from './registration-machine.js';
 export { type PersistedExchange, Router } from './router.js';
-export { ShardClaims } from './shard-claims.js';
 export {
   Signing, type SigningOptions, offlineWindowFromEnv, replayLedgerFile, signingEnabled, signingFor,
 } from './signing.js';

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { assertPerson } from '../calendar/index.js';
+import { assertPerson } from '../calendar/config.js';
 import type { ParleyConfig } from '../config/index.js';
 import type { Role } from '../skills/index.js';
 import { type ControlInfo, infoFile, runDir } from './ipc.js';

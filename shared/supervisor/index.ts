@@ -3,7 +3,6 @@
 export { Backoff } from './backoff.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { startControl } from './control.js';
-export { controlRequest } from './ipc.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
 export {

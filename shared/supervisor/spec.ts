@@ -6,7 +6,7 @@
 // Registry accepted them.
 import path from 'node:path';
 import type { ReadyMoment } from './ipc.js';
-import { assertPerson } from '../calendar/index.js';
+import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/index.js';
 
 export interface AgentSpec {

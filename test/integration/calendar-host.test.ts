@@ -8,13 +8,14 @@ import path from 'node:path';
 import { expect } from 'chai';
 import {
   calendarDbFile, defaultCalendarConfig, writeCalendarConfig, type CalendarConfig,
-} from '../../shared/calendar/index.js';
+} from '../../shared/calendar/config.js';
 import { makeEnvelope } from '../../shared/acl/index.js';
 import { loadConfig, paths, type ParleyConfig } from '../../shared/config/index.js';
 import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { openDb } from '../../shared/store/index.js';
-import { type ChildInfo, controlRequest } from '../../shared/supervisor/index.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { readConversation } from '../../shared/trace/index.js';
 import { clientTransport } from '../../shared/transport/index.js';
 import { bookedEvents } from '../support/calendars.js';

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
-import {
-  intersectAll, defaultCalendarConfig, writeCalendarConfig, parseCalendar,
-} from '../../shared/calendar/index.js';
+import { intersectAll, parseCalendar } from '../../shared/calendar/index.js';
+import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import type { DirectoryEntry, Performative } from '../../shared/contracts/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';

@@ -5,7 +5,7 @@
 import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { controlRequest } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/index.js';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';

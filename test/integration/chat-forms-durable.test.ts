@@ -4,7 +4,7 @@
 // resumes the waiting conversation: the task is accepted and its assigner told, the chosen slot
 // is booked. Real supervisor, real ejabberd, every agent a process, people on XMPP clients.
 import { expect } from 'chai';
-import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/index.js';
+import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { injectFault, untilServerFlushed } from '../support/crash-matrix.js';

@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import {
-  api, connectedSessions, killNode, listCluster, startNode, nodeConfig, nodeName, startIndex,
-} from '../../shared/ejabberd/index.js';
+import { api, nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/index.js';
+import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { identify } from '../../shared/runtime/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import {
-  ensureAccount, connectedSessions, killNode, listCluster, startNode, nodeConfig, nodeName,
-} from '../../shared/ejabberd/index.js';
+import { ensureAccount, nodeConfig, nodeName } from '../../shared/ejabberd/index.js';
+import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { agentSnapshot } from '../../shared/ops/index.js';
 import { identify } from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';

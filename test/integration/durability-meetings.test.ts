@@ -7,7 +7,7 @@
 // held nowhere), and no calendar double-books. One row in the ordinary suite, all with
 // `npm run test:crash`; figures in docs/architecture.md "Durability".
 import { expect } from 'chai';
-import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/index.js';
+import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import { bookedEvents } from '../support/calendars.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { paths } from '../../shared/config/index.js';
-import {
-  accountSecrets, credentialsFor, ensureAccount, api, control as ejabberd,
-} from '../../shared/ejabberd/index.js';
+import { accountSecrets, credentialsFor, ensureAccount, api } from '../../shared/ejabberd/index.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { clientTransport } from '../../shared/transport/index.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/index.js';
+import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
 import { ensureAccount, freePort } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';

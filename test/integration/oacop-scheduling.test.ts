@@ -2,7 +2,7 @@
 // Coordinator negotiates with calendar agents (one process per person) and the Room component;
 // results are checked on what people read and on the calendars' exported .ics.
 import { expect } from 'chai';
-import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/index.js';
+import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { paths } from '../../shared/config/index.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
 import { bookedEvents, exportedIcs } from '../support/calendars.js';

@@ -7,7 +7,8 @@ import {
   echoRequester, echoResponder, type RequesterInput, type RequesterOutput, runtimeAgent,
   type RuntimeAgent,
 } from '../../shared/bench/index.js';
-import { provisionCore, control as ejabberd } from '../../shared/ejabberd/index.js';
+import { provisionCore } from '../../shared/ejabberd/index.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
 import { createLogger } from '../../shared/log/index.js';
 import { openDb } from '../../shared/store/index.js';
 import { killAgents, spawnAgent } from '../support/agent-process.js';

@@ -9,7 +9,8 @@ import { type ParleyConfig, paths } from '../../shared/config/index.js';
 import { portOpen } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/index.js';
-import { type ChildInfo, controlRequest } from '../../shared/supervisor/index.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { Person } from '../../shared/trace/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 

@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { CalendarContext, type Outcome } from '../../shared/oacop/index.js';
 import { handleOacop, type CalendarKind } from '../../agents/calendar/service.js';
 import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/index.js';
-import { defaultCalendarConfig, type CalendarConfig, Ledger, CalendarStore } from '../../shared/calendar/index.js';
+import { defaultCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { validateEnvelope, type Performative } from '../../shared/contracts/index.js';
 import { identify } from '../../shared/runtime/index.js';
 

@@ -6,9 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  freeIntervals, intersectAll, isoSlot, subtract, workingIntervals, type WorkingHours,
-  validateWorkingHours, busyIntervals, type Interval, Ledger, fuzzySlots, RateLimiter, CalendarStore,
+  freeIntervals, intersectAll, isoSlot, subtract, workingIntervals, busyIntervals, type Interval,
+  Ledger, fuzzySlots, RateLimiter, CalendarStore,
 } from '../../shared/calendar/index.js';
+import { type WorkingHours, validateWorkingHours } from '../../shared/calendar/config.js';
 import { NY_WEEKLY } from '../support/calendar-fixtures.js';
 
 const H = (timezone: string, start = '09:00', end = '17:00', days = [1, 2, 3, 4, 5]): WorkingHours => ({ days, start, end, timezone });

@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  loadTunables, configDocs, withConfigDocs, ConfigError, envFlag, envList, envNumber, envString,
-  loadConfig, isDeclared, VARIABLES,
+  loadTunables, ConfigError, envFlag, envList, envNumber, envString, loadConfig, isDeclared,
+  VARIABLES,
 } from '../../shared/config/index.js';
+import { configDocs, withConfigDocs } from '../../shared/config/docs.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { busyRetryFrom } from '../../agents/coordinator/busy-wait.js';
 import { rateLimitFromEnv } from '../../shared/runtime/index.js';

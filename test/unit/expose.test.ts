@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { loadConfig, paths } from '../../shared/config/index.js';
 import {
   ensureCertificate, exposure, fingerprint, installCertificate, uploadUrl,
-} from '../../shared/ejabberd/index.js';
+} from '../../shared/ejabberd/operator.js';
 
 describe('Expose [certificate] the operator\'s own, or a generated one', () => {
   let home: string;

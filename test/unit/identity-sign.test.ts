@@ -3,8 +3,9 @@ import { makeEnvelope, newConversationId, replyTo, type Envelope } from '../../s
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import {
   canonical, createIdentity, createVerifier, nobleEd25519, nodeEd25519, ReplayWindow, signEnvelope,
-  signingBytes, verifyEnvelope, type Ed25519Impl, type VerifyResult, benchIdentity,
+  signingBytes, verifyEnvelope, type Ed25519Impl, type VerifyResult,
 } from '../../shared/identity/index.js';
+import { benchIdentity } from '../../shared/identity/bench.js';
 
 const T0 = Date.parse('2025-11-07T19:55:00.000Z');
 const IMPLS: Ed25519Impl[] = [nodeEd25519, nobleEd25519];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Directory } from '../../agents/registry/directory.js';
 import type { AgentProfile } from '../../shared/contracts/index.js';
-import { LeaseGroup } from '../../shared/runtime/index.js';
+import { LeaseGroup } from '../../shared/runtime/component-host.js';
 import { MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/index.js';
 
 const LEASE = 15_000;

@@ -4,10 +4,11 @@ import { expect } from 'chai';
 import { SimulatedClock } from 'xstate';
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
+import { ComponentHost, LeaseGroup } from '../../shared/runtime/component-host.js';
 import {
-  ComponentHost, type DfRegistration, GATED_RETRY, registerWithDf, RegistrationGate, LeaseGroup,
-  useRoleBook, MemoryTelemetry,
-} from '../../shared/runtime/index.js';
+  type DfRegistration, GATED_RETRY, registerWithDf, RegistrationGate,
+} from '../../shared/runtime/registration.js';
+import { useRoleBook, MemoryTelemetry } from '../../shared/runtime/index.js';
 import type { AgentProfile } from '../../shared/contracts/index.js';
 import { FakeTransport, inbound } from '../support/fake-transport.js';
 

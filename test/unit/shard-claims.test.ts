@@ -2,9 +2,10 @@
 // they need, and how a process learns which agents ejabberd routes to it (shard-claims.ts).
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
-import { domainBalancingYaml } from '../../shared/ejabberd/index.js';
+import { domainBalancingYaml } from '../../shared/ejabberd/operator.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { ComponentHost, ShardClaims, MemoryTelemetry } from '../../shared/runtime/index.js';
+import { ComponentHost, ShardClaims } from '../../shared/runtime/component-host.js';
+import { MemoryTelemetry } from '../../shared/runtime/index.js';
 import { readMessage, messageStanza, type OutboundMessage } from '../../shared/transport/index.js';
 import { FakeTransport } from '../support/fake-transport.js';
 

@@ -7,7 +7,7 @@ import { createActor, SimulatedClock } from 'xstate';
 import { type Envelope, makeEnvelope, errorContent } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { buildProfile } from '../../agents/specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../../shared/runtime/index.js';
+import { registrationMachine, type RegistrationEmitted } from '../../shared/runtime/registration.js';
 
 const JID = 'specialist-math@localhost';
 const profile = buildProfile({ jid: JID, name: 'specialist-math', version: '0.1.0', skills: [JSON.parse(fs.readFileSync(path.join(repoRoot(), 'skills', 'arithmetic', 'skill.json'), 'utf8')) as SkillManifest], maxConcurrent: 8, role: 'math' });

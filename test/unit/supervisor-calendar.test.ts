@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '../../shared/calendar/index.js';
+import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig } from '../../shared/config/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import {
-  controlRequest, startControl, calendarHostSpec, calendarSpec, specialistSpec, type SpecContext,
-  Supervisor,
+  startControl, calendarHostSpec, calendarSpec, specialistSpec, type SpecContext, Supervisor,
 } from '../../shared/supervisor/index.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');

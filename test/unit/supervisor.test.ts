@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
 import {
-  Backoff, controlRequest, startControl, planScale, coreSpec, parseSpecialists, type SpecContext,
-  specialistSpec, Supervisor,
+  Backoff, startControl, planScale, coreSpec, parseSpecialists, type SpecContext, specialistSpec,
+  Supervisor,
 } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import type { Role } from '../../shared/skills/index.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');

@@ -6,9 +6,8 @@ import { fromPromise } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import { envNumber } from '../../../shared/config/index.js';
 import type { AgentProfile, SessionsManifest } from '../../../shared/contracts/index.js';
-import {
-  type Booted, registerWithDf, type Answer, type HandlerInput, type ExchangeFactory, type Identity,
-} from '../../../shared/runtime/index.js';
+import type { Booted, Answer, HandlerInput, ExchangeFactory, Identity } from '../../../shared/runtime/index.js';
+import { registerWithDf } from '../../../shared/runtime/registration.js';
 import { requestKey } from '../../../shared/store/index.js';
 import { packageVersion } from '../../../shared/runtime/repo-root.js';
 import { chatCommand, parseSessionCommand } from './chat.js';
