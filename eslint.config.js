@@ -43,8 +43,16 @@ export const PUBLIC_ENTRIES = {
   // Who has a calendar and their settings (the supervisor, the CLIs): not the iCalendar store,
   // the ledger and the free/busy arithmetic of index.ts.
   'shared/calendar': { 'config.ts': [] },
-  // The signing benchmark (npm run bench:sign): no agent signs for a benchmark.
-  'shared/identity': { 'bench.ts': [] },
+  'shared/identity': {
+    // An agent's own key pair, which provisioning an account creates (ejabberd/accounts.ts, so the
+    // supervisor): not the signing, enrolment and trust machinery (contracts, acl) of index.ts.
+    'agent-identity.ts': [],
+    // The signing benchmark (npm run bench:sign): no agent signs for a benchmark.
+    'bench.ts': [],
+  },
+  // The scripted OpenAI-compatible server that tests and benches answer LLM calls with: no agent
+  // runs it, though the skill host imports the LLM client from index.ts.
+  'shared/llm': { 'scripted-server.ts': [] },
   // The README's generated configuration tables (npm run gen:config-docs), not configuration.
   'shared/config': { 'docs.ts': [] },
   // Whether and where the console runs (the supervisor reads it): not fastify and the HTTP API.
