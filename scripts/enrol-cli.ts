@@ -10,9 +10,10 @@ import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
 import { closeApiAgent, assertLocalpart, CORE_AGENTS, ensureAccount } from '../shared/ejabberd/index.js';
 import { control as ejabberd } from '../shared/ejabberd/operator.js';
+import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
 import {
-  ensureAgentIdentity, pinnedDids, DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES,
-  type EnrolledRole, isEnrolledRole, encodeJoinToken,
+  pinnedDids, DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES, type EnrolledRole,
+  isEnrolledRole, encodeJoinToken,
 } from '../shared/identity/index.js';
 
 const cfg = loadConfig();

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { makeEnvelope, newConversationId, type Envelope } from '../shared/acl/index.js';
 import { envString, restrictFileModes } from '../shared/config/index.js';
+import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
 import {
-  ensureAgentIdentity, verifyCredential, decodeJoinToken, pinnedDids, operatorDidFile, signEnvelope,
+  verifyCredential, decodeJoinToken, pinnedDids, operatorDidFile, signEnvelope,
 } from '../shared/identity/index.js';
 import { silentLogger } from '../shared/log/index.js';
 import { identify } from '../shared/runtime/index.js';

@@ -9,7 +9,8 @@ import { fromPromise } from 'xstate';
 import { ledgerDbFile } from '../../shared/calendar/config.js';
 import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { loadTunables, loadConfig, paths, envNumber } from '../../shared/config/index.js';
-import { ensureAgentIdentity, pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
+import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {
   telemetryFile, roomsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,

@@ -8,7 +8,8 @@ import {
   Agent, telemetryFile, hasRoleBook, identify, useRoleBook, signingFor, MemoryTelemetry,
   SqliteTelemetry, type Telemetry,
 } from '../runtime/index.js';
-import { ensureAgentIdentity, EnrolmentAuthority, type EnrolledRole, installationRoster } from '../identity/index.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
+import { EnrolmentAuthority, type EnrolledRole, installationRoster } from '../identity/index.js';
 import { clientTransport, type XmppTransport } from '../transport/index.js';
 
 export interface RuntimeAgentOptions {

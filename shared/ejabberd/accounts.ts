@@ -2,7 +2,7 @@
 // password kept in $PARLEY_HOME/secrets/accounts.json (0600). Running it twice changes nothing.
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
-import { ensureAgentIdentity, isSigningAgent } from '../identity/index.js';
+import { ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
 import { api, EjabberdApiError } from './api.js';
 

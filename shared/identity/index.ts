@@ -6,7 +6,6 @@ export * from './sign.js';
 export * from './replay.js';
 export * from './keystore.js';
 export * from './trust.js';
-export * from './agent-identity.js';
 export * from './enrolment.js';
 export * from './roster.js';
 export * from './join-token.js';

@@ -5,4 +5,3 @@ export {
   type ToolSpec, chatCompletion, endpoint,
 } from './client.js';
 export { describeLlm, keyFile, llmSettings } from './config.js';
-export { type Received, type Reply, ScriptedLlm, reply } from './scripted-server.js';

@@ -6,9 +6,9 @@ import { envFlag, envString, loadConfig, type ParleyConfig, paths } from '../con
 import { createLogger, type Logger } from '../log/index.js';
 import { clientTransport } from '../transport/index.js';
 import { Agent, type AgentOptions } from './agent.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import {
-  ensureAgentIdentity, EnrolmentAuthority, type EnrolledRole, installationRoster, joinedOperatorDid,
-  type Roster,
+  EnrolmentAuthority, type EnrolledRole, installationRoster, joinedOperatorDid, type Roster,
 } from '../identity/index.js';
 import { identify, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';

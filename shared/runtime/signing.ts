@@ -6,10 +6,11 @@ import type { Envelope, ErrorCode } from '../acl/index.js';
 import path from 'node:path';
 import { envFlag, envNumber, type ParleyConfig, paths } from '../config/index.js';
 import { NOT_AGENT_ROLES, WORKER_ROLES } from '../contracts/index.js';
+import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import {
-  ensureAgentIdentity, type Identity as KeyIdentity, pinnedDidsFile, type Roster,
-  DEFAULT_OFFLINE_GRACE_MS, OfflineGaps, DEFAULT_MAX_AGE_MS, ReplayWindow, createVerifier,
-  signEnvelope, type Verifier, type VerifyCode, type DidResolver, TrustStore,
+  type Identity as KeyIdentity, pinnedDidsFile, type Roster, DEFAULT_OFFLINE_GRACE_MS, OfflineGaps,
+  DEFAULT_MAX_AGE_MS, ReplayWindow, createVerifier, signEnvelope, type Verifier, type VerifyCode,
+  type DidResolver, TrustStore,
 } from '../identity/index.js';
 import { ReplayLedger } from '../store/index.js';
 import { identify, type Identity } from './names.js';

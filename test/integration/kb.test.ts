@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { StoredFact } from '../../shared/contracts/index.js';
-import { ensureAgentIdentity } from '../../shared/identity/index.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { EnvelopePeer } from '../support/peer.js';

@@ -11,7 +11,8 @@ import { issueCredential } from '../../agents/coordinator/sessions/credentials.j
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
 import type { AgentProfile } from '../../shared/contracts/index.js';
-import { ensureAgentIdentity, type Identity } from '../../shared/identity/index.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
+import type { Identity } from '../../shared/identity/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/index.js';
 import { Person } from '../../shared/trace/index.js';

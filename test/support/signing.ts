@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Envelope } from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
+import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import {
-  ensureAgentIdentity, createIdentity, type Identity, signEnvelope, type DidResolver,
-  EnrolmentAuthority,
+  createIdentity, type Identity, signEnvelope, type DidResolver, EnrolmentAuthority,
 } from '../../shared/identity/index.js';
 import { identify, type RoleBook, useRoleBook, Signing, type SigningOptions } from '../../shared/runtime/index.js';
 

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { decideBinding } from '../../agents/registry/bindings.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
+import { ensureAgentIdentity, PinnedKeyConflict, rotateAgentIdentity } from '../../shared/identity/agent-identity.js';
 import {
-  ensureAgentIdentity, PinnedKeyConflict, rotateAgentIdentity, createIdentity, loadIdentity,
-  pinnedDids, pinnedDidsFile, verifyEnvelope, TrustStore,
+  createIdentity, loadIdentity, pinnedDids, pinnedDidsFile, verifyEnvelope, TrustStore,
 } from '../../shared/identity/index.js';
 import { identify, Signing, signingEnabled } from '../../shared/runtime/index.js';
 import { askExpert, JID } from '../support/bad-inputs.js';
