@@ -7,7 +7,7 @@
 // is time inside one agent (validation, signature, machine, skill worker).
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../shared/store/sqlite.js';
+import { openDb } from '../shared/store/index.js';
 
 interface Row { agent: string; direction: string; at: number; conversation_id: string; performative: string | null; content_type: string | null; decision: string }
 

@@ -4,18 +4,14 @@
 // against its own goal (never asserted).
 import fs from 'node:fs';
 import { Command } from 'commander';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
-import { rawEcho } from '../shared/bench/raw-echo.js';
-import { asBenchReport, compareRuns, renderComparison } from '../shared/bench/compare-runs.js';
-import { consoleWatcher, prepareConsoleBench } from '../shared/bench/console-watch.js';
-import { fullFlow, fullFlowWatched } from '../shared/bench/full-flow.js';
-import { llmDirect, llmSkill } from '../shared/bench/llm.js';
-import { agentsScale } from '../shared/bench/agents-scale.js';
-import { calendarsScale } from '../shared/bench/calendars-scale.js';
-import { type BenchReport, buildReport, renderReport } from '../shared/bench/report.js';
-import { runtimeAskExpert, runtimeRequestReply } from '../shared/bench/runtime-scenarios.js';
-import { type BenchOptions, measure, registerScenario, type ScenarioResult, scenarios } from '../shared/bench/scenario.js';
+import { closeApiAgent } from '../shared/ejabberd/index.js';
+import { startTempInstance } from '../shared/ejabberd/operator.js';
+import {
+  rawEcho, asBenchReport, compareRuns, renderComparison, consoleWatcher, prepareConsoleBench,
+  fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
+  buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
+  registerScenario, type ScenarioResult, scenarios,
+} from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
 registerScenario(runtimeRequestReply);

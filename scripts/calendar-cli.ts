@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { Duration } from 'luxon';
-import { freeIntervals, isoSlot } from '../shared/calendar/availability.js';
-import { calendarConfigFile, calendarDbFile, readCalendarConfig, validateWorkingHours, writeCalendarConfig, type CalendarConfig } from '../shared/calendar/config.js';
-import { busyIntervals } from '../shared/calendar/expand.js';
-import { CalendarStore } from '../shared/calendar/store.js';
+import { freeIntervals, isoSlot, busyIntervals, CalendarStore } from '../shared/calendar/index.js';
+import {
+  calendarConfigFile, calendarDbFile, readCalendarConfig, validateWorkingHours, writeCalendarConfig,
+  type CalendarConfig,
+} from '../shared/calendar/config.js';
 import { loadConfig } from '../shared/config/index.js';
 
 const cfg = loadConfig();

@@ -12,8 +12,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { envEnum, envFlag, envList, envNumber, envString, VARIABLES, type VarName } from '../shared/config/index.js';
-import { isDeclared } from '../shared/config/variables.js';
+import {
+  envEnum, envFlag, envList, envNumber, envString, VARIABLES, type VarName, isDeclared,
+} from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 
 // js-yaml arrives with mocha and eslint (devDependencies): this is a development and CI tool.

@@ -2,8 +2,9 @@
 // with (created on first use in $PARLEY_HOME/secrets/console-token, 0600). `--json` for scripts.
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { consoleEnabled, consoleSettings, ensureConsoleToken } from '../shared/console/index.js';
-import { portOpen } from '../shared/ejabberd/ports.js';
+import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
+import { ensureConsoleToken } from '../shared/console/index.js';
+import { portOpen } from '../shared/ejabberd/index.js';
 
 const opts = new Command('console').description('Print the console URL and its admin token').option('--json', 'print JSON').parse().opts<{ json?: boolean }>();
 const cfg = loadConfig();

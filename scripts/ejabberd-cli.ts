@@ -1,10 +1,10 @@
 // npm run ejabberd -- start|stop|status|admin  (issue #2 §2)
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { credentialsFor, provisionCore } from '../shared/ejabberd/accounts.js';
-import { clusterStatus, startCluster, stopCluster } from '../shared/ejabberd/cluster-control.js';
-import { ensureCertificate, exposure, exposureReport } from '../shared/ejabberd/expose.js';
+import { closeApiAgent, credentialsFor, provisionCore } from '../shared/ejabberd/index.js';
+import {
+  clusterStatus, startCluster, stopCluster, ensureCertificate, exposure, exposureReport,
+} from '../shared/ejabberd/operator.js';
 
 const cfg = loadConfig();
 const program = new Command('ejabberd').description("Run the project's own ejabberd from $PARLEY_HOME");

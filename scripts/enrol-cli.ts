@@ -8,15 +8,13 @@
 // directory, and no agent accepts work from it.
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { assertLocalpart, CORE_AGENTS, ensureAccount } from '../shared/ejabberd/accounts.js';
-import * as ejabberd from '../shared/ejabberd/control.js';
+import { closeApiAgent, assertLocalpart, CORE_AGENTS, ensureAccount } from '../shared/ejabberd/index.js';
+import { control as ejabberd } from '../shared/ejabberd/operator.js';
 import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
-import { pinnedDids } from '../shared/identity/keystore.js';
 import {
-  DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES, type EnrolledRole, isEnrolledRole,
-} from '../shared/identity/enrolment.js';
-import { encodeJoinToken } from '../shared/identity/join-token.js';
+  pinnedDids, DEFAULT_TOKEN_TTL_MS, EnrolmentAuthority, ENROLLED_ROLES, type EnrolledRole,
+  isEnrolledRole, encodeJoinToken,
+} from '../shared/identity/index.js';
 
 const cfg = loadConfig();
 const authority = new EnrolmentAuthority(cfg.home);

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { findContractsDir } from '../shared/contracts/registry.js';
+import { findContractsDir } from '../shared/contracts/index.js';
 
 const BANNER = `/* eslint-disable */
 /**

@@ -7,18 +7,16 @@
 // the token is the only secret that travels, once.
 import path from 'node:path';
 import { Command } from 'commander';
-import { makeEnvelope, newConversationId, type Envelope } from '../shared/acl/envelope.js';
+import { makeEnvelope, newConversationId, type Envelope } from '../shared/acl/index.js';
 import { envString, restrictFileModes } from '../shared/config/index.js';
 import { ensureAgentIdentity } from '../shared/identity/agent-identity.js';
-import { verifyCredential } from '../shared/identity/enrolment.js';
-import { decodeJoinToken } from '../shared/identity/join-token.js';
-import { pinnedDids } from '../shared/identity/keystore.js';
-import { operatorDidFile } from '../shared/identity/roster.js';
-import { signEnvelope } from '../shared/identity/sign.js';
+import {
+  verifyCredential, decodeJoinToken, pinnedDids, operatorDidFile, signEnvelope,
+} from '../shared/identity/index.js';
 import { silentLogger } from '../shared/log/index.js';
-import { identify } from '../shared/runtime/names.js';
+import { identify } from '../shared/runtime/index.js';
 import { ensurePrivateDir, SecretMap, secureStateDir, writePrivateFile } from '../shared/secrets/index.js';
-import { clientTransport } from '../shared/transport/client.js';
+import { clientTransport } from '../shared/transport/index.js';
 
 const program = new Command('join')
   .description("Join this host to a Parley installation with the operator's single-use token (npm run enrol -- issue NAME)")

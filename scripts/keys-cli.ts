@@ -5,9 +5,9 @@
 // accept the new key for a JID it had bound to the old one. Restart the agent afterwards.
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { jidOf } from '../shared/ejabberd/accounts.js';
+import { jidOf } from '../shared/ejabberd/index.js';
 import { isSigningAgent, rotateAgentIdentity } from '../shared/identity/agent-identity.js';
-import { keyFile, loadIdentity, pinnedDids, pinnedDidsFile } from '../shared/identity/keystore.js';
+import { keyFile, loadIdentity, pinnedDids, pinnedDidsFile } from '../shared/identity/index.js';
 
 const cfg = loadConfig();
 const program = new Command('keys').description('Show and rotate the Ed25519 identities (did:key) of Parley agents');

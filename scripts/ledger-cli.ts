@@ -3,7 +3,7 @@
 // (prints the txId to put into proofOfBurn), and list balances and burns.
 import { Command, InvalidArgumentError } from 'commander';
 import { ledgerDbFile } from '../shared/calendar/config.js';
-import { Ledger } from '../shared/calendar/ledger.js';
+import { Ledger } from '../shared/calendar/index.js';
 import { loadConfig } from '../shared/config/index.js';
 
 const cfg = loadConfig();

@@ -6,9 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fromPromise } from 'xstate';
-import { echoRequester, echoResponder, type RequesterOutput } from '../shared/bench/echo-machines.js';
-import { startTempInstance } from '../shared/ejabberd/temp-instance.js';
-import { runtimeAgent } from '../shared/bench/runtime-agent.js';
+import { echoRequester, echoResponder, type RequesterOutput, runtimeAgent } from '../shared/bench/index.js';
+import { startTempInstance } from '../shared/ejabberd/operator.js';
 import { benchIdentity } from '../shared/identity/bench.js';
 
 const arg = (name: string, dflt: number) => {

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { llmSettings } from '../shared/llm/config.js';
+import { llmSettings } from '../shared/llm/index.js';
 import { grantSkill, installSkillDir, listSkills, removeSkill, setSkillEnabled, showSkill } from '../shared/ops/index.js';
-import { clipWords, ensureServed } from '../shared/supervisor/operate.js';
+import { clipWords, ensureServed } from '../shared/supervisor/index.js';
 
 const cfg = loadConfig();
 const program = new Command('skills').description('Manage the skills specialists serve');

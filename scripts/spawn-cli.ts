@@ -15,11 +15,10 @@ import readline from 'node:readline';
 import { Command } from 'commander';
 import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
-import { loadRoles } from '../shared/skills/roles.js';
+import { loadRoles } from '../shared/skills/index.js';
 import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
-import { checkSpawnSkills } from '../shared/supervisor/operate.js';
-import { controlRequest } from '../shared/supervisor/control.js';
-import { calendarHostSpec, specialistSpec } from '../shared/supervisor/spec.js';
+import { checkSpawnSkills, calendarHostSpec, specialistSpec } from '../shared/supervisor/index.js';
+import { controlRequest } from '../shared/supervisor/ipc.js';
 
 const cfg = loadConfig();
 const program = new Command('spawn').description('Start one more agent');

@@ -5,13 +5,10 @@
 import { client, xml } from '@xmpp/client';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { credentialsFor } from '../shared/ejabberd/accounts.js';
-import { c2sEndpoints } from '../shared/ejabberd/cluster.js';
-import { portOpen } from '../shared/ejabberd/ports.js';
+import { closeApiAgent, credentialsFor, c2sEndpoints, portOpen } from '../shared/ejabberd/index.js';
 import { agentSnapshot, componentJid } from '../shared/ops/index.js';
-import { installationRoster } from '../shared/identity/roster.js';
-import { useRoleBook } from '../shared/runtime/names.js';
+import { installationRoster } from '../shared/identity/index.js';
+import { useRoleBook } from '../shared/runtime/index.js';
 
 const opts = new Command('status').option('--json', 'print JSON').option('--ping-timeout <ms>', 'XEP-0199 ping timeout', '2000').parse().opts<{ json?: boolean; pingTimeout: string }>();
 const cfg = loadConfig();

@@ -5,19 +5,18 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
-import { llmSettings } from '../shared/llm/config.js';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { provisionCore } from '../shared/ejabberd/accounts.js';
-import { killNode, startCluster, stopCluster } from '../shared/ejabberd/cluster-control.js';
-import * as ejabberd from '../shared/ejabberd/control.js';
+import { llmSettings } from '../shared/llm/index.js';
+import { closeApiAgent, provisionCore } from '../shared/ejabberd/index.js';
+import { killNode, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
-import { defaultRoleName, loadRoles } from '../shared/skills/roles.js';
-import { startControl } from '../shared/supervisor/control.js';
-import { checkSpawnSkills } from '../shared/supervisor/operate.js';
+import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
+import {
+  startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
+  DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
+  specialistSpec, Supervisor,
+} from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
-import { calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef, specialistSpec } from '../shared/supervisor/spec.js';
-import { Supervisor } from '../shared/supervisor/supervisor.js';
 import { envFlag, envNumber, envString } from '../shared/config/index.js';
 
 const opts = new Command('start')

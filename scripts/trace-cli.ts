@@ -7,15 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig, paths } from '../shared/config/index.js';
-import { closeApiAgent } from '../shared/ejabberd/api.js';
-import { analyze, type Analysis } from '../shared/trace/analyze.js';
-import { Person } from '../shared/trace/ask.js';
-import { readSettled } from '../shared/trace/collect.js';
-import { parseScenario, type Scenario } from '../shared/trace/expect.js';
-import { correlationTable, mermaid, summary, table } from '../shared/trace/render.js';
-import type { ChatEnds } from '../shared/trace/types.js';
-import { installationRoster } from '../shared/identity/roster.js';
-import { useRoleBook } from '../shared/runtime/names.js';
+import { closeApiAgent } from '../shared/ejabberd/index.js';
+import {
+  analyze, type Analysis, Person, readSettled, parseScenario, type Scenario, correlationTable,
+  mermaid, summary, table, type ChatEnds,
+} from '../shared/trace/index.js';
+import { installationRoster } from '../shared/identity/index.js';
+import { useRoleBook } from '../shared/runtime/index.js';
 
 const program = new Command('trace')
   .description('Ask a question through the live system and check the contract on its telemetry')

@@ -4,11 +4,10 @@
 // PARLEY_CALENDAR_HOST=1 the calendar host serves it as NAME@calendars.<domain> (no account).
 import { Command } from 'commander';
 import { calendarConfigFile, ensureCalendarConfig } from '../shared/calendar/config.js';
-import { controlRequest } from '../shared/supervisor/control.js';
+import { controlRequest } from '../shared/supervisor/ipc.js';
 import { envFlag, loadConfig } from '../shared/config/index.js';
-import { api, closeApiAgent } from '../shared/ejabberd/api.js';
-import { ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/accounts.js';
-import * as ejabberd from '../shared/ejabberd/control.js';
+import { api, closeApiAgent, ensureAccount, isAgentName, jidOf, removeAccount } from '../shared/ejabberd/index.js';
+import { control as ejabberd } from '../shared/ejabberd/operator.js';
 
 const cfg = loadConfig();
 const program = new Command('user').description('Manage the accounts of people who chat with the Presenter');

@@ -96,7 +96,6 @@ declare module '@xmpp/client' {
 
 declare module '@xmpp/component' {
   import type { XmppConnection } from '@xmpp/connection';
-  import type { Element } from '@xmpp/xml';
   import xml from '@xmpp/xml';
 
   export interface XmppComponent extends XmppConnection {

@@ -12,26 +12,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { assertPerson, calendarsDir, ledgerDbFile, listCalendarPeople } from '../../shared/calendar/config.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { loadTunables } from '../../shared/config/agents.js';
-import { envFlag, envNumber, loadConfig, paths } from '../../shared/config/index.js';
-import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
-import { componentSecret } from '../../shared/ejabberd/control.js';
-import { pinnedDidsFile } from '../../shared/identity/keystore.js';
-import { installationRoster } from '../../shared/identity/roster.js';
-import { TrustStore } from '../../shared/identity/trust.js';
+import { Ledger } from '../../shared/calendar/index.js';
+import { loadTunables, envFlag, envNumber, loadConfig, paths } from '../../shared/config/index.js';
+import { componentEndpoints, componentSecret } from '../../shared/ejabberd/index.js';
+import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
-import { exchangeStoreFile } from '../../shared/runtime/boot.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { calendarsDomain, useRoleBook } from '../../shared/runtime/names.js';
-import { replayLedgerFile, signingEnabled } from '../../shared/runtime/signing.js';
-import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { ExchangeStore } from '../../shared/store/exchanges.js';
-import { ReplayLedger } from '../../shared/store/replay-ledger.js';
+import {
+  exchangeStoreFile, calendarsDomain, useRoleBook, replayLedgerFile, signingEnabled, SqliteTelemetry,
+  warmUp, onProcessEnd,
+} from '../../shared/runtime/index.js';
+import { ComponentHost } from '../../shared/runtime/component-host.js';
+import { ExchangeStore, ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { VirtualCalendars } from './virtual.js';
-import { onProcessEnd } from '../../shared/runtime/process-end.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const positive = (v: string): number => {

@@ -6,17 +6,13 @@
 import { randomInt } from 'node:crypto';
 import { Command } from 'commander';
 import { assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile } from '../../shared/calendar/config.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
-import { loadTunables } from '../../shared/config/agents.js';
-import { loadConfig } from '../../shared/config/index.js';
-import { accountSecrets, ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
+import { loadTunables, loadConfig, envNumber, envString } from '../../shared/config/index.js';
+import { accountSecrets, ensureAccount } from '../../shared/ejabberd/index.js';
+import { createAgent, restoreExchanges } from '../../shared/runtime/index.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
 import { CalendarContext } from '../../shared/oacop/index.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
-import { envNumber, envString } from '../../shared/config/index.js';
 import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const program = new Command('calendar')

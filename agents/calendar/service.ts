@@ -1,9 +1,11 @@
 // Dispatches one validated OACoP envelope to its handler (docs/oacop.md) and turns a §5 failure
 // thrown anywhere inside into its OACoPError answer. The contents were already validated against
 // contracts/oacop-*.json by the pipeline, so the casts below are safe.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { AssignTask, CancelCollaboration, ConfirmCollaboration, ProposeCollaboration, TaskDecision } from '../../shared/contracts/types.gen.js';
-import type { Identity } from '../../shared/runtime/names.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type {
+  AssignTask, CancelCollaboration, ConfirmCollaboration, ProposeCollaboration, TaskDecision,
+} from '../../shared/contracts/index.js';
+import type { Identity } from '../../shared/runtime/index.js';
 import { type CalendarContext, cancel, confirm, OACoPFailure, type Outcome, propose } from '../../shared/oacop/index.js';
 import { assignTask, decideTask } from './tasks.js';
 

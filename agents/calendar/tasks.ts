@@ -2,8 +2,8 @@
 // NEEDS-ACTION and acknowledged (TASK_RECORDED) — the person, not the agent, decides; the
 // decision arrives later as REQUEST TaskDecision from the Coordinator (docs/oacop.md) and is
 // answered with INFORM TaskUpdate (§4.2). Each change raises the task's revision (= SEQUENCE).
-import { describeItem, todoComponent, type NewTodo } from '../../shared/calendar/ical.js';
-import type { AssignTask, TaskDecision } from '../../shared/contracts/types.gen.js';
+import { describeItem, todoComponent, type NewTodo } from '../../shared/calendar/index.js';
+import type { AssignTask, TaskDecision } from '../../shared/contracts/index.js';
 import { type CalendarContext, checkBurn, oacopError, parleyError, type Outcome } from '../../shared/oacop/index.js';
 
 type Status = TaskDecision['status'];

@@ -10,25 +10,19 @@
 import { randomInt } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import { calendarDbFile, defaultCalendarConfig, ensureCalendarConfig } from '../../shared/calendar/config.js';
-import type { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import { type Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
-import { loadOrCreateIdentity } from '../../shared/identity/keystore.js';
-import { joinedOperatorDid } from '../../shared/identity/roster.js';
-import type { TrustStore } from '../../shared/identity/trust.js';
+import {
+  EnrolmentAuthority, loadOrCreateIdentity, joinedOperatorDid, type TrustStore,
+} from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import type { Agent } from '../../shared/runtime/agent.js';
-import type { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { calendarsDomain } from '../../shared/runtime/names.js';
-import { offlineWindowFromEnv, Signing } from '../../shared/runtime/signing.js';
-import type { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
-import { ExchangeStore } from '../../shared/store/exchanges.js';
-import { ReplayLedger } from '../../shared/store/replay-ledger.js';
+import {
+  type Agent, restoreExchanges, calendarsDomain, offlineWindowFromEnv, Signing, type SqliteTelemetry,
+} from '../../shared/runtime/index.js';
+import { type ComponentHost, LeaseGroup } from '../../shared/runtime/component-host.js';
+import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/registration.js';
+import { ExchangeStore, ReplayLedger } from '../../shared/store/index.js';
 import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
-import { registerWithDf, RegistrationGate, type DfRegistration } from '../../shared/runtime/df-registration.js';
-import { LeaseGroup } from '../../shared/runtime/lease-group.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { calendarMachine, calendarProfile, type Served, serveOacop, watchedConfig } from './wiring.js';
 

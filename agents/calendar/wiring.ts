@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import { type AnyStateMachine, fromPromise } from 'xstate';
 import { calendarConfigFile, readCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
-import type { CalendarStore } from '../../shared/calendar/store.js';
+import type { CalendarStore } from '../../shared/calendar/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import type { Agent } from '../../shared/runtime/agent.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import type { Agent } from '../../shared/runtime/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
-import { requestKey } from '../../shared/store/answered.js';
+import { requestKey } from '../../shared/store/index.js';
 import { type CalendarContext, calendarExchangeMachine, type HandleInput } from '../../shared/oacop/index.js';
 import { CALENDAR_KINDS, type CalendarKind, handleOacop } from './service.js';
 

@@ -3,10 +3,11 @@
 // account: it reads the agents' telemetry and databases and asks the supervisor to spawn/stop.
 import os from 'node:os';
 import { loadConfig } from '../../shared/config/index.js';
-import { consoleSettings, startConsole } from '../../shared/console/index.js';
-import { installationRoster } from '../../shared/identity/roster.js';
+import { consoleSettings } from '../../shared/console/settings.js';
+import { startConsole } from '../../shared/console/index.js';
+import { installationRoster } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
-import { useRoleBook } from '../../shared/runtime/names.js';
+import { useRoleBook } from '../../shared/runtime/index.js';
 import { envNumber } from '../../shared/config/index.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 

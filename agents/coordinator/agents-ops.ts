@@ -2,11 +2,11 @@
 // from the live directory (QUERY-REF DESCRIBE to the DF): the specialist never talks to the DF
 // or to other specialists for this (seed contract §5 "no shortcuts"). Pure machines.
 import { emit, enqueueActions, setup } from 'xstate';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import { errorContent } from '../../shared/acl/errors.js';
-import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
-import { identify, jidOfName } from '../../shared/runtime/names.js';
+import { type Envelope, replyTo, errorContent } from '../../shared/acl/index.js';
+import type { DirectoryEntry } from '../../shared/contracts/index.js';
+import {
+  type ChildSendEvent, type ExchangeEmitted, type InboundEvent, identify, jidOfName,
+} from '../../shared/runtime/index.js';
 import { contentType, type CoordinatorInput, outbound } from './envelopes.js';
 import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
 

@@ -2,8 +2,8 @@
 // DELEGATE_TASK or QUERY_AGENTS only inside a conversation the Coordinator asked it to work on,
 // i.e. one where the Coordinator sent it an ASK_EXPERT or an AGORA_ACCEPT. Remembered in memory
 // for `ttlMs` after the last such envelope (work and its delegations end well before), bounded.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import { bare } from '../../shared/transport/stanza.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import { bare } from '../../shared/transport/index.js';
 
 /** The envelopes that hand a conversation's work to their receiver. */
 export function isWorkAssignment(envelope: Envelope): boolean {

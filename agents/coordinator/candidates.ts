@@ -1,7 +1,7 @@
 // The DF's candidate list as the Coordinator uses it (seed contract §2.2, §3): best first, each
 // addressed by its logical name (identify(jid).name), which jidOfName maps back to its JID.
 import { WORKER_ROLES } from '../../shared/contracts/index.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify } from '../../shared/runtime/index.js';
 
 export interface Candidate { jid: string; name: string }
 

@@ -2,9 +2,9 @@
 // CFP → PROPOSE → ACCEPT-PROPOSAL / REJECT-PROPOSAL → INFORM). Each step is a pure function of
 // the exchange's context returning what to change, what to emit and which ttl timers to start;
 // machine.ts applies them with enqueueActions. Rules: docs/acl_contract.md "Negotiated requests".
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { AgoraRejectReason } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { AgoraRejectReason } from '../../shared/contracts/index.js';
+import type { ExchangeEmitted } from '../../shared/runtime/index.js';
 import type { Candidate } from './candidates.js';
 import { cancelOf, reasonOf } from './envelopes.js';
 import { acceptOf, type AgoraSettings, cfpTo, type Offer, offerSummary, pickOffer, readOffer, rejectOf } from './negotiation.js';

@@ -1,9 +1,9 @@
 // Small pure helpers the Coordinator's machines share: building its outbound envelopes, reading
 // what came back, and the timeouts every exchange carries (seed contract §1, §3).
-import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/envelope.js';
-import { type ErrorCode, errorContent } from '../../shared/acl/errors.js';
-import type { Performative } from '../../shared/acl/performatives.js';
-import type { ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import {
+  type Envelope, makeEnvelope, nowIso, replyTo, type ErrorCode, errorContent, type Performative,
+} from '../../shared/acl/index.js';
+import type { ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 import type { BusyRetrySettings } from './busy-wait.js';
 import type { AgoraSettings } from './negotiation.js';
 

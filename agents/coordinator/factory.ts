@@ -3,10 +3,9 @@
 // §3 expert flow). main.ts registers this with router.on('USER_MSG', …), and the delegation
 // factories below for a specialist's DELEGATE_TASK, QUERY_AGENTS, BROADCAST_EVENT.
 import { assign } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { ExchangeFactory, Identity } from '../../shared/runtime/index.js';
 import { parseSessionCommand } from '../../shared/sessions/index.js';
-import type { Identity } from '../../shared/runtime/names.js';
 import type { queryAgentsMachine } from './agents-ops.js';
 import type { BusyRetrySettings } from './busy-wait.js';
 import type { CandidateCache, WinnerMemory } from './candidate-cache.js';

@@ -1,9 +1,9 @@
 // "help": the live directory (QUERY-REF DESCRIBE to the Registry) rendered as what the person can
 // ask, plus the built-in commands. When the DF is silent the person still gets the built-ins.
 import { emit, setup } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/index.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { contentType, type CoordinatorInput, isCancelOf, presenterReply } from './envelopes.js';
 import type { Greeting } from './intent.js';
 import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';

@@ -4,12 +4,9 @@
 // OACoP (docs/oacop.md): meetings and tasks it initiated live in data/scheduling.sqlite. A person's
 // `session …` lines go on to the sessions agent (session-forward.ts).
 import { fromPromise } from 'xstate';
-import { loadTunables } from '../../shared/config/agents.js';
-import { envFlag, envNumber, paths } from '../../shared/config/index.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
+import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
+import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { controlRequest, tellSupervisor } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
@@ -23,7 +20,6 @@ import { type MeetingRecord, SchedulingStore, type TaskRecord } from './scheduli
 import { assignMachine, taskAnswerMachine, taskUpdateMachine } from './scheduling/tasks.js';
 import { zoneMachine } from './scheduling/zone-machine.js';
 import { Assignments } from './assignments.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): every exchange's snapshot in data/coordinator-exchanges.sqlite.
 const { agent, config, logger, store: exchanges, onShutdown } = createAgent({ account: 'coordinator', durable: true });

@@ -1,9 +1,8 @@
 // The negotiated flow's pure parts (Agora v1.0 §3-4 in FIPA SC00029 contract-net; rules in
 // docs/acl_contract.md "Negotiated requests"): when to negotiate, the CFP, reading offers, the
 // documented pick, and the ACCEPT / REJECT envelopes. The machine (machine.ts) only wires them.
-import { ASK_EXPERT_RESOURCE } from '../../shared/acl/agora.js';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import type { AgoraRejectReason } from '../../shared/contracts/types.gen.js';
+import { ASK_EXPERT_RESOURCE, type Envelope, replyTo } from '../../shared/acl/index.js';
+import type { AgoraRejectReason } from '../../shared/contracts/index.js';
 import type { Candidate } from './candidates.js';
 import { outbound } from './envelopes.js';
 

@@ -2,9 +2,9 @@
 // (USER_MSG.user; without it, to this conversation), answered as a summary of past answers.
 // The KB is the only memory: when it is silent the person gets FAILURE KB_UNAVAILABLE (seed §4).
 import { assign, emit, setup } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { StoredFact } from '../../shared/contracts/types.gen.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { StoredFact } from '../../shared/contracts/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { answers, type CoordinatorInput, isCancelOf, outbound, presenterFailure, presenterReply, reasonOf, userMsg } from './envelopes.js';
 import { recallText } from './replies.js';
 

@@ -10,8 +10,8 @@
 // Durable: xstate persists it inside the parent's snapshot, and the router persists and re-arms its
 // timer with the exchange's (router.ts, outage-timers.ts actorTree); test/unit/registry-lookup.test.ts.
 import { type AnyActorRef, assign, emit, enqueueActions, type EventObject, type MachineContext, sendTo, setup } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { outbound } from './envelopes.js';
 
 /** The invoke id: the parent forwards replies to the child under this id. */

@@ -1,8 +1,8 @@
 // Turns what the Coordinator learned into what the person reads: PRESENTER_REPLY text and the
 // human-readable detail of FAILUREs (the Presenter shows detail as is). Pure, no I/O.
 import { DateTime } from 'luxon';
-import type { ErrorCode } from '../../shared/acl/errors.js';
-import type { AgentProfile, StoredFact } from '../../shared/contracts/types.gen.js';
+import type { ErrorCode } from '../../shared/acl/index.js';
+import type { AgentProfile, StoredFact } from '../../shared/contracts/index.js';
 
 /** How one candidate's turn ended (seed contract §3 RETRY_NEXT causes). */
 export interface Attempt {

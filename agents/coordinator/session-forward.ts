@@ -8,9 +8,8 @@
 // Durable like every Coordinator exchange: after a kill -9 the restored exchange still waits for
 // (or resends) the forward, so the person gets one answer.
 import { assign, emit, setup } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { ErrorCode } from '../../shared/acl/errors.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import type { Envelope, ErrorCode } from '../../shared/acl/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { answers, type CoordinatorInput, isCancelOf, outbound, presenterFailure, presenterReply, reasonOf, userMsg } from './envelopes.js';
 
 /** The sessions agent's logical name (sessions@<domain>, shared/contracts/roles.ts). */

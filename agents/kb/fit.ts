@@ -1,7 +1,7 @@
 // The KB's answer must fit the 64 kB content limit (seed contract §1) even when the newest
 // `limit` facts are large (a value may hold 32,000 characters): the oldest are left out.
-import { contentByteSize, MAX_CONTENT_BYTES } from '../../shared/acl/envelope.js';
-import type { StoredFact } from '../../shared/store/facts.js';
+import { contentByteSize, MAX_CONTENT_BYTES } from '../../shared/acl/index.js';
+import type { StoredFact } from '../../shared/store/index.js';
 
 /** Content of INFORM FACTS (seed shape: no type). */
 export function factsContent(facts: readonly StoredFact[]): { facts: StoredFact[] } {

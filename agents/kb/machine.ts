@@ -4,10 +4,12 @@
 //   QUERY-REF GET_FACTS → INFORM {facts} (newest first, fitted to 64 kB) | FAILURE INTERNAL_ERROR
 // Who may ask (the Coordinator only, seed contract §5) is the pipeline's policy, not ours.
 import { type AnyStateMachine, fromPromise } from 'xstate';
-import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/errors.js';
-import type { GetFactsContent, StoreFactContent } from '../../shared/contracts/types.gen.js';
-import { type Answer, type AnswerOnceInput, type HandlerInput, hotPathAnswerOnceMachine } from '../../shared/runtime/answer-once.js';
-import type { FactStore } from '../../shared/store/facts.js';
+import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/index.js';
+import type { GetFactsContent, StoreFactContent } from '../../shared/contracts/index.js';
+import {
+  type Answer, type AnswerOnceInput, type HandlerInput, hotPathAnswerOnceMachine,
+} from '../../shared/runtime/index.js';
+import type { FactStore } from '../../shared/store/index.js';
 import { factsContent, fitFacts } from './fit.js';
 
 export const KB_KINDS = ['STORE_FACT', 'GET_FACTS'] as const;

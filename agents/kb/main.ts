@@ -2,9 +2,8 @@
 // restarts. Wiring only; it talks to the Coordinator alone (the pipeline's policy, §5).
 import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { SqliteFactStore } from '../../shared/store/facts.js';
+import { createAgent, warmUp } from '../../shared/runtime/index.js';
+import { SqliteFactStore } from '../../shared/store/index.js';
 import { KB_KINDS, type KbInput, kbMachine } from './machine.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 

@@ -1,8 +1,8 @@
 // What the Presenter does with one chat line from a person: ignore it, refuse it, answer it
 // locally ("new", too long), or open a question actor (machine.ts) that asks the Coordinator.
 // Effects are injected so unit tests drive it without XMPP; main.ts wires the real ones.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { InboundMessage } from '../../shared/transport/types.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { InboundMessage } from '../../shared/transport/index.js';
 import { type ChatEmitted, type QuestionInput, userMsg } from './machine.js';
 import { charCount, MAX_TEXT_CHARS, TEXT } from './render.js';
 import type { FairGate } from './fairness.js';

@@ -2,7 +2,7 @@
 // unchanged along the whole path). A client that sends its own <thread> (XEP-0201) keeps it;
 // otherwise each person has one conversation, renewed after idleMs of silence or on "new".
 // Pure bookkeeping: time comes in as `now`, ids from an injectable generator.
-import { newConversationId } from '../../shared/acl/envelope.js';
+import { newConversationId } from '../../shared/acl/index.js';
 import type { ThreadOwners } from './thread-owners.js';
 
 export interface ConversationRef {

@@ -3,8 +3,8 @@
 // PRESENTER_TIMEOUT — an apology and a CANCEL (FIPA SC00026 cancel meta-protocol).
 // Pure: the chat line goes out as an emitted `chat` event that main.ts hands to the transport.
 import { assign, emit, setup } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { type Choice, choicesOf } from './choices.js';
 import { icsOf, renderAnswer, TEXT } from './render.js';
 

@@ -3,9 +3,8 @@
 // line (and rich.ics, as a second message) goes out through the invoked `deliver` actor that
 // main.ts provides; a person outside the allow-list is never messaged: FAILURE INVALID_ARGS.
 import { emit, fromPromise, setup } from 'xstate';
-import { replyTo } from '../../shared/acl/envelope.js';
-import { errorContent } from '../../shared/acl/errors.js';
-import type { ExchangeEmitted, ExchangeInput } from '../../shared/runtime/exchange.js';
+import { replyTo, errorContent } from '../../shared/acl/index.js';
+import type { ExchangeEmitted, ExchangeInput } from '../../shared/runtime/index.js';
 import type { ChatEmitted } from './machine.js';
 import { choicesOf } from './choices.js';
 import { icsOf } from './render.js';

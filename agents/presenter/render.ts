@@ -1,7 +1,7 @@
 // Turning the Coordinator's answers into plain text for a person (seed contract §2.5, §4).
 // Pure: every FAILURE reason, NOT-UNDERSTOOD and REFUSE gets a clear sentence; the
 // machine-readable reason stays in telemetry, the person reads words.
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 
 /** USER_MSG text limit (contracts/user-msg.json maxLength, counted in code points like ajv). */
 export const MAX_TEXT_CHARS = 16000;

@@ -1,7 +1,7 @@
 // Who may talk to the Presenter, and how it answers presence subscriptions (RFC 6121 §3).
 // PARLEY_PRESENTER_ALLOW is a comma list of domains and/or bare JIDs (default: our domain).
 // Pure decisions; main.ts turns them into <presence/> stanzas.
-import { bare } from '../../shared/transport/stanza.js';
+import { bare } from '../../shared/transport/index.js';
 
 export interface AllowList {
   domains: Set<string>;

@@ -1,8 +1,7 @@
 // Who owns a client thread, kept across Presenter restarts (issue "Close the perimeter" §7):
 // in memory only, whoever sent a thread id first after a restart took it over and locked its
 // owner out. One row per thread in $PARLEY_HOME/data/presenter-threads.sqlite (owner-only, WAL).
-import type { Db } from '../../shared/store/sqlite.js';
-import { openDb } from '../../shared/store/sqlite.js';
+import { type Db, openDb } from '../../shared/store/index.js';
 
 export interface ThreadOwners {
   get(thread: string): string | undefined;

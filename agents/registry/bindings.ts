@@ -3,7 +3,7 @@
 // or by provisioning's pin (core agents, rooms). Never the first key a JID shows (no TOFU): a JID
 // with no such binding is refused, and another key needs the operator (`npm run enrol -- issue`,
 // `npm run keys -- rotate`).
-import { bare } from '../../shared/transport/stanza.js';
+import { bare } from '../../shared/transport/index.js';
 
 export type BindOutcome =
   | { ok: true; jid: string; did: string; source: 'enrolled' | 'pinned' }

@@ -8,7 +8,7 @@
 //   - top-k selection: only the MAX_CANDIDATES best are kept, and only those are checked against
 //     `admits` (the enrolment lookup), which cannot change the order of the others;
 //   - lease groups: the members of each (domain, lease_group), for the HEARTBEAT that renews them all.
-import type { DirectoryRecord } from '../../shared/store/directory.js';
+import type { DirectoryRecord } from '../../shared/store/index.js';
 import { isLive } from './lease.js';
 import { featureScore, prepareHint, type RankFeatures, rankFeatures, ranksBefore } from './ranking.js';
 

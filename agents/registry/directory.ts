@@ -2,10 +2,10 @@
 // candidate lookup, the live directory. `now` is always an argument (no clock inside), so
 // lease expiry and round-robin are unit-tested without real time. It only registers and
 // answers lookups; it never dispatches work (seed contract §5).
-import { contentByteSize, MAX_CONTENT_BYTES } from '../../shared/acl/envelope.js';
-import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import type { DirectoryRecord, DirectoryStore } from '../../shared/store/directory.js';
-import { bare } from '../../shared/transport/stanza.js';
+import { contentByteSize, MAX_CONTENT_BYTES } from '../../shared/acl/index.js';
+import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/index.js';
+import type { DirectoryRecord, DirectoryStore } from '../../shared/store/index.js';
+import { bare } from '../../shared/transport/index.js';
 import { isLive, partitionByLease } from './lease.js';
 import { DirectoryIndex } from './directory-index.js';
 

@@ -1,6 +1,6 @@
 // DF leases (seed contract §2.2 HEARTBEAT): a registration lives for `leaseMs` after its last
 // REGISTER or HEARTBEAT. Pure: `now` is always passed in, so expiry is tested without real time.
-import type { DirectoryRecord } from '../../shared/store/directory.js';
+import type { DirectoryRecord } from '../../shared/store/index.js';
 
 /**
  * Live while now < last_seen + leaseMs. A last_seen further in the future than one lease (the

@@ -14,14 +14,16 @@
 //   QUERY-REF DESCRIBE  → INFORM DIRECTORY
 // A store error answers FAILURE INTERNAL_ERROR; nothing here throws.
 import { type AnyStateMachine, fromPromise } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/errors.js';
+import { type Envelope, errorContent, type ErrorCode, performativeFor } from '../../shared/acl/index.js';
 import type {
-  AgentProfile, DeregisterContent, DescribeContent, EnrolContent, DirectoryEntry, HeartbeatContent, NeedContent, RegisterContent,
-} from '../../shared/contracts/types.gen.js';
-import type { RedeemOutcome } from '../../shared/identity/enrolment.js';
-import { type Answer, type AnswerOnceInput, type HandlerInput, type Note, hotPathAnswerOnceMachine } from '../../shared/runtime/answer-once.js';
-import { bare } from '../../shared/transport/stanza.js';
+  AgentProfile, DeregisterContent, DescribeContent, EnrolContent, DirectoryEntry, HeartbeatContent,
+  NeedContent, RegisterContent,
+} from '../../shared/contracts/index.js';
+import type { RedeemOutcome } from '../../shared/identity/index.js';
+import {
+  type Answer, type AnswerOnceInput, type HandlerInput, type Note, hotPathAnswerOnceMachine,
+} from '../../shared/runtime/index.js';
+import { bare } from '../../shared/transport/index.js';
 import type { BindOutcome } from './bindings.js';
 import { type EntryCheck, registerMany } from './register-many.js';
 

@@ -3,14 +3,10 @@
 // and the lease sweep timer (lookups also ignore expired leases lazily; the sweep only removes
 // them and logs it).
 import path from 'node:path';
-import { loadTunables } from '../../shared/config/agents.js';
-import { paths } from '../../shared/config/index.js';
-import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
-import { pinnedDids } from '../../shared/identity/keystore.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { identify } from '../../shared/runtime/names.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { SqliteDirectoryStore } from '../../shared/store/directory.js';
+import { loadTunables, paths } from '../../shared/config/index.js';
+import { EnrolmentAuthority, pinnedDids } from '../../shared/identity/index.js';
+import { createAgent, identify, warmUp } from '../../shared/runtime/index.js';
+import { SqliteDirectoryStore } from '../../shared/store/index.js';
 import { decideBinding } from './bindings.js';
 import { entryChecker } from './register-many.js';
 import { Directory } from './directory.js';

@@ -12,7 +12,7 @@
 //   2. least recently used first: the DF remembers when it last put an agent at the head of a
 //      list, so equal agents take turns across queries (round-robin) and load spreads.
 //   3. earlier registration, then JID: a stable, deterministic tie-break.
-import type { DirectoryRecord } from '../../shared/store/directory.js';
+import type { DirectoryRecord } from '../../shared/store/index.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 

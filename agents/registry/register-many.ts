@@ -11,14 +11,14 @@
 // person's account). One failing entry refuses the batch and registers none: the host then
 // registers those agents one REGISTER each (shared/runtime/register-batch.ts), which answers
 // each agent on its own.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import { errorContent, type ErrorCode, performativeFor } from '../../shared/acl/errors.js';
-import type { AgentProfile, RegisterContent, RegisterManyContent } from '../../shared/contracts/types.gen.js';
-import type { Answer, HandlerInput, Note } from '../../shared/runtime/answer-once.js';
-import { bare } from '../../shared/transport/stanza.js';
-import { validateEnvelope } from '../../shared/contracts/validate.js';
-import { identify, jidOfName } from '../../shared/runtime/names.js';
-import type { Signing } from '../../shared/runtime/signing.js';
+import { type Envelope, errorContent, type ErrorCode, performativeFor } from '../../shared/acl/index.js';
+import {
+  type AgentProfile, type RegisterContent, type RegisterManyContent, validateEnvelope,
+} from '../../shared/contracts/index.js';
+import {
+  type Answer, type HandlerInput, type Note, identify, jidOfName, type Signing,
+} from '../../shared/runtime/index.js';
+import { bare } from '../../shared/transport/index.js';
 import type { BindOutcome } from './bindings.js';
 
 /** An entry that passed its own checks; `commit` makes its replay entry durable (only once all passed). */

@@ -4,7 +4,7 @@
 // room: shared/runtime/policy.ts), and every booking keeps its cleaning gap: busy time is padded
 // by requiresCleaningGap on both sides, so neither a proposal nor a confirm lands inside it.
 import type { CalendarConfig } from '../../shared/calendar/config.js';
-import type { Interval } from '../../shared/calendar/expand.js';
+import type { Interval } from '../../shared/calendar/index.js';
 import { CalendarContext, type CalendarDeps } from '../../shared/oacop/index.js';
 import type { RoomDef } from './config.js';
 

@@ -2,36 +2,29 @@
 // serving every room JID <name>@rooms.<domain> from $PARLEY_HOME/rooms.json. Each room is its own
 // agent (ComponentHost): own pipeline identity room-<name>, router, telemetry, calendar
 // (data/room-<name>.sqlite), DID, and Registry entry (capability ROOM, profile.room). Wiring only.
-import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
+import { componentEndpoints, componentSecret } from '../../shared/ejabberd/index.js';
 import path from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
 import { ledgerDbFile } from '../../shared/calendar/config.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
-import { loadTunables } from '../../shared/config/agents.js';
-import { loadConfig, paths } from '../../shared/config/index.js';
-import { componentSecret } from '../../shared/ejabberd/control.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
+import { loadTunables, loadConfig, paths, envNumber } from '../../shared/config/index.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
-import { pinnedDidsFile } from '../../shared/identity/keystore.js';
-import { installationRoster } from '../../shared/identity/roster.js';
-import { TrustStore } from '../../shared/identity/trust.js';
+import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
-import { telemetryFile } from '../../shared/runtime/boot.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { roomsDomain, useRoleBook } from '../../shared/runtime/names.js';
-import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from '../../shared/runtime/signing.js';
-import { ReplayLedger } from '../../shared/store/replay-ledger.js';
-import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
+import {
+  telemetryFile, roomsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
+  signingEnabled, SqliteTelemetry, onProcessEnd,
+} from '../../shared/runtime/index.js';
+import { ComponentHost } from '../../shared/runtime/component-host.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
+import { ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { calendarExchangeMachine, type HandleInput } from '../../shared/oacop/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
-import { envNumber } from '../../shared/config/index.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
-import { onProcessEnd } from '../../shared/runtime/process-end.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const config = loadConfig();

@@ -4,9 +4,11 @@
 // booking inside it → OACOP_CONFLICT). AssignTask books [startDate, endDate] (or the `duration`
 // before the deadline) and answers TaskUpdate ACCEPTED.
 import { Duration } from 'luxon';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { AssignTask, CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration } from '../../shared/contracts/types.gen.js';
-import type { Identity } from '../../shared/runtime/names.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type {
+  AssignTask, CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration,
+} from '../../shared/contracts/index.js';
+import type { Identity } from '../../shared/runtime/index.js';
 import { cancel, confirm, durationMs, OACoPFailure, oacopError, type Outcome, propose } from '../../shared/oacop/index.js';
 import type { RoomContext } from './context.js';
 

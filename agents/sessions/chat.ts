@@ -4,8 +4,8 @@
 // person (on_behalf_of) and the verified sender_did of their USER_MSG (the Presenter's), which this
 // process accepts only when it is the DID pinned for presenter@<domain>. The session id is the
 // chat's conversation_id; only that person's lines act on it; the answer is the text they read.
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { PlanSessionState } from '../../shared/contracts/types.gen.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { PlanSessionState } from '../../shared/contracts/index.js';
 import { type ChatCommand, type Outcome, PLAN_SCHEMA, type SessionService } from '../../shared/sessions/index.js';
 
 /** What the person reads, and `rich` for the trace (SESSION_CHAT_REPLY). */

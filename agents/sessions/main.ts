@@ -2,10 +2,8 @@
 // (docs/sessions.md). Agents with a DID send it SESSION_*; a person's `session …` chat lines reach
 // it only through the Coordinator (SESSION_CHAT). Its store is $PARLEY_HOME/data/sessions.sqlite.
 // Wiring only: config, transport, features (wire.ts).
-import { loadTunables } from '../../shared/config/agents.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
+import { loadTunables } from '../../shared/config/index.js';
+import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 import { wireSessions } from './wire.js';
 

@@ -3,14 +3,13 @@
 // profile carries the RFC 0001 §3.3 `sessions` manifest (DESCRIBE capability SESSIONS finds it).
 import { randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { envNumber } from '../../shared/config/index.js';
-import type { AgentProfile, SessionsManifest } from '../../shared/contracts/types.gen.js';
-import { pinnedDids } from '../../shared/identity/keystore.js';
-import type { Booted } from '../../shared/runtime/boot.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
-import { type Answer, answerOnceMachine, type HandlerInput } from '../../shared/runtime/answer-once.js';
-import { requestKey } from '../../shared/store/answered.js';
+import type { AgentProfile, SessionsManifest } from '../../shared/contracts/index.js';
+import { pinnedDids } from '../../shared/identity/index.js';
+import { type Booted, type Answer, answerOnceMachine, type HandlerInput } from '../../shared/runtime/index.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
+import { requestKey } from '../../shared/store/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { parseSessionCommand, PLAN_SCHEMA, type SessionLimits, SessionService, sessionsDbFile, SessionStore } from '../../shared/sessions/index.js';
 import { chatCommand } from './chat.js';

@@ -3,10 +3,8 @@
 // to the Coordinator in the person's session (conversation_id = session_id), so the sub-request
 // shows in that conversation's trace; never a message to another specialist (seed contract §5).
 import { assign, emit, setup, toPromise } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { isErrorCode, ParleyError } from '../../shared/acl/errors.js';
-import type { Agent } from '../../shared/runtime/agent.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import { type Envelope, makeEnvelope, isErrorCode, ParleyError } from '../../shared/acl/index.js';
+import type { Agent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import type { A2aKind } from '../../shared/skills/handler-api.js';
 
 interface CallInput {

@@ -3,9 +3,8 @@
 // and running the skill (in the skills' worker threads, shared/skills/host.ts), and freeing the
 // concurrency slot when the exchange ends, however it ends.
 import { type AnyActorRef, fromPromise } from 'xstate';
-import { agoraError } from '../../shared/acl/agora.js';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import type { ExchangeFactory } from '../../shared/runtime/exchange.js';
+import { agoraError, type Envelope, replyTo } from '../../shared/acl/index.js';
+import type { ExchangeFactory } from '../../shared/runtime/index.js';
 import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
 import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 

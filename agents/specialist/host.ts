@@ -11,26 +11,22 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadTunables } from '../../shared/config/agents.js';
-import { envFlag, envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
-import { componentEndpoints } from '../../shared/ejabberd/cluster.js';
-import { assertLocalpart } from '../../shared/ejabberd/accounts.js';
-import { componentSecret } from '../../shared/ejabberd/control.js';
-import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
-import { loadOrCreateIdentity, pinnedDidsFile } from '../../shared/identity/keystore.js';
-import { installationRoster, joinedOperatorDid } from '../../shared/identity/roster.js';
-import { TrustStore } from '../../shared/identity/trust.js';
+import { loadTunables, envFlag, envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
+import { componentEndpoints, assertLocalpart } from '../../shared/ejabberd/index.js';
+import { componentSecret } from '../../shared/ejabberd/index.js';
+import {
+  EnrolmentAuthority, loadOrCreateIdentity, pinnedDidsFile, installationRoster, joinedOperatorDid,
+  TrustStore,
+} from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
-import type { Agent } from '../../shared/runtime/agent.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { agentsDomain, jidOfName, useRoleBook } from '../../shared/runtime/names.js';
-import { offlineWindowFromEnv, replayLedgerFile, Signing, signingEnabled } from '../../shared/runtime/signing.js';
-import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
-import { SkillHost } from '../../shared/skills/host.js';
-import { loadRoles } from '../../shared/skills/roles.js';
-import { ReplayLedger } from '../../shared/store/replay-ledger.js';
+import {
+  type Agent, agentsDomain, jidOfName, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
+  signingEnabled, SqliteTelemetry, warmUp, RegisterBatcher, onProcessEnd,
+} from '../../shared/runtime/index.js';
+import { ComponentHost, LeaseGroup, ShardClaims } from '../../shared/runtime/component-host.js';
+import { defaultSkillDirs, loadCatalogue, loadRoles } from '../../shared/skills/index.js';
+import { SkillHost } from '../../shared/skills/hosting.js';
+import { ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { type CfpExchangeDeps, hostedExchanges, lostOffer, Slots, type SkillRunner } from './exchange.js';
@@ -38,11 +34,9 @@ import { buildProfile } from './profile.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { checkSelection, hostRunner, parseList, selector } from './skills.js';
 import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
-import { type DfRegistration, registerWithDf, REGISTERING_AT_ONCE, RegistrationGate } from '../../shared/runtime/df-registration.js';
-import { RegisterBatcher } from '../../shared/runtime/register-batch.js';
-import { LeaseGroup } from '../../shared/runtime/lease-group.js';
-import { ShardClaims } from '../../shared/runtime/shard-claims.js';
-import { onProcessEnd } from '../../shared/runtime/process-end.js';
+import {
+  type DfRegistration, registerWithDf, REGISTERING_AT_ONCE, RegistrationGate,
+} from '../../shared/runtime/registration.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 /** Sharded: the probes that have not come back after this long of quiet went to other processes. */

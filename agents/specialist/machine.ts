@@ -6,9 +6,8 @@
 // exchange.ts; recognition and the computation are invoked promise actors (they run in the
 // skills' worker threads) and the slot release an action, all provided there.
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { replyTo } from '../../shared/acl/envelope.js';
-import { errorContent, performativeFor, toParleyError } from '../../shared/acl/errors.js';
-import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import { replyTo, errorContent, performativeFor, toParleyError } from '../../shared/acl/index.js';
+import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 
 export interface ComputeInput {
   expert: string;

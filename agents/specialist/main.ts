@@ -4,18 +4,13 @@
 // (docs/runtime.md §5), its profile following its skills. Wiring only: behaviour lives in the
 // machines and in shared/skills.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadTunables } from '../../shared/config/agents.js';
-import { envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
-import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { createAgent } from '../../shared/runtime/boot.js';
-import { registerWithDf } from '../../shared/runtime/df-registration.js';
-import { restoreExchanges } from '../../shared/runtime/durable.js';
-import { warmUp } from '../../shared/runtime/warm-up.js';
-import { describeLlm, llmSettings } from '../../shared/llm/config.js';
-import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
-import { SkillHost } from '../../shared/skills/host.js';
-import { defaultRoleName, loadRoles } from '../../shared/skills/roles.js';
-import { watchSkills } from '../../shared/skills/watch.js';
+import { loadTunables, envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
+import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/index.js';
+import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { registerWithDf } from '../../shared/runtime/registration.js';
+import { describeLlm, llmSettings } from '../../shared/llm/index.js';
+import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles } from '../../shared/skills/index.js';
+import { SkillHost, watchSkills } from '../../shared/skills/hosting.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { askExpertExchange, cfpExchange, lostOffer, restoredHolds, Slots } from './exchange.js';
 import { IdleWatch } from './idle.js';

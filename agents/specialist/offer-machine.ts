@@ -9,10 +9,10 @@
 // slots and the computation are provided by exchange.ts.
 import { randomUUID } from 'node:crypto';
 import { and, assign, emit, fromPromise, setup } from 'xstate';
-import { agoraError } from '../../shared/acl/agora.js';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import { type ErrorCode, performativeFor, toParleyError } from '../../shared/acl/errors.js';
-import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/exchange.js';
+import {
+  agoraError, type Envelope, replyTo, type ErrorCode, performativeFor, toParleyError,
+} from '../../shared/acl/index.js';
+import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 import type { ComputeInput, ComputeOutput } from './machine.js';
 
 /** What this specialist asks for one task (--cost, --eta-ms, --ttl-ms). */

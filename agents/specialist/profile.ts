@@ -1,8 +1,8 @@
 // The REGISTER profile (contracts/register.json AgentProfile): what the DF ranks candidates by
 // (topics), what the Presenter's help shows (examples), the role and the skills served — built
 // again whenever the skills change (hot reload), so the registration follows the directory.
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import type { SkillManifest } from '../../shared/skills/manifest.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import type { SkillManifest } from '../../shared/skills/index.js';
 
 export function buildProfile(opts: {
   jid: string; name: string; version: string; skills: readonly SkillManifest[]; maxConcurrent: number; role?: string; capabilities?: string[]; did?: string;

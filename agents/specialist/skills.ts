@@ -1,10 +1,9 @@
 // Which skills a specialist serves: its role's allowed skills, narrowed by --skills (alias
 // --experts). Unknown or forbidden names are start-up errors; the set itself follows the skills
 // directory while the specialist runs (hot reload), so a skill added later joins at once.
-import type { Catalogue, SkillDef } from '../../shared/skills/catalogue.js';
-import { type Role, roleAllows } from '../../shared/skills/roles.js';
+import { type Catalogue, type SkillDef, type Role, roleAllows } from '../../shared/skills/index.js';
 import type { SkillRunner } from './exchange.js';
-import type { SkillHost } from '../../shared/skills/host.js';
+import type { SkillHost } from '../../shared/skills/hosting.js';
 
 export const parseList = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);
 

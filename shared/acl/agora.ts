@@ -1,7 +1,7 @@
 // Agora v1.0 (§3-5) inside FIPA-ACL: payloads travel as content of contract-net performatives
 // (SC00029) and Agora's ERROR codes map onto the one error catalogue (errors.ts). The table in
 // docs/acl_contract.md ("Agora ↔ FIPA") is agoraTable() verbatim (a unit test keeps them equal).
-import type { AgoraErrorContent } from '../contracts/types.gen.js';
+import type { AgoraErrorContent } from '../contracts/index.js';
 import { type AgoraCode, ERRORS, type ErrorCode } from './errors.js';
 
 /** The capability URI of ASK_EXPERT in Agora terms (§4 REQUEST.resource). */

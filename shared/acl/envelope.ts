@@ -1,6 +1,6 @@
 // Building and answering FIPA-ACL envelopes (seed contract §1).
 import { randomUUID } from 'node:crypto';
-import type { Envelope, Performative, Protocol } from '../contracts/types.gen.js';
+import type { Envelope, Performative, Protocol } from '../contracts/index.js';
 import { defaultProtocol } from './performatives.js';
 
 export type { Envelope };

@@ -2,7 +2,7 @@
 // and which Agora status it maps to (agora-protocol v1.0 §5). FAILURE reasons include the seed
 // contract §4 dictionary; the FAILURE and NOT-UNDERSTOOD rows mirror the reason enums in
 // contracts/failure.json and contracts/not-understood.json (unit-tested).
-import type { ErrorContent, OACoPErrorCode, SessionErrorContent, ValidationErrorItem } from '../contracts/types.gen.js';
+import type { ErrorContent, OACoPErrorCode, SessionErrorContent, ValidationErrorItem } from '../contracts/index.js';
 
 export type ErrorPerformative = 'NOT-UNDERSTOOD' | 'REFUSE' | 'FAILURE';
 export type AgoraCode = 400 | 401 | 402 | 404 | 408 | 429 | 500 | 503;

@@ -12,4 +12,6 @@ export {
   ERRORS, OACOP_ERRORS, ParleyError, SESSION_ERRORS, agoraCodeFor, codesFor, errorContent, isErrorCode, performativeFor,
   toParleyError, type AgoraCode, type CodesAnsweredBy, type ErrorCode, type ErrorPerformative,
   type ErrorSpec, type ProtocolErrorSpec, type SessionReason,
+  isRetryable,
 } from './errors.js';
+export { ASK_EXPERT_RESOURCE, agoraError, agoraTable, reasonsFor } from './agora.js';

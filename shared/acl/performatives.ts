@@ -1,7 +1,7 @@
 // Performatives: seed contract §1 plus FIPA SC00026 (fipa-request), SC00027 (fipa-query),
 // SC00029 (fipa-contract-net) and SC00037 (communicative acts). The enum in
 // contracts/common.json is the source of truth; the checks below fail the build if they drift.
-import type { Performative, Protocol } from '../contracts/types.gen.js';
+import type { Performative, Protocol } from '../contracts/index.js';
 
 export type { Performative, Protocol };
 

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { toPromise } from 'xstate';
 import { propose } from '../../agents/coordinator/scheduling/oacop.js';
-import { makeEnvelope } from '../acl/envelope.js';
+import { makeEnvelope } from '../acl/index.js';
 import { envNumber } from '../config/index.js';
-import type { TempInstance } from '../ejabberd/temp-instance.js';
-import { calendarsDomain } from '../runtime/names.js';
+import type { TempInstance } from '../ejabberd/operator.js';
+import { calendarsDomain } from '../runtime/index.js';
 import { start, stop } from './agents-scale.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureConsoleToken } from '../console/auth.js';
+import { ensureConsoleToken } from '../console/index.js';
 import { consoleSettings } from '../console/settings.js';
-import { freePort } from '../ejabberd/ports.js';
-import { consoleSpec } from '../supervisor/spec.js';
+import { freePort } from '../ejabberd/index.js';
+import { consoleSpec } from '../supervisor/index.js';
 import { procCpuUs, type Watcher } from './full-flow.js';
 import { envFlag, envRaw, envString } from '../config/index.js';
 

@@ -2,9 +2,8 @@
 // specialist" that answers REQUEST ASK_EXPERT (seed contract §2.3), and the Coordinator-side
 // requester that asks it. Pure xstate: the answer is an invoked promise actor the caller provides.
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { type Envelope, makeEnvelope, replyTo } from '../acl/envelope.js';
-import { errorContent } from '../acl/errors.js';
-import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../runtime/exchange.js';
+import { type Envelope, makeEnvelope, replyTo, errorContent } from '../acl/index.js';
+import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../runtime/index.js';
 
 export interface ResponderInput extends ExchangeInput {
   /** FIPA SC00026 lets the participant skip AGREE when it answers at once (one reply per request). */

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { paths } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
-import { CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../supervisor/spec.js';
-import { Supervisor } from '../supervisor/supervisor.js';
-import { Person } from '../trace/ask.js';
-import type { TempInstance } from '../ejabberd/temp-instance.js';
+import {
+  CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+} from '../supervisor/index.js';
+import { Person } from '../trace/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
 import { envNumber, envRaw, envString } from '../config/index.js';
 

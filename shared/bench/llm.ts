@@ -4,10 +4,10 @@
 // SkillHost: input validation, the pool, IPC to the host (ctx.llm.tools, ctx.llm.chat), the HTTP
 // call from the host, the answer back. The difference of the two is the skill's overhead per model
 // call; the model's own time (zero here) comes on top in real use. No ejabberd involved.
-import { chatCompletion, type LlmSettings } from '../llm/client.js';
+import { chatCompletion, type LlmSettings } from '../llm/index.js';
 import { reply, ScriptedLlm } from '../llm/scripted-server.js';
-import { defaultSkillDirs, loadCatalogue } from '../skills/catalogue.js';
-import { SkillHost } from '../skills/host.js';
+import { defaultSkillDirs, loadCatalogue } from '../skills/index.js';
+import { SkillHost } from '../skills/hosting.js';
 import type { Runner, Scenario } from './scenario.js';
 
 const ANSWER = 'Paris is the capital of France.';

@@ -1,7 +1,7 @@
 // The requesting side of a one-reply exchange (bench): sends one envelope, ends with the first reply.
 import { assign, emit, setup } from 'xstate';
-import type { Envelope } from '../acl/envelope.js';
-import type { ExchangeEmitted, InboundEvent } from '../runtime/exchange.js';
+import type { Envelope } from '../acl/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../runtime/index.js';
 
 export const oneShotQuery = setup({
   types: {} as { input: { envelope: Envelope }; context: { envelope: Envelope; reply?: Envelope }; events: InboundEvent; emitted: ExchangeEmitted; output: Envelope },

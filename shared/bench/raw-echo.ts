@@ -4,8 +4,8 @@
 // envelope, so the runtime scenarios differ from this only in what the runtime does.
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
-import { makeEnvelope } from '../acl/envelope.js';
-import type { TempInstance } from '../ejabberd/temp-instance.js';
+import { makeEnvelope } from '../acl/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
 
 type XmppClient = ReturnType<typeof client>;

@@ -2,18 +2,15 @@
 // telemetry under $PARLEY_HOME/telemetry), without boot's signal handlers: for the benchmark
 // and for integration tests that need several agents in one process.
 import type { ParleyConfig } from '../config/index.js';
-import { ensureAccount } from '../ejabberd/accounts.js';
+import { ensureAccount } from '../ejabberd/index.js';
 import { type Logger, silentLogger } from '../log/index.js';
-import { Agent } from '../runtime/agent.js';
-import { telemetryFile } from '../runtime/boot.js';
+import {
+  Agent, telemetryFile, hasRoleBook, identify, useRoleBook, signingFor, MemoryTelemetry,
+  SqliteTelemetry, type Telemetry,
+} from '../runtime/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
-import { EnrolmentAuthority, type EnrolledRole } from '../identity/enrolment.js';
-import { installationRoster } from '../identity/roster.js';
-import { hasRoleBook, identify, useRoleBook } from '../runtime/names.js';
-import { signingFor } from '../runtime/signing.js';
-import { MemoryTelemetry, SqliteTelemetry, type Telemetry } from '../runtime/telemetry.js';
-import { clientTransport } from '../transport/client.js';
-import type { XmppTransport } from '../transport/xmpp-transport.js';
+import { EnrolmentAuthority, type EnrolledRole, installationRoster } from '../identity/index.js';
+import { clientTransport, type XmppTransport } from '../transport/index.js';
 
 export interface RuntimeAgentOptions {
   telemetry?: 'sqlite' | 'memory';

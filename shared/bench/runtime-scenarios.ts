@@ -2,9 +2,9 @@
 // full pipeline on both sides — envelope and content validation, identity and policy checks,
 // router, one xstate actor per exchange, SQLite telemetry — over the same ejabberd.
 import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
-import { newConversationId } from '../acl/envelope.js';
+import { newConversationId } from '../acl/index.js';
 import { echoRequester, echoResponder, type RequesterOutput } from './echo-machines.js';
-import type { TempInstance } from '../ejabberd/temp-instance.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 

@@ -3,7 +3,7 @@
 // sequential latency (p50/p95/p99 after warm-up) and throughput with N round trips in flight.
 // Round trips that fail (a wrong answer, an error, a timeout) are counted, not fatal, up to
 // `maxFailures`; a scenario may carry its own goal (full-flow.ts), judged in report.ts.
-import type { TempInstance } from '../ejabberd/temp-instance.js';
+import type { TempInstance } from '../ejabberd/operator.js';
 
 export interface Runner {
   /** One complete round trip; resolves when the reply has been received and handled, rejects when it failed. */

@@ -2,7 +2,7 @@
 // credits and gets a txId, and a calendar verifies a txId once (a burn buys one invitation).
 // SQLite at $PARLEY_HOME/data/ledger.sqlite, shared by every calendar agent and the CLI (WAL).
 import { randomUUID } from 'node:crypto';
-import { openDb, type Db } from '../store/sqlite.js';
+import { openDb, type Db } from '../store/index.js';
 
 export class LedgerError extends Error {
   override readonly name = 'LedgerError';

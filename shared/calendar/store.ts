@@ -1,8 +1,7 @@
 // One person's calendar in better-sqlite3 ($PARLEY_HOME/data/calendar-<person>.sqlite): the
 // VEVENT/VTODO components as iCalendar text keyed by (UID, RECURRENCE-ID), the VTIMEZONE
 // definitions they use, and the OACoP thread state (revision rule, oacop-rfc §3.4).
-import { AnsweredRequests } from '../store/answered.js';
-import { openDb, type Db } from '../store/sqlite.js';
+import { AnsweredRequests, openDb, type Db } from '../store/index.js';
 import { buildCalendar, exportCalendar, splitCalendar, type CalendarItem, type Component, type ItemKind, type TimezoneDef } from './ical.js';
 
 export type ThreadStatus = 'PROPOSED' | 'CONFIRMED' | 'CANCELLED' | 'TASK';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { envEnum, envFlag, envNumber, envString } from './env.js';
 
 export * from './env.js';
-export { VARIABLES, type VarName, type VarSpec } from './variables.js';
+export { VARIABLES, type VarName, type VarSpec, isDeclared } from './variables.js';
+export { loadTunables } from './agents.js';
 
 export interface ParleyConfig {
   /** State directory: ejabberd config/spool/logs, secrets (0600), SQLite databases. */

@@ -3,7 +3,7 @@
 // agent state changes (supervisor status, presence, DF).
 // A slow browser only loses its own events: writes that do not drain drop the client.
 import type { FastifyInstance } from 'fastify';
-import type { TraceRecord } from '../trace/types.js';
+import type { TraceRecord } from '../trace/index.js';
 import type { TelemetryFeed } from './feed.js';
 
 /**

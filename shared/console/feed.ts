@@ -5,9 +5,8 @@
 // a one-minute window for message rates and the who-talks-to-whom graph.
 import { EventEmitter } from 'node:events';
 import type { Statement } from 'better-sqlite3';
-import { type Db, openDb } from '../store/sqlite.js';
-import { telemetryFiles } from '../trace/collect.js';
-import type { TraceRecord } from '../trace/types.js';
+import { type Db, openDb } from '../store/index.js';
+import { telemetryFiles, type TraceRecord } from '../trace/index.js';
 
 type Stmt = Statement<unknown[]>;
 

@@ -10,8 +10,9 @@ import { buildConsole } from './server.js';
 import type { ConsoleSettings } from './settings.js';
 
 export { ConsoleAuth, ensureConsoleToken, SESSION_COOKIE } from './auth.js';
-export { consoleEnabled, consoleSettings, DEFAULT_CONSOLE_PORT, type ConsoleSettings } from './settings.js';
-export { TelemetryFeed, pruneTelemetry } from './feed.js';
+export { TelemetryFeed, pruneTelemetry, SAMPLE_ROWS } from './feed.js';
+export { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from './events.js';
+export { openApiDocument } from './openapi.js';
 
 export interface RunningConsole {
   app: FastifyInstance;

@@ -11,8 +11,7 @@ import { context, SpanKind, trace, type Attributes, type Context } from '@opente
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { analyze } from '../trace/analyze.js';
-import type { TraceRecord } from '../trace/types.js';
+import { analyze, type TraceRecord } from '../trace/index.js';
 
 /** Trace ids from conversation ids: an operator finds a conversation's trace by its id. */
 export const traceIdOf = (conversationId: string) => createHash('sha256').update(conversationId).digest('hex').slice(0, 32);

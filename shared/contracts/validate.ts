@@ -2,8 +2,7 @@
 // envelope schema → performative → content size (seed contract §1: ≤ 64 kB) → content kind and
 // content schema (seed contract §2). Returns a code from shared/acl/errors.ts, never throws.
 import type { ErrorObject } from 'ajv';
-import { contentByteSize, MAX_CONTENT_BYTES } from '../acl/envelope.js';
-import type { ErrorCode } from '../acl/errors.js';
+import { contentByteSize, MAX_CONTENT_BYTES, type ErrorCode } from '../acl/index.js';
 import { type ContentKind, type ContentKindResolver, DECLARED_CONTENT_KINDS } from './content-kinds.js';
 import { contracts as defaultContracts, type Contracts } from './registry.js';
 import type { Envelope, ValidationErrorItem } from './types.gen.js';

@@ -2,7 +2,7 @@
 // password kept in $PARLEY_HOME/secrets/accounts.json (0600). Running it twice changes nothing.
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
-import { CORE_ROLES } from '../contracts/roles.js';
+import { CORE_ROLES } from '../contracts/index.js';
 import { AGENT_ACCOUNT, ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
 import { api, EjabberdApiError } from './api.js';
@@ -64,3 +64,8 @@ export function credentialsFor(cfg: ParleyConfig, name: string): { jid: string; 
 }
 
 export const isAgentName = (name: string) => name === 'admin' || AGENT_ACCOUNT.test(name);
+
+/** The secret ejabberd's component listeners and the component hosts share (render.ts puts it in ejabberd.yml). */
+export function componentSecret(cfg: ParleyConfig): string {
+  return new SecretMap(path.join(paths(cfg).secrets, 'ejabberd.json')).ensure('component');
+}

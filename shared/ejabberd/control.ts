@@ -4,13 +4,13 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type ParleyConfig, paths } from '../config/index.js';
+import { type ParleyConfig, paths, envString } from '../config/index.js';
 import { SecretMap, secureStateDir } from '../secrets/index.js';
+import { componentSecret } from './accounts.js';
 import { ADMIN_ACCOUNT, api, apiAnswers, isAuthRefusal } from './api.js';
 import { portOpen, waitFor } from './ports.js';
 import { clustered, ensureCookie } from './cluster.js';
 import { nodeName, renderConfig } from './render.js';
-import { envString } from '../config/env.js';
 
 const run = promisify(execFile);
 export const EJABBERDCTL = envString('PARLEY_EJABBERDCTL') as string;
@@ -24,10 +24,6 @@ export interface InstanceStatus {
   api: boolean;
   node: string;
   online: string[];
-}
-
-export function componentSecret(cfg: ParleyConfig): string {
-  return new SecretMap(path.join(paths(cfg).secrets, 'ejabberd.json')).ensure('component');
 }
 
 function ctlArgs(cfg: ParleyConfig): string[] {

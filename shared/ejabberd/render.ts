@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
-import { CORE_ROLES } from '../contracts/roles.js';
+import { CORE_ROLES } from '../contracts/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { clustered, erlWrapper, inetrcHosts, nodeHost, nodeName } from './cluster.js';
 import { ensureCertificate, exposure, exposureYaml, installCertificate, uploadUrl } from './expose.js';

@@ -2,7 +2,7 @@
 // key in $PARLEY_HOME/secrets/keys/<account>.json and its did:key pinned for its JID in
 // secrets/pinned-dids.json, which every agent of the installation reads. People get no key:
 // only the Presenter signs on their behalf.
-import { CORE_ROLES } from '../contracts/roles.js';
+import { CORE_ROLES } from '../contracts/index.js';
 import type { Identity } from './keys.js';
 import { loadIdentity, loadOrCreateIdentity, pinnedDids, replaceIdentity } from './keystore.js';
 

@@ -1,7 +1,7 @@
 // Micro benchmark of the identity layer, for scripts/bench.ts (not a test: numbers depend on the
 // machine). Each measurement runs for `durationMs` of wall time on a real signed envelope and
 // reports operations per CPU-second (per core).
-import { makeEnvelope } from '../acl/envelope.js';
+import { makeEnvelope } from '../acl/index.js';
 import { canonical } from './jcs.js';
 import { createIdentity, nobleEd25519, nodeEd25519, type Ed25519Impl } from './keys.js';
 import { createVerifier, signEnvelope, signingBytes } from './sign.js';

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ENROLLED_ROLES } from '../contracts/roles.js';
+import { ENROLLED_ROLES } from '../contracts/index.js';
 import { writePrivateFile } from '../secrets/index.js';
 import { isDidKey, publicKeyFromDid } from './did-key.js';
 import { canonicalBytes } from './jcs.js';

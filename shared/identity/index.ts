@@ -6,7 +6,7 @@ export * from './sign.js';
 export * from './replay.js';
 export * from './keystore.js';
 export * from './trust.js';
-export * from './agent-identity.js';
 export * from './enrolment.js';
 export * from './roster.js';
 export * from './join-token.js';
+export { DEFAULT_OFFLINE_GRACE_MS, OfflineGaps } from './offline-gaps.js';

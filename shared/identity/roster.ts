@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Credential, type EnrolledRole, enrolmentsFile, OPERATOR_KEY, readEnrolments, verifyCredential } from './enrolment.js';
 import { loadIdentity } from './keystore.js';
-import { envString } from '../config/env.js';
+import { envString } from '../config/index.js';
 
 export type EnrolmentState =
   | { state: 'enrolled'; role: EnrolledRole; did: string; exp: number }

@@ -1,7 +1,7 @@
 // Signed envelopes: Agora v1.0 §2 applied to the FIPA envelope. The signer sets sender_did, sets
 // signature to "" (Agora §2 step 2, the "" variant), signs JCS(envelope) (RFC 8785) with Ed25519
 // and stores base64url without padding (RFC 4648 §5). The verifier repeats the same steps.
-import type { Envelope } from '../contracts/types.gen.js';
+import type { Envelope } from '../contracts/index.js';
 import { canonicalBytes } from './jcs.js';
 import { DidError, publicKeyFromDid } from './did-key.js';
 import { nodeEd25519, SIGNATURE_BYTES, type Ed25519Impl } from './keys.js';

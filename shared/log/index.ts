@@ -1,7 +1,7 @@
 // One structured logger (pino) for every agent: JSON lines on stdout, which the supervisor
 // writes to $PARLEY_HOME/logs/<agent>.log. Secrets are redacted by path.
 import { pino, type Logger as PinoLogger } from 'pino';
-import { envString } from '../config/env.js';
+import { envString } from '../config/index.js';
 
 export type Logger = PinoLogger;
 

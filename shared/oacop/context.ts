@@ -2,13 +2,12 @@
 // person's settings (re-read when the file changes, so `npm run calendar -- trust` applies to a
 // running agent), the requester's identity and trust (oacop-rfc §6), time and randomness. A
 // room's context extends it (agents/rooms/context.ts).
-import type { Envelope } from '../acl/envelope.js';
+import type { Envelope } from '../acl/index.js';
 import type { CalendarConfig } from '../calendar/config.js';
-import { busyIntervals, type Interval } from '../calendar/expand.js';
-import type { Ledger } from '../calendar/ledger.js';
-import { RateLimiter, type Rng } from '../calendar/privacy.js';
-import type { CalendarStore } from '../calendar/store.js';
-import type { Identity } from '../runtime/names.js';
+import {
+  busyIntervals, type Interval, type Ledger, RateLimiter, type Rng, type CalendarStore,
+} from '../calendar/index.js';
+import type { Identity } from '../runtime/index.js';
 
 export interface CalendarDeps {
   store: CalendarStore;

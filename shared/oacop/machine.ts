@@ -2,4 +2,4 @@
 // (shared/runtime/answer-once.ts): the handler's outcome, FAILURE INTERNAL_ERROR when it throws,
 // FAILURE TIMEOUT after PARLEY_CALENDAR_HANDLE_MS, nothing for a REJECT-PROPOSAL (FIPA SC00029).
 // The role's main.ts provides `handle` (its own kinds: agents/calendar/service.ts, agents/rooms/service.ts).
-export { answerOnceMachine as calendarExchangeMachine, type HandlerInput as HandleInput } from '../runtime/answer-once.js';
+export { answerOnceMachine as calendarExchangeMachine, type HandlerInput as HandleInput } from '../runtime/index.js';

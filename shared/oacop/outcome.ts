@@ -1,7 +1,7 @@
 // What a calendar or a room answers (docs/oacop.md): a performative and content the pipeline will accept,
 // plus an optional telemetry note. Builders keep the §5 error shapes in one place.
-import { errorContent, type ErrorCode, OACOP_ERRORS } from '../acl/errors.js';
-import type { OACoPErrorCode, Performative } from '../contracts/types.gen.js';
+import { errorContent, type ErrorCode, OACOP_ERRORS } from '../acl/index.js';
+import type { OACoPErrorCode, Performative } from '../contracts/index.js';
 
 export interface Outcome {
   performative: Performative;

@@ -2,11 +2,13 @@
 // ProposalResponse with free slots only (§1.1, §6.1), ConfirmCollaboration → VEVENT with
 // SEQUENCE = revision or OACOP_CONFLICT, CancelCollaboration; revision rule §3.4.
 import { Duration } from 'luxon';
-import { freeIntervals, isFree, isoSlot } from '../calendar/availability.js';
-import { describeItem, eventComponent, IcalError, parseComponent, type Component } from '../calendar/ical.js';
-import { fuzzySlots } from '../calendar/privacy.js';
-import type { ThreadState } from '../calendar/store.js';
-import type { CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration } from '../contracts/types.gen.js';
+import {
+  freeIntervals, isFree, isoSlot, describeItem, eventComponent, IcalError, parseComponent,
+  type Component, fuzzySlots, type ThreadState,
+} from '../calendar/index.js';
+import type {
+  CancelCollaboration, ConfirmCollaboration, OACoPObject, ProposeCollaboration,
+} from '../contracts/index.js';
 import type { CalendarContext } from './context.js';
 import { fail, oacopError, parleyError, type Outcome } from './outcome.js';
 import { checkBurn } from './trust.js';

@@ -6,14 +6,12 @@
 // plus, on request, an XEP-0199 ping to each online agent (ping.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadTunables } from '../config/agents.js';
-import type { ParleyConfig } from '../config/index.js';
-import { paths } from '../config/index.js';
-import { connectedSessions } from '../ejabberd/cluster-control.js';
-import { identify, jidOfName, roomsDomain } from '../runtime/names.js';
-import { SqliteDirectoryStore, type DirectoryRecord } from '../store/directory.js';
-import type { ChildInfo } from '../supervisor/child.js';
-import { controlRequest } from '../supervisor/control.js';
+import { loadTunables, type ParleyConfig, paths } from '../config/index.js';
+import { connectedSessions } from '../ejabberd/operator.js';
+import { identify, jidOfName, roomsDomain } from '../runtime/index.js';
+import { SqliteDirectoryStore, type DirectoryRecord } from '../store/index.js';
+import type { ChildInfo } from '../supervisor/index.js';
+import { controlRequest } from '../supervisor/ipc.js';
 import { OpsError } from './errors.js';
 
 export type Presence = 'online' | 'component' | 'offline' | 'unknown';

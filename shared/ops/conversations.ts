@@ -4,11 +4,10 @@
 // console's /api/messages and /api/conversations.
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
-import { verifyEnvelope } from '../identity/sign.js';
-import { analyze, type Analysis } from '../trace/analyze.js';
-import { readConversation, telemetryFiles } from '../trace/collect.js';
-import { mermaid, table } from '../trace/render.js';
-import type { TraceRecord } from '../trace/types.js';
+import { verifyEnvelope } from '../identity/index.js';
+import {
+  analyze, type Analysis, readConversation, telemetryFiles, mermaid, table, type TraceRecord,
+} from '../trace/index.js';
 import { readRows } from './data.js';
 import { OpsError } from './errors.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
-import { openDb } from '../store/sqlite.js';
+import { openDb } from '../store/index.js';
 
 export function readRows(file: string, sql: string, params: unknown[] = []): Record<string, unknown>[] {
   if (!fs.existsSync(file)) return [];

@@ -3,7 +3,7 @@
 // `npm run session` and the console's /api/sessions.
 import fs from 'node:fs';
 import type { ParleyConfig } from '../config/index.js';
-import { canonical } from '../identity/jcs.js';
+import { canonical } from '../identity/index.js';
 import { sessionsDbFile, SessionStore, verifyChain } from '../sessions/index.js';
 import { OpsError } from './errors.js';
 

@@ -6,9 +6,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ParleyConfig } from '../config/index.js';
-import { defaultSkillDirs, loadCatalogue, readRegistry, readSkill, type SkillDef, writeRegistry } from '../skills/catalogue.js';
-import { checkSkillManifest, SKILL_NAME } from '../skills/manifest.js';
-import { SkillPool } from '../skills/pool.js';
+import {
+  defaultSkillDirs, loadCatalogue, readRegistry, readSkill, type SkillDef, writeRegistry,
+  checkSkillManifest, SKILL_NAME,
+} from '../skills/index.js';
+import { SkillPool } from '../skills/hosting.js';
 import { OpsError } from './errors.js';
 
 /** An upload's limits: the whole skill (skill.json and its files) and the number of files. */

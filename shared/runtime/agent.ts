@@ -1,12 +1,12 @@
 // An agent = transport + the one inbound pipeline + the router, with one error boundary: nothing
 // an inbound message does can throw into the socket; every envelope gets an answer or a
 // recorded reason (docs/architecture.md).
-import type { Envelope } from '../acl/envelope.js';
-import { makeEnvelope } from '../acl/envelope.js';
-import { errorContent, type ErrorCode, performativeFor, toParleyError } from '../acl/errors.js';
-import { mayAnswerWithError } from '../acl/performatives.js';
+import {
+  type Envelope, makeEnvelope, errorContent, type ErrorCode, performativeFor, toParleyError,
+  mayAnswerWithError,
+} from '../acl/index.js';
 import type { Logger } from '../log/index.js';
-import type { InboundMessage, Transport } from '../transport/types.js';
+import type { InboundMessage, Transport } from '../transport/index.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';

@@ -5,9 +5,8 @@
 // restore re-runs it, so a handler with an effect goes through `once` (shared/store/answered.ts).
 // Used by calendars, rooms, the sessions agent (Coordination Sessions), the KB and the Registry.
 import { emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { replyTo } from '../acl/envelope.js';
-import { errorContent } from '../acl/errors.js';
-import type { Performative } from '../contracts/types.gen.js';
+import { replyTo, errorContent } from '../acl/index.js';
+import type { Performative } from '../contracts/index.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from './exchange.js';
 
 /** A telemetry note: a decision the handler took, with what it was based on. */

@@ -1,20 +1,20 @@
 // Process wiring shared by every agent's main.ts: config, credentials, logger, telemetry,
 // transport, Agent, and a clean shutdown on SIGTERM/SIGINT. Roles add their exchanges.
-import { c2sEndpoints } from '../ejabberd/cluster.js';
+import { c2sEndpoints, credentialsFor } from '../ejabberd/index.js';
 import path from 'node:path';
 import { envFlag, envString, loadConfig, type ParleyConfig, paths } from '../config/index.js';
-import { credentialsFor } from '../ejabberd/accounts.js';
 import { createLogger, type Logger } from '../log/index.js';
-import { clientTransport } from '../transport/client.js';
+import { clientTransport } from '../transport/index.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
-import { EnrolmentAuthority, type EnrolledRole } from '../identity/enrolment.js';
-import { installationRoster, joinedOperatorDid, type Roster } from '../identity/roster.js';
+import {
+  EnrolmentAuthority, type EnrolledRole, installationRoster, joinedOperatorDid, type Roster,
+} from '../identity/index.js';
 import { identify, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
-import { ExchangeStore } from '../store/exchanges.js';
+import { ExchangeStore } from '../store/index.js';
 import { onProcessEnd } from './process-end.js';
 
 export interface BootOptions {

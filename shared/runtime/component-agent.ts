@@ -4,11 +4,9 @@
 // component transport: the view receives only stanzas addressed to its JID and stamps `from`
 // on what it sends. Stanzas for a JID nobody hosts still get a FIPA error (never silence).
 import type { Element } from '@xmpp/xml';
-import { makeEnvelope } from '../acl/envelope.js';
-import { errorContent, performativeFor } from '../acl/errors.js';
-import { mayAnswerWithError } from '../acl/performatives.js';
+import { makeEnvelope, errorContent, performativeFor, mayAnswerWithError } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
-import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from '../transport/types.js';
+import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from '../transport/index.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { identify } from './names.js';
 import { classify } from './pipeline.js';

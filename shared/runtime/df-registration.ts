@@ -5,7 +5,7 @@
 // uses it: specialists (and hosted virtual ones), calendars, rooms, the sessions agent.
 import { randomUUID } from 'node:crypto';
 import { type AnyActorRef, waitFor } from 'xstate';
-import type { AgentProfile } from '../contracts/types.gen.js';
+import type { AgentProfile } from '../contracts/index.js';
 import type { Agent } from './agent.js';
 import type { LeaseGroup } from './lease-group.js';
 import { registrationMachine, type RegistrationEmitted, type RegistrationEvent } from './registration-machine.js';

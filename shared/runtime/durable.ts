@@ -3,9 +3,8 @@
 // from their deadlines), and envelopes that may have died in the socket buffer at the crash are
 // sent again. Receivers drop copies by (sender, reply_with), so a resend is never a second answer.
 import type { AnyActorRef, AnyStateMachine } from 'xstate';
-import type { Envelope } from '../acl/envelope.js';
-import type { ErrorCode } from '../acl/errors.js';
-import type { ExchangeStore } from '../store/exchanges.js';
+import type { Envelope, ErrorCode } from '../acl/index.js';
+import type { ExchangeStore } from '../store/index.js';
 import type { Agent } from './agent.js';
 import type { PersistedExchange } from './router.js';
 

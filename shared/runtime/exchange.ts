@@ -1,7 +1,7 @@
 // The contract between the router and a role's xstate machines (docs/architecture.md):
 // machines are pure; they receive envelopes as `inbound` events and `emit` what goes out.
 import type { AnyStateMachine } from 'xstate';
-import type { Envelope } from '../acl/envelope.js';
+import type { Envelope } from '../acl/index.js';
 import type { Identity } from './names.js';
 
 /** Sent into an exchange actor: a reply correlated to it (in_reply_to), or a CANCEL. */

@@ -9,9 +9,9 @@
 // roster.ts; an un-enrolled JID there is nobody: role foreign), and a specialist or calendar is one only because the operator enrolled it (the RoleBook: the
 // enrolment roster, shared/identity/roster.ts). An account's name never makes it an agent: an
 // un-enrolled account, whatever it is called, is a person.
-import { bare } from '../transport/stanza.js';
+import { bare } from '../transport/index.js';
 
-import { CORE_AGENTS, type Role } from '../contracts/roles.js';
+import { CORE_AGENTS, type Role } from '../contracts/index.js';
 
 export type { Role };
 

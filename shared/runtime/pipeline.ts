@@ -3,13 +3,12 @@
 // role policy. Pure apart from the injected signature check and rate limiter: it classifies, the
 // agent acts.
 // Every failure carries a code from the one error catalogue (shared/acl/errors.ts).
-import type { Envelope } from '../acl/envelope.js';
-import type { ErrorCode } from '../acl/errors.js';
-import type { ContentKind, ContentKindResolver } from '../contracts/content-kinds.js';
-import type { Contracts } from '../contracts/registry.js';
-import type { ValidationErrorItem } from '../contracts/types.gen.js';
-import { validateEnvelope } from '../contracts/validate.js';
-import type { InboundMessage } from '../transport/types.js';
+import type { Envelope, ErrorCode } from '../acl/index.js';
+import {
+  type ContentKind, type ContentKindResolver, type Contracts, type ValidationErrorItem,
+  validateEnvelope,
+} from '../contracts/index.js';
+import type { InboundMessage } from '../transport/index.js';
 import { identify, type Identity, type Role } from './names.js';
 import { type KindPolicies, mayInitiate, mayReply, mayTalk, needsAssignment } from './policy.js';
 import type { SignatureCheck } from './signing.js';

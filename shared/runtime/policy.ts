@@ -4,7 +4,7 @@
 // lookups; the sessions agent answers session requests (a person's only through the Coordinator). An agent refuses (FORBIDDEN_SENDER) envelopes from a role that may not talk to it, or
 // that may not send that content kind, judged by the authenticated JID and its enrolment, never
 // the envelope's claim. Roles come from names.ts (core, room, enrolled, else person).
-import { type KindPolicy, MESSAGE_KINDS, type MessageKind } from '../contracts/message-kinds.js';
+import { type KindPolicy, MESSAGE_KINDS, type MessageKind } from '../contracts/index.js';
 import type { Role } from './names.js';
 
 export type { KindPolicy };

@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Element } from '@xmpp/xml';
 import { type AnyActorRef, assign, emit, setup, toPromise } from 'xstate';
-import { type Envelope, makeEnvelope } from '../acl/envelope.js';
-import type { RegisteredManyContent } from '../contracts/types.gen.js';
+import { type Envelope, makeEnvelope } from '../acl/index.js';
+import type { RegisteredManyContent } from '../contracts/index.js';
 import type { Logger } from '../log/index.js';
-import type { InboundMessage, OutboundMessage, Transport } from '../transport/types.js';
+import type { InboundMessage, OutboundMessage, Transport } from '../transport/index.js';
 import type { Agent } from './agent.js';
 import type { ExchangeEmitted, InboundEvent } from './exchange.js';
 import { identify } from './names.js';

@@ -5,8 +5,8 @@
 // DEREGISTER event (SIGTERM) leads to REQUEST DEREGISTER and, answered or not, the final state.
 import { randomUUID } from 'node:crypto';
 import { assign, emit, setup } from 'xstate';
-import { type Envelope, makeEnvelope } from '../acl/envelope.js';
-import type { AgentProfile } from '../contracts/types.gen.js';
+import { type Envelope, makeEnvelope } from '../acl/index.js';
+import type { AgentProfile } from '../contracts/index.js';
 import type { ExchangeEmitted, InboundEvent } from './exchange.js';
 
 export interface RegistrationInput {

@@ -4,7 +4,7 @@
 import { type ActorOptions, type AnyActorRef, type AnyStateMachine, type AnyActorLogic, createActor } from 'xstate';
 
 type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
-import type { Envelope } from '../acl/envelope.js';
+import type { Envelope } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
 import type { ExchangeEmitted, ExchangeFactory } from './exchange.js';
 import type { Identity } from './names.js';

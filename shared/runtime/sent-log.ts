@@ -1,7 +1,7 @@
 // What an agent sent lately (shared/runtime/agent.ts resendAtRisk): after the server went away,
 // envelopes sent just before are sent again, because a stopping ejabberd acknowledges stanzas it
 // then drops. Bounded by time, not count; compacted now and then instead of shifted per send.
-import type { Envelope } from '../acl/envelope.js';
+import type { Envelope } from '../acl/index.js';
 
 /** How far back before a disconnect sent envelopes are sent again after it (resendAtRisk). */
 export const RESEND_WINDOW_MS = 5000;

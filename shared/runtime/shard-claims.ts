@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import xml from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
-import type { InboundMessage, Transport } from '../transport/types.js';
+import type { InboundMessage, Transport } from '../transport/index.js';
 
 export const SHARD_PROBE_NS = 'urn:parley:shard-probe:0';
 

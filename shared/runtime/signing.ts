@@ -2,20 +2,17 @@
 // every envelope an agent sends is signed with its own key, every envelope it receives is checked
 // against the DID bound to the authenticated from-JID, after schema validation and before the
 // role policy (pipeline.ts). PARLEY_SIGNING=0 turns both off, for benchmarking only.
-import type { Envelope } from '../acl/envelope.js';
-import type { ErrorCode } from '../acl/errors.js';
+import type { Envelope, ErrorCode } from '../acl/index.js';
 import path from 'node:path';
 import { envFlag, envNumber, type ParleyConfig, paths } from '../config/index.js';
-import { NOT_AGENT_ROLES, WORKER_ROLES } from '../contracts/roles.js';
+import { NOT_AGENT_ROLES, WORKER_ROLES } from '../contracts/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
-import type { Identity as KeyIdentity } from '../identity/keys.js';
-import { pinnedDidsFile } from '../identity/keystore.js';
-import type { Roster } from '../identity/roster.js';
-import { DEFAULT_OFFLINE_GRACE_MS, OfflineGaps } from '../identity/offline-gaps.js';
-import { DEFAULT_MAX_AGE_MS, ReplayWindow } from '../identity/replay.js';
-import { createVerifier, signEnvelope, type Verifier, type VerifyCode } from '../identity/sign.js';
-import { type DidResolver, TrustStore } from '../identity/trust.js';
-import { ReplayLedger } from '../store/replay-ledger.js';
+import {
+  type Identity as KeyIdentity, pinnedDidsFile, type Roster, DEFAULT_OFFLINE_GRACE_MS, OfflineGaps,
+  DEFAULT_MAX_AGE_MS, ReplayWindow, createVerifier, signEnvelope, type Verifier, type VerifyCode,
+  type DidResolver, TrustStore,
+} from '../identity/index.js';
+import { ReplayLedger } from '../store/index.js';
 import { identify, type Identity } from './names.js';
 
 export type SignatureCheck =

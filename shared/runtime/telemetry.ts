@@ -2,8 +2,8 @@
 // headers, timing and the agent's decision, in the agent's own SQLite file under
 // $PARLEY_HOME/telemetry/, so that `npm run trace` can follow one conversation across agents.
 // Writes are batched into one transaction per tick: recording must not slow the hot path.
-import type { Envelope } from '../acl/envelope.js';
-import { type Db, openDb } from '../store/sqlite.js';
+import type { Envelope } from '../acl/index.js';
+import { type Db, openDb } from '../store/index.js';
 
 export type Direction = 'in' | 'out' | 'note';
 

@@ -2,10 +2,9 @@
 // compiling the contracts (ajv, ~0.3–0.6 s), a first validation, and a sign + verify with its own
 // key (KeyObjects, JCS, the crypto bindings). The first question after start then costs what
 // the hundredth does (docs/runtime.md "Start-up").
-import { makeEnvelope } from '../acl/envelope.js';
-import { contracts } from '../contracts/index.js';
-import { validateEnvelope } from '../contracts/validate.js';
-import { verifyEnvelope } from '../identity/sign.js';
+import { makeEnvelope } from '../acl/index.js';
+import { contracts, validateEnvelope } from '../contracts/index.js';
+import { verifyEnvelope } from '../identity/index.js';
 import type { Agent } from './agent.js';
 
 export function warmUp(agent: Agent): void {

@@ -1,7 +1,7 @@
 // Convener authority (OAP RFC 0001 §3.6) over the admission ledger (§5.1): join needs a
 // SessionAdmission, removing someone else a SessionRevocation, handoff a SessionHandoff, each
 // signed by the current convener (credentials.ts). Leaving needs nothing; the convener hands off first.
-import type { SessionCredential } from '../contracts/types.gen.js';
+import type { SessionCredential } from '../contracts/index.js';
 import { type CredentialType, verifyCredential } from './credentials.js';
 import { type Outcome, refuse } from './outcome.js';
 import type { Actor, SessionService } from './service.js';

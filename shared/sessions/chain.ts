@@ -3,8 +3,8 @@
 // The first turn chains from the empty string. Verifiable from the log alone, independently of
 // any Tool-wide log; `verifyChain` names the first turn that does not fit.
 import { createHash } from 'node:crypto';
-import type { SessionTurn } from '../contracts/types.gen.js';
-import { canonical } from '../identity/jcs.js';
+import type { SessionTurn } from '../contracts/index.js';
+import { canonical } from '../identity/index.js';
 
 export type TurnOp = SessionTurn['op'];
 

@@ -3,11 +3,8 @@
 // Ed25519 key over RFC 8785 canonical JSON of the credential with signature "" (the envelope rule,
 // shared/identity/sign.ts). The Tool accepts one only when the signature verifies AND the issuer
 // is the session's current convener.
-import type { SessionCredential } from '../contracts/types.gen.js';
-import { publicKeyFromDid } from '../identity/did-key.js';
-import { canonicalBytes } from '../identity/jcs.js';
-import { nodeEd25519 } from '../identity/keys.js';
-import type { SigningKeys } from '../identity/sign.js';
+import type { SessionCredential } from '../contracts/index.js';
+import { publicKeyFromDid, canonicalBytes, nodeEd25519, type SigningKeys } from '../identity/index.js';
 
 export type CredentialType = SessionCredential['type'];
 export type { SessionCredential };

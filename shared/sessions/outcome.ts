@@ -1,7 +1,7 @@
 // What a session request comes to: INFORM with a receipt or an answer, or REFUSE SESSION_ERROR
 // with a machine-readable reason (contracts/session-error.json; docs/acl_contract.md).
-import { SESSION_ERRORS, type SessionReason } from '../acl/errors.js';
-import type { SessionErrorContent, ValidationErrorItem } from '../contracts/types.gen.js';
+import { SESSION_ERRORS, type SessionReason } from '../acl/index.js';
+import type { SessionErrorContent, ValidationErrorItem } from '../contracts/index.js';
 
 export type { SessionReason };
 

@@ -1,8 +1,6 @@
 // Session state schemas (RFC 0001 §3.1 "schema constrained"): the contracts/session-state-*.json
 // files, named by $id or file name. Anything else is an unknown schema (REFUSE UNKNOWN_STATE_SCHEMA).
-import type { ValidationErrorItem } from '../contracts/types.gen.js';
-import { CONTRACT_BASE, contractId, contracts } from '../contracts/registry.js';
-import { compactErrors } from '../contracts/validate.js';
+import { type ValidationErrorItem, CONTRACT_BASE, contractId, contracts, compactErrors } from '../contracts/index.js';
 
 export const STATE_SCHEMA_PREFIX = 'session-state-';
 /** The schema the manifest advertises and chat sessions use. */

@@ -2,8 +2,8 @@
 // single SQLite transaction over the store (check, write state, append the turn). Pure apart from
 // the store and the injected clock; agents/sessions/wire.ts calls it from an invoked promise actor.
 import { randomUUID } from 'node:crypto';
-import { contentByteSize } from '../acl/envelope.js';
-import type { SessionCreateContent, SessionLogContent, SessionUpdateContent } from '../contracts/types.gen.js';
+import { contentByteSize } from '../acl/index.js';
+import type { SessionCreateContent, SessionLogContent, SessionUpdateContent } from '../contracts/index.js';
 import { chainTurn, type Turn, type TurnOp } from './chain.js';
 import { join, leave, handoff } from './admission.js';
 import { type Outcome, refuse, refusal, SessionRefusal } from './outcome.js';

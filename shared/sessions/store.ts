@@ -4,8 +4,7 @@
 // (§3.4 "atomically") or not at all. The CLI (scripts/session-cli.ts) reads the same file.
 import path from 'node:path';
 import { paths, type ParleyConfig } from '../config/index.js';
-import { AnsweredRequests } from '../store/answered.js';
-import { type Db, openDb } from '../store/sqlite.js';
+import { AnsweredRequests, type Db, openDb } from '../store/index.js';
 import type { Turn } from './chain.js';
 
 export const sessionsDbFile = (cfg: ParleyConfig): string => path.join(paths(cfg).data, 'sessions.sqlite');

@@ -2,7 +2,7 @@
 // says whether a question is in its scope, and an answer function. Experts throw
 // ParleyError('INVALID_ARGS', …) for questions they recognise but cannot evaluate; anything else
 // they throw becomes FAILURE INTERNAL_ERROR (seed contract §4).
-import { ParleyError } from '../acl/errors.js';
+import { ParleyError } from '../acl/index.js';
 
 export interface ExpertAnswer {
   answer: string;

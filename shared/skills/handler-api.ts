@@ -1,13 +1,13 @@
 // What a skill's handler module may export and what it gets (docs/skills.md). A handler runs in
 // a worker thread (shared/skills/worker.ts), never in the specialist's event loop, so it may be
 // slow or broken without stopping the specialist.
-import type { ChatAnswer, ChatMessage, ToolSpec } from '../llm/client.js';
+import type { ChatAnswer, ChatMessage, ToolSpec } from '../llm/index.js';
 //
 //   export async function init(): Promise<void>            optional: load data; throwing = bad skill
 //   export function recognise(question: string): number   optional (skill.json recognise.module)
 //   export async function run(input, ctx): Promise<string | {answer, meta?}>   required
 
-export type { ChatAnswer, ChatMessage, ToolCall, ToolSpec } from '../llm/client.js';
+export type { ChatAnswer, ChatMessage, ToolCall, ToolSpec } from '../llm/index.js';
 
 export interface SkillResult {
   answer: string;

@@ -4,16 +4,16 @@
 // ctx.use(other skill), for the built-in delegation skills only, ctx.a2a (the Coordinator), and
 // for skills granted capabilities.llm, ctx.llm (the model, called from here: docs/llm.md).
 import { EventEmitter } from 'node:events';
-import { ParleyError } from '../acl/errors.js';
+import { ParleyError } from '../acl/index.js';
 import type { A2aKind, SkillResult } from './handler-api.js';
 import type { Catalogue, SkillDef, SkillProblem } from './catalogue.js';
 import { formatErrors } from './manifest.js';
 import path from 'node:path';
 import { type CallRequest, SkillPool } from './pool.js';
 import type { SandboxSpec } from './sandbox.js';
-import { envString } from '../config/env.js';
-import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/client.js';
-import { catalogueTools } from '../llm/tools.js';
+import { envString } from '../config/index.js';
+import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/index.js';
+import { catalogueTools } from './llm-tools.js';
 
 /**
  * Granted capabilities made concrete for the sandbox: variables with their values from this

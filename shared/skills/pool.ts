@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ParleyError } from '../acl/errors.js';
+import { ParleyError } from '../acl/index.js';
 import type { SkillResult } from './handler-api.js';
 import type { Recognition } from './manifest.js';
 import { sandboxCommand, type SandboxSpec, stageSkillDir } from './sandbox.js';

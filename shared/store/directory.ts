@@ -1,7 +1,7 @@
 // The Registry's (DF) storage behind one small interface, with a memory and a SQLite
 // implementation (botkit repository.ts style). It stores and returns entries; what a lease
 // means and how candidates are ranked lives in agents/registry/ (pure, unit-tested).
-import type { AgentProfile } from '../contracts/types.gen.js';
+import type { AgentProfile } from '../contracts/index.js';
 import type { Db } from './sqlite.js';
 import { openDb } from './sqlite.js';
 

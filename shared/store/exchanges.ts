@@ -5,8 +5,8 @@
 // what the router recorded before a SIGKILL is there at restart (WAL: a committed transaction
 // survives the death of the process). Many agents of one process (the calendar host) share one
 // file through views: each view's rows carry its scope as a key prefix, like ReplayLedger's.
-import type { Envelope } from '../acl/envelope.js';
-import type { PersistedExchange } from '../runtime/router.js';
+import type { Envelope } from '../acl/index.js';
+import type { PersistedExchange } from '../runtime/index.js';
 import { type Db, openDb } from './sqlite.js';
 
 export interface ExchangeStoreOptions {

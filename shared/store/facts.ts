@@ -3,7 +3,7 @@
 // §2.4, unit-tested side by side): every given filter field must match; `text` is a
 // case-insensitive substring of the JSON of the value; newest first (by ts, then by arrival);
 // at most `limit` facts (default 20).
-import type { Fact, FactFilter, StoredFact } from '../contracts/types.gen.js';
+import type { Fact, FactFilter, StoredFact } from '../contracts/index.js';
 import type { Db } from './sqlite.js';
 import { openDb } from './sqlite.js';
 

@@ -16,19 +16,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { assertPerson } from '../calendar/config.js';
 import type { ParleyConfig } from '../config/index.js';
-import type { Role } from '../skills/roles.js';
+import type { Role } from '../skills/index.js';
+import { type ControlInfo, infoFile, runDir } from './ipc.js';
 import { planScale } from './scale.js';
 import type { AgentSpec, SpecialistDef } from './spec.js';
 import { FailedToStart, type Supervisor } from './supervisor.js';
 
-export interface ControlInfo {
-  pid: number;
-  socket?: string;
-  port?: number;
-}
-
-export const runDir = (cfg: ParleyConfig) => path.join(cfg.home, 'run');
-const infoFile = (cfg: ParleyConfig) => path.join(runDir(cfg), 'supervisor.json');
 const MAX_SOCKET_PATH = 100; // sun_path is 108 bytes on Linux
 
 class HttpError extends Error {
@@ -224,39 +217,4 @@ export async function startControl(cfg: ParleyConfig, o: ControlOptions): Promis
         server.close(() => resolve());
       }),
   };
-}
-
-export function readControlInfo(cfg: ParleyConfig): ControlInfo | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(infoFile(cfg), 'utf8')) as ControlInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface ControlResponse {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-/** A request to the running supervisor; undefined when none is running for this PARLEY_HOME. */
-export function controlRequest(cfg: ParleyConfig, method: 'GET' | 'POST', url: string, body?: unknown): Promise<ControlResponse | undefined> {
-  const info = readControlInfo(cfg);
-  if (!info) return Promise.resolve(undefined);
-  const target = info.socket ? { socketPath: info.socket } : { host: '127.0.0.1', port: info.port };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ ...target, method, path: url, headers: { 'content-type': 'application/json' } }, (res) => {
-      let raw = '';
-      res.on('data', (c) => (raw += String(c)));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(raw) as Record<string, unknown> });
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => (['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? resolve(undefined) : reject(err)));
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
 }

@@ -1,7 +1,11 @@
 // What a supervised child tells its supervisor, as typed messages over Node's IPC channel (issue
 // 10 §2: readiness and idleness are not read from log lines). A child started by anything else
 // (a test, a shell) has no channel: tell() then does nothing, and the log line says the same.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import type { Logger } from 'pino';
+import type { ParleyConfig } from '../config/index.js';
 
 /** The moment a child counts as ready, per kind of process (spec.ts readyOn). */
 export type ReadyMoment = 'online' | 'registered' | 'agents registered' | 'calendars registered' | 'rooms registered';
@@ -28,4 +32,51 @@ export function tellSupervisor(message: ChildMessage): void {
 export function announce(logger: Logger, fields: object, moment: ReadyMoment): void {
   logger.info(fields, moment);
   tellSupervisor({ type: 'ready', moment });
+}
+
+// The client side of the supervisor's control endpoint (control.ts serves it): here, not in
+// control.ts, so that an agent asking its supervisor (the Coordinator scaling specialists) loads
+// this leaf and not the supervisor itself.
+export interface ControlInfo {
+  pid: number;
+  socket?: string;
+  port?: number;
+}
+
+export const runDir = (cfg: ParleyConfig) => path.join(cfg.home, 'run');
+export const infoFile = (cfg: ParleyConfig) => path.join(runDir(cfg), 'supervisor.json');
+
+export function readControlInfo(cfg: ParleyConfig): ControlInfo | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(infoFile(cfg), 'utf8')) as ControlInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ControlResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** A request to the running supervisor; undefined when none is running for this PARLEY_HOME. */
+export function controlRequest(cfg: ParleyConfig, method: 'GET' | 'POST', url: string, body?: unknown): Promise<ControlResponse | undefined> {
+  const info = readControlInfo(cfg);
+  if (!info) return Promise.resolve(undefined);
+  const target = info.socket ? { socketPath: info.socket } : { host: '127.0.0.1', port: info.port };
+  return new Promise((resolve, reject) => {
+    const req = http.request({ ...target, method, path: url, headers: { 'content-type': 'application/json' } }, (res) => {
+      let raw = '';
+      res.on('data', (c) => (raw += String(c)));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(raw) as Record<string, unknown> });
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => (['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? resolve(undefined) : reject(err)));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }

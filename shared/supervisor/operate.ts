@@ -2,10 +2,9 @@
 // supervisor's control endpoint and the skills catalogue, so `npm run stop` / `npm run spawn`
 // and the console's HTTP API run the same code and give the same errors.
 import type { ParleyConfig } from '../config/index.js';
-import { defaultSkillDirs, loadCatalogue } from '../skills/catalogue.js';
-import { defaultRoleName, loadRoles, roleAllows } from '../skills/roles.js';
+import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles, roleAllows } from '../skills/index.js';
 import type { ChildInfo } from './child.js';
-import { controlRequest } from './control.js';
+import { controlRequest } from './ipc.js';
 
 /** An operator error with a machine-readable code (the console maps it to an HTTP status). */
 export class OperatorError extends Error {

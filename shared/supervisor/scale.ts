@@ -2,7 +2,7 @@
 // refused as busy, the Coordinator asks the supervisor (POST /scale {busy}) for one more
 // specialist like them. The supervisor knows the role of every specialist it runs and the role's
 // maxConcurrent: it starts `<role>-x<n>` with the same skills, or says why it will not.
-import type { Role } from '../skills/roles.js';
+import type { Role } from '../skills/index.js';
 import type { ChildInfo } from './child.js';
 import type { SpecialistDef } from './spec.js';
 

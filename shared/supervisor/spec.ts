@@ -5,10 +5,10 @@
 // (shared/supervisor/ipc.ts): core agents when online, specialists and calendars once the
 // Registry accepted them.
 import path from 'node:path';
-import { CORE_ROLES } from '../contracts/roles.js';
+import { CORE_ROLES } from '../contracts/index.js';
 import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
-import { assertLocalpart } from '../ejabberd/accounts.js';
+import { assertLocalpart } from '../ejabberd/index.js';
 
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */

@@ -1,15 +1,12 @@
 // A person asking the Presenter over XMPP, as a chat client would: plain-text chat, a fresh
 // <thread> (the Presenter reuses it as the conversation_id, seed contract §1), then the answer.
 import xml, { type Element } from '@xmpp/xml';
-import { newConversationId, nowIso } from '../acl/envelope.js';
+import { newConversationId, nowIso } from '../acl/index.js';
 import type { ParleyConfig } from '../config/index.js';
-import { ensureAccount } from '../ejabberd/accounts.js';
+import { ensureAccount } from '../ejabberd/index.js';
 import { silentLogger } from '../log/index.js';
-import { preciseNow } from '../runtime/telemetry.js';
-import { clientTransport } from '../transport/client.js';
-import { bare } from '../transport/stanza.js';
-import type { InboundMessage } from '../transport/types.js';
-import type { XmppTransport } from '../transport/xmpp-transport.js';
+import { preciseNow } from '../runtime/index.js';
+import { clientTransport, bare, type InboundMessage, type XmppTransport } from '../transport/index.js';
 
 const SETTLE_MS = 150;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@
 // conversation_id are pulled in too (by in_reply_to), so the single-conversation check sees them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDb } from '../store/sqlite.js';
+import { openDb } from '../store/index.js';
 import { mergeByTime, pairMessages } from './messages.js';
 import type { TraceRecord } from './types.js';
 

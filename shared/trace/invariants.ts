@@ -1,8 +1,7 @@
 // The seed contract's invariants, checked on one conversation's merged telemetry:
 // §1 one conversation_id = <thread> on the whole path, in_reply_to = an earlier reply_with;
 // §5 no shortcuts (only allowed role edges); every envelope sent is received, and accepted.
-import { identify, jidOfName } from '../runtime/names.js';
-import { mayTalk } from '../runtime/policy.js';
+import { identify, jidOfName, mayTalk } from '../runtime/index.js';
 import { isEnvelopeRow, recordingAgents } from './messages.js';
 import type { TraceMessage, TraceRecord, Violation } from './types.js';
 

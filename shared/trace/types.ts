@@ -1,6 +1,6 @@
 // What `npm run trace` works on: the telemetry rows of one conversation from every agent's
 // SQLite file (shared/runtime/telemetry.ts), merged by time, and the messages they pair into.
-import type { TelemetryRecord } from '../runtime/telemetry.js';
+import type { TelemetryRecord } from '../runtime/index.js';
 
 /** One telemetry row; `seq` orders rows of the same agent (its own clock). */
 export interface TraceRecord extends TelemetryRecord {

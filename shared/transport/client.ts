@@ -4,8 +4,8 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
-import { envNumber } from '../config/env.js';
-import { startIndex } from '../ejabberd/cluster.js';
+import { envNumber } from '../config/index.js';
+import { startIndex } from '../ejabberd/index.js';
 import { type CountingStreamManager, fixInboundCounter } from './sm-fix.js';
 import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
 

@@ -1,6 +1,6 @@
 // The services a transport may log in to: the nodes of an ejabberd cluster (issue #14 §1,
 // docs/cluster.md), first the one to start on. One service is the single node of old.
-import { portOpen } from '../ejabberd/ports.js';
+import { portOpen } from '../ejabberd/index.js';
 
 export class Endpoints {
   private readonly list: string[];

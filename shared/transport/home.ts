@@ -12,7 +12,7 @@
 // nothing unacknowledged by the server, no inbound stanza waiting, and no traffic for `quietMs`.
 // Each agent checks on its own random phase, so a fleet does not move all at once. A move that
 // fails (the home node refuses the login) falls back to the failover path: the next node.
-import { portOpen } from '../ejabberd/ports.js';
+import { portOpen } from '../ejabberd/index.js';
 import type { Endpoints } from './endpoints.js';
 
 export interface HomeWatch {

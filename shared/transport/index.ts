@@ -1,5 +1,7 @@
 export * from './types.js';
 export * from './stanza.js';
-export { XmppTransport } from './xmpp-transport.js';
+export { XmppTransport, type XmppEntity } from './xmpp-transport.js';
 export { clientTransport, type ClientTransportOptions } from './client.js';
-export { componentTransport, type ComponentTransportOptions } from './component.js';
+export { Endpoints } from './endpoints.js';
+export { HomeReturn } from './home.js';
+export { NS_SM, fixInboundCounter } from './sm-fix.js';

@@ -7,13 +7,12 @@
 // plays the Coordinator (the only peer the KB, the specialist and the Presenter accept).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { pinnedDids } from '../../shared/identity/keystore.js';
-import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/envelope.js';
+import { pinnedDids } from '../../shared/identity/index.js';
+import { type Envelope, makeEnvelope, nowIso, replyTo } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { jidOfName } from '../../shared/runtime/names.js';
-import { Person } from '../../shared/trace/ask.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
+import { jidOfName } from '../../shared/runtime/index.js';
+import { Person } from '../../shared/trace/index.js';
+import { clientTransport, type XmppTransport } from '../../shared/transport/index.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { type RoleBadInput, type RoleTarget, roleBadInputs } from '../support/role-bad-inputs.js';

@@ -6,16 +6,18 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import { calendarDbFile, defaultCalendarConfig, writeCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
+import {
+  calendarDbFile, defaultCalendarConfig, writeCalendarConfig, type CalendarConfig,
+} from '../../shared/calendar/config.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
 import { loadConfig, paths, type ParleyConfig } from '../../shared/config/index.js';
-import { ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { openDb } from '../../shared/store/sqlite.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
-import { readConversation } from '../../shared/trace/collect.js';
-import { clientTransport } from '../../shared/transport/client.js';
+import { openDb } from '../../shared/store/index.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import { readConversation } from '../../shared/trace/index.js';
+import { clientTransport } from '../../shared/transport/index.js';
 import { bookedEvents } from '../support/calendars.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { sendAsSomeoneElse } from '../support/raw-xmpp.js';

@@ -5,13 +5,13 @@
 import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
-import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/catalogue.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/index.js';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
-import { ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { writeSkill } from '../support/skills.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';

@@ -7,10 +7,9 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import { api } from '../../shared/ejabberd/api.js';
-import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/cluster-control.js';
-import { nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/cluster.js';
-import { identify } from '../../shared/runtime/names.js';
+import { api, nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/index.js';
+import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
+import { identify } from '../../shared/runtime/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
 import { askAll, flowTimeouts, report, settle } from '../support/crash-matrix.js';

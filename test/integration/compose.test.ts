@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { freePort } from '../../shared/ejabberd/ports.js';
-import { decodeJoinToken } from '../../shared/identity/join-token.js';
+import { freePort } from '../../shared/ejabberd/index.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
+import { decodeJoinToken } from '../../shared/identity/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
 import { sharedInstance, startInstance, type TestInstance } from '../support/ejabberd.js';
 import { until } from '../support/wait.js';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Person } from '../../shared/trace/ask.js';
+import { Person } from '../../shared/trace/index.js';
 import { traceIdOf } from '../../shared/console/otel.js';
 import { type Answer, call, consoleOf, type ConsoleHandle, otlpReceiver } from '../support/console.js';
 import { HANDLERS } from '../support/skills.js';

@@ -5,15 +5,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { emit, enqueueActions, setup } from 'xstate';
-import { type Envelope, makeEnvelope, newConversationId, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, newConversationId, replyTo } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { Agent } from '../../shared/runtime/agent.js';
-import type { ExchangeEmitted, InboundEvent } from '../../shared/runtime/exchange.js';
+import {
+  Agent, type ExchangeEmitted, type InboundEvent, signingFor, MemoryTelemetry,
+} from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { signingFor } from '../../shared/runtime/signing.js';
-import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
-import { openDb } from '../../shared/store/sqlite.js';
-import { clientTransport } from '../../shared/transport/client.js';
+import { openDb } from '../../shared/store/index.js';
+import { clientTransport } from '../../shared/transport/index.js';
 import { enrolTestAgent } from '../support/signing.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { untilRecorded } from '../support/wait.js';

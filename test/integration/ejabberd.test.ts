@@ -7,12 +7,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { paths } from '../../shared/config/index.js';
-import { accountSecrets, credentialsFor, ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { api } from '../../shared/ejabberd/api.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
+import { accountSecrets, credentialsFor, ensureAccount, api } from '../../shared/ejabberd/index.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { clientTransport } from '../../shared/transport/client.js';
+import { clientTransport } from '../../shared/transport/index.js';
 import { sharedInstance, startInstance, type TestInstance } from '../support/ejabberd.js';
 
 const run = promisify(execFile);

@@ -7,19 +7,17 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import { ensureAccount } from '../../shared/ejabberd/accounts.js';
-import { verifyCredential } from '../../shared/identity/enrolment.js';
-import { decodeJoinToken } from '../../shared/identity/join-token.js';
-import { createIdentity, type Identity } from '../../shared/identity/keys.js';
-import { signEnvelope } from '../../shared/identity/sign.js';
+import { ensureAccount } from '../../shared/ejabberd/index.js';
+import {
+  verifyCredential, decodeJoinToken, createIdentity, type Identity, signEnvelope,
+} from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { jidOfName } from '../../shared/runtime/names.js';
+import { jidOfName } from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { Person } from '../../shared/trace/ask.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
+import { Person } from '../../shared/trace/index.js';
+import { clientTransport, type XmppTransport } from '../../shared/transport/index.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { EnvelopePeer } from '../support/peer.js';

@@ -5,8 +5,8 @@
 // Latencies are printed (speed goals belong in `npm run bench`, not in a test).
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 

@@ -3,7 +3,7 @@
 // only. Test peers are raw XMPP clients (no Agent), so they never answer anything themselves.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { StoredFact } from '../../shared/contracts/types.gen.js';
+import type { StoredFact } from '../../shared/contracts/index.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import { openDb } from '../../shared/store/sqlite.js';
+import { openDb } from '../../shared/store/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { reply, ScriptedLlm } from '../support/llm-server.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import { question } from '../../shared/bench/full-flow.js';
-import { openDb } from '../../shared/store/sqlite.js';
-import { Person } from '../../shared/trace/ask.js';
+import { question } from '../../shared/bench/index.js';
+import { openDb } from '../../shared/store/index.js';
+import { Person } from '../../shared/trace/index.js';
 import { type AgentProcess, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { untilRecorded } from '../support/wait.js';

@@ -6,11 +6,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { paths } from '../../shared/config/index.js';
-import { accountSecrets, credentialsFor } from '../../shared/ejabberd/accounts.js';
-import { api } from '../../shared/ejabberd/api.js';
+import { accountSecrets, credentialsFor, api } from '../../shared/ejabberd/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { Transport } from '../../shared/transport/types.js';
+import { clientTransport, type Transport } from '../../shared/transport/index.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { until } from '../support/wait.js';
 

@@ -3,11 +3,11 @@
 // Test peers are raw XMPP clients (no Agent), so they never answer anything themselves.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/types.gen.js';
+import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/index.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { EnvelopePeer } from '../support/peer.js';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { until } from '../support/wait.js';
 
 const LEASE_MS = 1500;

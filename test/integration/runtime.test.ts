@@ -2,13 +2,15 @@
 // same exchange surviving a SIGKILL of the server in the middle (issue "Foundation" §3–§4).
 import { expect } from 'chai';
 import { fromPromise } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import { echoRequester, echoResponder, type RequesterInput, type RequesterOutput } from '../../shared/bench/echo-machines.js';
-import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
-import { provisionCore } from '../../shared/ejabberd/accounts.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import {
+  echoRequester, echoResponder, type RequesterInput, type RequesterOutput, runtimeAgent,
+  type RuntimeAgent,
+} from '../../shared/bench/index.js';
+import { provisionCore } from '../../shared/ejabberd/index.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
 import { createLogger } from '../../shared/log/index.js';
-import { openDb } from '../../shared/store/sqlite.js';
+import { openDb } from '../../shared/store/index.js';
 import { killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, startInstance } from '../support/ejabberd.js';
 import { outputOf, until } from '../support/wait.js';

@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
-import { Person } from '../../shared/trace/ask.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import { Person } from '../../shared/trace/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { writeSkill } from '../support/skills.js';
 

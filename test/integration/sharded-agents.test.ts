@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { paths, type ParleyConfig } from '../../shared/config/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { openDb } from '../../shared/store/sqlite.js';
-import { Person } from '../../shared/trace/ask.js';
+import { openDb } from '../../shared/store/index.js';
+import { Person } from '../../shared/trace/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { EnvelopePeer } from '../support/peer.js';

@@ -5,12 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { waitFor } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { echoRequester, type RequesterOutput } from '../../shared/bench/echo-machines.js';
-import { runtimeAgent, type RuntimeAgent } from '../../shared/bench/runtime-agent.js';
-import type { DirectoryEntry } from '../../shared/contracts/types.gen.js';
-import { accountSecrets } from '../../shared/ejabberd/accounts.js';
-import { openDb } from '../../shared/store/sqlite.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
+import { echoRequester, type RequesterOutput, runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
+import type { DirectoryEntry } from '../../shared/contracts/index.js';
+import { accountSecrets } from '../../shared/ejabberd/index.js';
+import { openDb } from '../../shared/store/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { type AgentProcess, killAgents, spawnAgent } from '../support/agent-process.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';

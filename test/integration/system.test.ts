@@ -6,12 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import { portOpen } from '../../shared/ejabberd/ports.js';
+import { portOpen } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { openDb } from '../../shared/store/sqlite.js';
-import { type ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
-import { Person } from '../../shared/trace/ask.js';
+import { openDb } from '../../shared/store/index.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import { Person } from '../../shared/trace/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';

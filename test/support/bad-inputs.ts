@@ -1,12 +1,10 @@
 // One table of bad inputs (docs/architecture.md "one pipeline"), shared by the classify tests
 // and the Agent.receive tests: each row says who sends what to whom, and which FIPA error with
 // which reason code and correlation must come back (seed contract §1, §5; shared/acl/errors.ts).
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import type { ErrorCode, ErrorPerformative } from '../../shared/acl/errors.js';
+import { type Envelope, makeEnvelope, type ErrorCode, type ErrorPerformative } from '../../shared/acl/index.js';
 import { DOMAIN, inbound } from './fake-transport.js';
-import type { InboundMessage } from '../../shared/transport/types.js';
-import { createIdentity } from '../../shared/identity/keys.js';
-import { signEnvelope } from '../../shared/identity/sign.js';
+import type { InboundMessage } from '../../shared/transport/index.js';
+import { createIdentity, signEnvelope } from '../../shared/identity/index.js';
 import { signAs, testIdentity } from './signing.js';
 
 export const JID = {

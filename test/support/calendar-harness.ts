@@ -6,13 +6,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { CalendarContext, type Outcome } from '../../shared/oacop/index.js';
 import { handleOacop, type CalendarKind } from '../../agents/calendar/service.js';
-import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/index.js';
 import { defaultCalendarConfig, type CalendarConfig } from '../../shared/calendar/config.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
-import { validateEnvelope } from '../../shared/contracts/index.js';
-import type { Performative } from '../../shared/contracts/types.gen.js';
-import { identify } from '../../shared/runtime/names.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
+import { validateEnvelope, type Performative } from '../../shared/contracts/index.js';
+import { identify } from '../../shared/runtime/index.js';
 
 export const WINDOW = { start: '2025-12-10T08:00:00Z', end: '2025-12-12T18:00:00Z' }; // Wed–Fri
 

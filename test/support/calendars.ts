@@ -1,6 +1,6 @@
 // What a calendar holds, read from its SQLite store through its .ics export (OACoP tests).
 import ICAL from 'ical.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import { CalendarStore } from '../../shared/calendar/index.js';
 
 /** Every VEVENT of a calendar file that still blocks time (not CANCELLED). */
 export function bookedEvents(file: string): Array<{ uid: string; start: number; end: number; status: string }> {

@@ -3,14 +3,11 @@
 // notifications nobody asked for — and waits for the one a test expects.
 import { randomUUID } from 'node:crypto';
 import xml, { type Element } from '@xmpp/xml';
-import { newConversationId } from '../../shared/acl/envelope.js';
+import { newConversationId } from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
-import { ensureAccount } from '../../shared/ejabberd/accounts.js';
+import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import { bare } from '../../shared/transport/stanza.js';
-import type { InboundMessage } from '../../shared/transport/types.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
+import { clientTransport, bare, type InboundMessage, type XmppTransport } from '../../shared/transport/index.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,8 +1,7 @@
 // Ports for a test cluster (shared/ejabberd/cluster.ts): one block of consecutive free ports, so
 // node i's listeners (every port + (i − 1) × step) never land on another test's random port.
 import net from 'node:net';
-import { freePort } from '../../shared/ejabberd/ports.js';
-import { nodeHost } from '../../shared/ejabberd/cluster.js';
+import { freePort, nodeHost } from '../../shared/ejabberd/index.js';
 
 function bindable(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {

@@ -7,9 +7,9 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import * as ejabberd from '../../shared/ejabberd/control.js';
-import type { ChildInfo } from '../../shared/supervisor/child.js';
-import { controlRequest } from '../../shared/supervisor/control.js';
+import { control as ejabberd } from '../../shared/ejabberd/operator.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import type { ChatPerson } from './chat-person.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,8 @@
 // Integration tests run a real, project-local ejabberd (never a mock) in a temporary
 // PARLEY_HOME on free ports. One instance is shared by the whole run (start ≈ 1.5 s) and
 // stopped by the root hook; tests use their own accounts and conversation ids.
-import { closeApiAgent } from '../../shared/ejabberd/api.js';
-import { startTempInstance, type TempInstance } from '../../shared/ejabberd/temp-instance.js';
+import { closeApiAgent } from '../../shared/ejabberd/index.js';
+import { startTempInstance, type TempInstance } from '../../shared/ejabberd/operator.js';
 
 export type TestInstance = TempInstance;
 

@@ -1,12 +1,13 @@
 // An in-memory Transport for unit tests: records what an agent sends and lets a test deliver
 // stanzas as if ejabberd had stamped their `from`. `link()` wires two fake agents together.
 import type { Element } from '@xmpp/xml';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { Agent, type AgentOptions } from '../../shared/runtime/agent.js';
-import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
-import { bare, messageStanza, readMessage } from '../../shared/transport/stanza.js';
-import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from '../../shared/transport/types.js';
+import { Agent, type AgentOptions, MemoryTelemetry } from '../../shared/runtime/index.js';
+import {
+  bare, messageStanza, readMessage, type InboundMessage, type OutboundMessage, type Transport,
+  type TransportStatus,
+} from '../../shared/transport/index.js';
 import { signAs, testSigning } from './signing.js';
 
 export const DOMAIN = 'localhost';

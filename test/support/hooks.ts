@@ -1,6 +1,6 @@
 // Mocha root hooks (loaded through .mocharc.json "require", before any test file): the suite is
 // hermetic against the caller's environment, and every ejabberd a test started is stopped.
-import { useRoleBook } from '../../shared/runtime/names.js';
+import { useRoleBook } from '../../shared/runtime/index.js';
 import { stopAll } from './ejabberd.js';
 import { testRoles } from './signing.js';
 

@@ -2,11 +2,10 @@
 // one agent and awaits replies by in_reply_to (event-driven, not polling). It never answers
 // anything itself, so the agent under test is observed alone.
 import { randomUUID } from 'node:crypto';
-import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { jidOfName } from '../../shared/runtime/names.js';
-import { clientTransport } from '../../shared/transport/client.js';
-import type { XmppTransport } from '../../shared/transport/xmpp-transport.js';
+import { jidOfName } from '../../shared/runtime/index.js';
+import { clientTransport, type XmppTransport } from '../../shared/transport/index.js';
 import type { TestInstance } from './ejabberd.js';
 import { signWithAccount } from './signing.js';
 

@@ -4,9 +4,9 @@
 // and correlation the role must answer (seed contract §1, §5; shared/acl/errors.ts). Signed
 // with the instance's real keys, as the role's trust store requires.
 import { randomUUID } from 'node:crypto';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import type { ErrorCode, ErrorPerformative } from '../../shared/acl/errors.js';
-import type { Performative } from '../../shared/acl/performatives.js';
+import {
+  type Envelope, makeEnvelope, type ErrorCode, type ErrorPerformative, type Performative,
+} from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { signWithAccount } from './signing.js';
 

@@ -3,15 +3,13 @@
 // that binds every agent JID of the test domain to its test key; integration tests use the real
 // keys of the instance's $PARLEY_HOME (provisioning created and pinned them).
 import { createHash } from 'node:crypto';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
-import { createIdentity, type Identity } from '../../shared/identity/keys.js';
-import { signEnvelope } from '../../shared/identity/sign.js';
-import type { DidResolver } from '../../shared/identity/trust.js';
-import { EnrolmentAuthority } from '../../shared/identity/enrolment.js';
-import { identify, type RoleBook, useRoleBook } from '../../shared/runtime/names.js';
-import { Signing, type SigningOptions } from '../../shared/runtime/signing.js';
+import {
+  createIdentity, type Identity, signEnvelope, type DidResolver, EnrolmentAuthority,
+} from '../../shared/identity/index.js';
+import { identify, type RoleBook, useRoleBook, Signing, type SigningOptions } from '../../shared/runtime/index.js';
 
 const cache = new Map<string, Identity>();
 const bareOf = (jid: string) => jid.split('/')[0]?.toLowerCase() ?? jid;

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SkillDirs } from '../../shared/skills/catalogue.js';
+import type { SkillDirs } from '../../shared/skills/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
 export function tempSkillDirs(): SkillDirs & { root: string } {

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import { killNode } from '../../shared/ejabberd/cluster-control.js';
-import { freePort } from '../../shared/ejabberd/ports.js';
+import { killNode } from '../../shared/ejabberd/operator.js';
+import { freePort } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
 export interface Supervised {

@@ -24,7 +24,7 @@ export async function outputOf<T>(actor: AnyActorRef, timeoutMs = 15000): Promis
  * is then on disk, so the test reads them whole instead of sleeping for a flush.
  */
 export async function untilRecorded(home: string, agent: string, conversationIds: string[], contentType = 'PRESENTER_REPLY', timeoutMs = 10000): Promise<void> {
-  const { openDb } = await import('../../shared/store/sqlite.js');
+  const { openDb } = await import('../../shared/store/index.js');
   const file = `${home}/telemetry/${agent}.sqlite`;
   await until(() => {
     const db = openDb(file, { readonly: true });

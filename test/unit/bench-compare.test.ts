@@ -1,8 +1,8 @@
 // Bench [compare]: `npm run bench -- --compare OLD.json` reads a change's effect as ratios.
 import { expect } from 'chai';
-import { asBenchReport, compareRuns, renderComparison } from '../../shared/bench/compare-runs.js';
-import type { BenchReport } from '../../shared/bench/report.js';
-import type { ScenarioResult } from '../../shared/bench/scenario.js';
+import {
+  asBenchReport, compareRuns, renderComparison, type BenchReport, type ScenarioResult,
+} from '../../shared/bench/index.js';
 
 const result = (name: string, p50: number, perSecond: number, cpuUs: number, childCpuUs?: number, failed = 0): ScenarioResult => ({
   name, description: name,

@@ -5,13 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freeIntervals, intersectAll, isoSlot, subtract, workingIntervals } from '../../shared/calendar/availability.js';
-import type { WorkingHours } from '../../shared/calendar/config.js';
-import { validateWorkingHours } from '../../shared/calendar/config.js';
-import { busyIntervals, type Interval } from '../../shared/calendar/expand.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { fuzzySlots, RateLimiter } from '../../shared/calendar/privacy.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import {
+  freeIntervals, intersectAll, isoSlot, subtract, workingIntervals, busyIntervals, type Interval,
+  Ledger, fuzzySlots, RateLimiter, CalendarStore,
+} from '../../shared/calendar/index.js';
+import { type WorkingHours, validateWorkingHours } from '../../shared/calendar/config.js';
 import { NY_WEEKLY } from '../support/calendar-fixtures.js';
 
 const H = (timezone: string, start = '09:00', end = '17:00', days = [1, 2, 3, 4, 5]): WorkingHours => ({ days, start, end, timezone });

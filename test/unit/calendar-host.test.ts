@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { StorePool } from '../../agents/calendar/virtual.js';
 import { calendarOf, displayName, personOfCalendar } from '../../agents/coordinator/scheduling/oacop.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import { CalendarStore } from '../../shared/calendar/index.js';
 
 describe('Calendar host [stores] one CalendarStore per person, opened on use', () => {
   let dir: string;

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import ICAL from 'ical.js';
-import { busyIntervals, occurrences } from '../../shared/calendar/expand.js';
-import { IcalError, parseCalendar, PRODID } from '../../shared/calendar/ical.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import {
+  busyIntervals, occurrences, IcalError, parseCalendar, PRODID, CalendarStore,
+} from '../../shared/calendar/index.js';
 import { ICS, NY_WEEKLY } from '../support/calendar-fixtures.js';
 
 const LA = 'America/Los_Angeles';

@@ -3,9 +3,9 @@
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { calendarExchangeMachine, type HandleInput, type Outcome } from '../../shared/oacop/index.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify } from '../../shared/runtime/index.js';
 
 const request = makeEnvelope({
   performative: 'CFP', sender: 'Coordinator', receiver: 'calendar-bob', conversation_id: 'sess-1', ontology: 'OACoP',

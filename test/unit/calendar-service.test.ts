@@ -2,7 +2,7 @@
 // free slots only, Confirm writes the VEVENT with SEQUENCE = revision, revision rule §3.4,
 // cancellation, conflicts, §5 errors, trust / proofOfBurn / fuzzing / rate limit, tasks.
 import { expect } from 'chai';
-import { parseCalendar } from '../../shared/calendar/ical.js';
+import { parseCalendar } from '../../shared/calendar/index.js';
 import { body, calendarHarness, cancel, confirm, propose } from '../support/calendar-harness.js';
 
 const MEETING = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', 'UID:busy@t', 'DTSTAMP:20251201T000000Z',

@@ -12,11 +12,9 @@ import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents
 import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
 import { startFileServer } from '../../agents/presenter/files.js';
 import { NS_UPLOAD, slotOf } from '../../agents/presenter/upload.js';
-import { classify } from '../../shared/runtime/pipeline.js';
+import { classify } from '../../shared/runtime/index.js';
 import { whyNot } from '../../skills/plan/handler.js';
-import { ManagedChild } from '../../shared/supervisor/child.js';
-import { clipWords } from '../../shared/supervisor/operate.js';
-import { FailedToStart, Supervisor } from '../../shared/supervisor/supervisor.js';
+import { ManagedChild, clipWords, FailedToStart, Supervisor } from '../../shared/supervisor/index.js';
 import { until } from '../support/wait.js';
 
 const NOW = new Date('2026-12-09T10:00:00Z');

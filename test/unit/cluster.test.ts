@@ -4,8 +4,10 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import { loadConfig, paths } from '../../shared/config/index.js';
-import { c2sEndpoints, clusterNodes, componentEndpoints, inetrcHosts, nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/cluster.js';
-import { Endpoints } from '../../shared/transport/endpoints.js';
+import {
+  c2sEndpoints, clusterNodes, componentEndpoints, inetrcHosts, nodeConfig, nodeName, startIndex,
+} from '../../shared/ejabberd/index.js';
+import { Endpoints } from '../../shared/transport/index.js';
 
 describe('Cluster [layout] nodes, ports, names', () => {
   it('keeps the single node exactly as before', () => {

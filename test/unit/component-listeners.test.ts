@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
-import { renderConfig } from '../../shared/ejabberd/render.js';
+import { renderConfig } from '../../shared/ejabberd/operator.js';
 
 const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../shared/config/index.js';
-import { renderConfig } from '../../shared/ejabberd/render.js';
+import { renderConfig } from '../../shared/ejabberd/operator.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { checkCompose, CodeIndex } from '../../scripts/check-compose.js';
 

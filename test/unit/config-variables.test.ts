@@ -4,13 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadTunables } from '../../shared/config/agents.js';
+import {
+  loadTunables, ConfigError, envFlag, envList, envNumber, envString, loadConfig, isDeclared,
+  VARIABLES,
+} from '../../shared/config/index.js';
 import { configDocs, withConfigDocs } from '../../shared/config/docs.js';
-import { ConfigError, envFlag, envList, envNumber, envString, loadConfig } from '../../shared/config/index.js';
-import { isDeclared, VARIABLES } from '../../shared/config/variables.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { busyRetryFrom } from '../../agents/coordinator/busy-wait.js';
-import { rateLimitFromEnv } from '../../shared/runtime/rate-limit.js';
+import { rateLimitFromEnv } from '../../shared/runtime/index.js';
 
 /** Every .ts file under the product's source folders (skills are separate packages, run sandboxed). */
 function sources(): Array<{ file: string; text: string }> {

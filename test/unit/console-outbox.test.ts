@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/events.js';
-import type { TraceRecord } from '../../shared/trace/types.js';
+import { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/index.js';
+import type { TraceRecord } from '../../shared/trace/index.js';
 
 const row = (seq: number) => ({ seq, at: seq, agent: 'Coordinator', direction: 'out' }) as unknown as TraceRecord;
 

@@ -4,15 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConsoleAuth, ensureConsoleToken } from '../../shared/console/auth.js';
-import { pruneTelemetry, SAMPLE_ROWS, TelemetryFeed } from '../../shared/console/feed.js';
-import { openApiDocument } from '../../shared/console/openapi.js';
+import {
+  ConsoleAuth, ensureConsoleToken, pruneTelemetry, SAMPLE_ROWS, TelemetryFeed, openApiDocument,
+} from '../../shared/console/index.js';
 import { traceIdOf } from '../../shared/console/otel.js';
 import { consoleSettings } from '../../shared/console/settings.js';
 import { loadConfig } from '../../shared/config/index.js';
 import { checkUpload, OpsError } from '../../shared/ops/index.js';
-import { SqliteTelemetry } from '../../shared/runtime/telemetry.js';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import { SqliteTelemetry } from '../../shared/runtime/index.js';
+import type { Envelope } from '../../shared/acl/index.js';
 
 const manifest = (name: string, extra: object = {}) => JSON.stringify({ name, description: `skill ${name}`, version: '1.0.0', handler: './handler.js', ...extra });
 const codeOf = (fn: () => void): string => {

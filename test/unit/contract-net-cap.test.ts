@@ -2,7 +2,7 @@
 // candidate made each question 100 signed offers that arrived after the deadline; the round goes
 // to the DF's first N only (the DF ranks least recently used first).
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
 import { type NegotiationCtx, openCfp } from '../../agents/coordinator/contract-net.js';
 
 function ctx(count: number, maxCandidates?: number): NegotiationCtx {

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { busyDelay, type BusyRetrySettings, nextWait, onlyBusy } from '../../agents/coordinator/busy-wait.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/expert/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { harness, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { CandidateCache } from '../../agents/coordinator/candidate-cache.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify } from '../../shared/runtime/index.js';
 import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';

@@ -3,8 +3,8 @@
 // QUERY_AGENTS / BROADCAST_EVENT answered from the live directory.
 import { expect } from 'chai';
 import { fromPromise } from 'xstate';
-import { type Envelope, makeEnvelope, newConversationId } from '../../shared/acl/envelope.js';
-import { identify } from '../../shared/runtime/names.js';
+import { type Envelope, makeEnvelope, newConversationId } from '../../shared/acl/index.js';
+import { identify } from '../../shared/runtime/index.js';
 import { broadcastMachine, queryAgentsMachine } from '../../agents/coordinator/agents-ops.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from '../../agents/coordinator/expert/machine.js';
 import { harness, userMsg } from './coordinator-harness.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { WinnerMemory } from '../../agents/coordinator/candidate-cache.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify } from '../../shared/runtime/index.js';
 import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
 
 const A = 'specialist-a@localhost';

@@ -2,11 +2,9 @@
 // emitted sends collected in order, replies fed as router `inbound` events built with replyTo.
 import { expect } from 'chai';
 import { type AnyStateMachine, createActor, SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope, newConversationId, replyTo } from '../../shared/acl/envelope.js';
-import type { Performative } from '../../shared/acl/performatives.js';
+import { type Envelope, makeEnvelope, newConversationId, replyTo, type Performative } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
-import { identify } from '../../shared/runtime/names.js';
+import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
 import type { CoordinatorTimeouts } from '../../agents/coordinator/envelopes.js';
 
 export const DOMAIN = 'localhost';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
 import { helpMachine } from '../../agents/coordinator/help.js';
 import { harness, T, userMsg } from './coordinator-harness.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { identify } from '../../shared/runtime/names.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import { identify } from '../../shared/runtime/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { helpMachine } from '../../agents/coordinator/help.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { jidOfName } from '../../shared/runtime/names.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import { jidOfName } from '../../shared/runtime/index.js';
 import { expertMachine, usableCandidates } from '../../agents/coordinator/expert/machine.js';
 import { DOMAIN, harness, T, USER, userMsg } from './coordinator-harness.js';
 

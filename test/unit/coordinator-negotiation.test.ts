@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
 import { harness, T, userMsg } from './coordinator-harness.js';

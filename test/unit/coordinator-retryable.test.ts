@@ -2,7 +2,7 @@
 // offer or candidate at once, and runs one fresh round at once when none is left — the clock never
 // moves in these tests, so no answer here waits for a timeout.
 import { expect } from 'chai';
-import type { Envelope } from '../../shared/acl/envelope.js';
+import type { Envelope } from '../../shared/acl/index.js';
 import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import type { AgoraSettings } from '../../agents/coordinator/negotiation.js';
 import { harness, userMsg } from './coordinator-harness.js';

@@ -3,11 +3,11 @@
 // text relayed as PRESENTER_REPLY; a FAILURE relayed with its reason; no answer → FAILURE
 // TIMEOUT after PARLEY_SESSIONS_TIMEOUT_MS. And the sessions agent's side of that wait (tooLate).
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
 import { tooLate } from '../../agents/sessions/wire.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { sessionForwardMachine } from '../../agents/coordinator/session-forward.js';
-import { identify } from '../../shared/runtime/names.js';
+import { identify } from '../../shared/runtime/index.js';
 import { DOMAIN, harness, T, USER, userMsg } from './coordinator-harness.js';
 
 const PRESENTER_DID = 'did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp';

@@ -6,11 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { SimulatedClock } from 'xstate';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, replyTo } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { identify } from '../../shared/runtime/names.js';
-import { Router } from '../../shared/runtime/router.js';
-import { ExchangeStore } from '../../shared/store/exchanges.js';
+import { identify, Router } from '../../shared/runtime/index.js';
+import { ExchangeStore } from '../../shared/store/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { DOMAIN, T, userMsg } from './coordinator-harness.js';
 

@@ -2,15 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { EnrolmentAuthority, enrolmentsFile, signCredential, verifyCredential } from '../../shared/identity/enrolment.js';
-import { createIdentity } from '../../shared/identity/keys.js';
-import { Roster } from '../../shared/identity/roster.js';
-import { classify } from '../../shared/runtime/pipeline.js';
-import { identify } from '../../shared/runtime/names.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import {
+  EnrolmentAuthority, enrolmentsFile, signCredential, verifyCredential, createIdentity, Roster,
+} from '../../shared/identity/index.js';
+import { classify, identify } from '../../shared/runtime/index.js';
 import { Assignments } from '../../agents/coordinator/assignments.js';
 import { Directory } from '../../agents/registry/directory.js';
-import { MemoryDirectoryStore } from '../../shared/store/directory.js';
+import { MemoryDirectoryStore } from '../../shared/store/index.js';
 import { DOMAIN, inbound } from '../support/fake-transport.js';
 import { withRoleBook } from '../support/signing.js';
 

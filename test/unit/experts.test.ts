@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ParleyError } from '../../shared/acl/errors.js';
+import { ParleyError } from '../../shared/acl/index.js';
 import { ask, pickExpert } from '../../shared/skills/expert.js';
 import { arithmeticExpert, toExpression } from '../../skills/arithmetic/arithmetic.js';
 import { inspect } from '../../skills/arithmetic/math-sandbox.js';

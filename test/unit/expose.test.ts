@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig, paths } from '../../shared/config/index.js';
-import { ensureCertificate, exposure, fingerprint, installCertificate, uploadUrl } from '../../shared/ejabberd/expose.js';
+import {
+  ensureCertificate, exposure, fingerprint, installCertificate, uploadUrl,
+} from '../../shared/ejabberd/operator.js';
 
 describe('Expose [certificate] the operator\'s own, or a generated one', () => {
   let home: string;

@@ -5,8 +5,7 @@
 // test/integration/cluster-rejoin.test.ts.
 import net from 'node:net';
 import { expect } from 'chai';
-import { Endpoints } from '../../shared/transport/endpoints.js';
-import { HomeReturn } from '../../shared/transport/home.js';
+import { Endpoints, HomeReturn } from '../../shared/transport/index.js';
 
 describe('Cluster [home] an agent moves back to its node at a quiet moment', () => {
   let server: net.Server;

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
 import { ReplayWindow, createIdentity, createVerifier, signEnvelope } from '../../shared/identity/index.js';
 
 const T0 = 1_762_545_300_000;

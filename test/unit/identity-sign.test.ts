@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { makeEnvelope, newConversationId, replyTo, type Envelope } from '../../shared/acl/envelope.js';
+import { makeEnvelope, newConversationId, replyTo, type Envelope } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import {
-  canonical, createIdentity, createVerifier, nobleEd25519, nodeEd25519, ReplayWindow, signEnvelope, signingBytes,
-  verifyEnvelope, type Ed25519Impl, type VerifyResult,
+  canonical, createIdentity, createVerifier, nobleEd25519, nodeEd25519, ReplayWindow, signEnvelope,
+  signingBytes, verifyEnvelope, type Ed25519Impl, type VerifyResult,
 } from '../../shared/identity/index.js';
 import { benchIdentity } from '../../shared/identity/bench.js';
 

@@ -68,8 +68,8 @@ describe('Imports [structure] no cycles in agents/, shared/ and scripts/', () =>
     const files = ['agents', 'shared', 'scripts'].flatMap((d) => sources(path.join(ROOT, d)));
     expect(files.length).to.be.greaterThan(100);
     const graph = new Map(files.map((f) => [f, valueImports(f)]));
-    // The parse sees the imports (multi-line ones too): main.ts of the Coordinator imports boot.ts.
-    expect(graph.get(path.join(ROOT, 'agents/coordinator/main.ts'))).to.include(path.join(ROOT, 'shared/runtime/boot.ts'));
+    // The parse sees the imports (multi-line ones too): main.ts of the Coordinator imports runtime's index.
+    expect(graph.get(path.join(ROOT, 'agents/coordinator/main.ts'))).to.include(path.join(ROOT, 'shared/runtime/index.ts'));
     expect([...graph.values()].reduce((n, d) => n + d.length, 0)).to.be.greaterThan(files.length);
     const found = cycles(graph).map((c) => c.map((f) => path.relative(ROOT, f)).join(' → '));
     expect(found, 'import cycles').to.deep.equal([]);

@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import { createActor, SimulatedClock, toPromise } from 'xstate';
 import { factsContent, fitFacts } from '../../agents/kb/fit.js';
 import { type KbInput, type KbKind, kbMachine } from '../../agents/kb/machine.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
-import { identify } from '../../shared/runtime/names.js';
-import { type Fact, type FactStore, MemoryFactStore, type StoredFact } from '../../shared/store/facts.js';
+import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
+import { type Fact, type FactStore, MemoryFactStore, type StoredFact } from '../../shared/store/index.js';
 
 const fact = (n: number, extra: Partial<Fact> = {}): Fact => ({
   session_id: 'sess-kb-1', slot: 'answer', value: `answer ${n}`, confidence: 0.9,

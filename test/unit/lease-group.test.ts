@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Directory } from '../../agents/registry/directory.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { LeaseGroup } from '../../shared/runtime/lease-group.js';
-import { MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/directory.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import { LeaseGroup } from '../../shared/runtime/component-host.js';
+import { MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/index.js';
 
 const LEASE = 15_000;
 const GROUP = 'g-0123456789abcdef';

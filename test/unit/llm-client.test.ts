@@ -2,7 +2,7 @@
 // tool calls, HTTP errors, malformed JSON, a server that never answers and a slow stream. No
 // message ever carries the key.
 import { expect } from 'chai';
-import { chatCompletion, endpoint, LlmError, type LlmSettings } from '../../shared/llm/client.js';
+import { chatCompletion, endpoint, LlmError, type LlmSettings } from '../../shared/llm/index.js';
 import { reply, ScriptedLlm } from '../support/llm-server.js';
 
 const KEY = 'sk-test-0123456789-secret';

@@ -6,12 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ParleyError } from '../../shared/acl/errors.js';
+import { ParleyError } from '../../shared/acl/index.js';
 import { loadConfig } from '../../shared/config/index.js';
-import type { LlmSettings } from '../../shared/llm/client.js';
-import { keyFile, llmSettings } from '../../shared/llm/config.js';
-import { loadCatalogue, writeRegistry } from '../../shared/skills/catalogue.js';
-import { resolveGrants, SkillHost } from '../../shared/skills/host.js';
+import { type LlmSettings, keyFile, llmSettings } from '../../shared/llm/index.js';
+import { loadCatalogue, writeRegistry } from '../../shared/skills/index.js';
+import { resolveGrants, SkillHost } from '../../shared/skills/hosting.js';
 import { MAX_STEPS } from '../../skills/llm/loop.js';
 import { termsFor, parsePerExpert } from '../../agents/specialist/terms.js';
 import { reply, ScriptedLlm } from '../support/llm-server.js';

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { identify, jidOfName, nameOfJid, type Role } from '../../shared/runtime/names.js';
+import {
+  identify, jidOfName, nameOfJid, type Role, allowedSenders, KIND_POLICY, kindsWithoutPolicy,
+  mayInitiate, mayReply, mayTalk, needsAssignment,
+} from '../../shared/runtime/index.js';
 import { CONTENT_KINDS, MESSAGE_KINDS, ROLES } from '../../shared/contracts/index.js';
-import { allowedSenders, KIND_POLICY, kindsWithoutPolicy, mayInitiate, mayReply, mayTalk, needsAssignment } from '../../shared/runtime/policy.js';
 import { withRoleBook } from '../support/signing.js';
 
 const D = 'localhost';

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { assign, setup } from 'xstate';
-import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
-import { validateEnvelope } from '../../shared/contracts/validate.js';
-import { echoRequester, echoResponder } from '../../shared/bench/echo-machines.js';
-import { identify, type Identity } from '../../shared/runtime/names.js';
-import { classify } from '../../shared/runtime/pipeline.js';
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/index.js';
+import { validateEnvelope } from '../../shared/contracts/index.js';
+import { echoRequester, echoResponder } from '../../shared/bench/index.js';
+import { identify, type Identity, classify } from '../../shared/runtime/index.js';
 import { askExpert, badInputs, CID, JID } from '../support/bad-inputs.js';
 import { DOMAIN, inbound, testAgent, type TestAgent } from '../support/fake-transport.js';
 import { testSigning } from '../support/signing.js';

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import xml from '@xmpp/xml';
 import { createActor, SimulatedClock } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import { replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, replyTo } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
-import type { InboundMessage } from '../../shared/transport/types.js';
+import type { ExchangeEmitted } from '../../shared/runtime/index.js';
+import type { InboundMessage } from '../../shared/transport/index.js';
 import { ChatDesk } from '../../agents/presenter/chat.js';
 import { type ChatEmitted, type QuestionInput, questionMachine } from '../../agents/presenter/machine.js';
 import { TEXT } from '../../agents/presenter/render.js';

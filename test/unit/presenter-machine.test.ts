@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createActor, SimulatedClock } from 'xstate';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, replyTo } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
+import type { ExchangeEmitted } from '../../shared/runtime/index.js';
 import { type ChatEmitted, questionKey, questionMachine, userMsg } from '../../agents/presenter/machine.js';
 import { TEXT } from '../../agents/presenter/render.js';
 

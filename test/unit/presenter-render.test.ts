@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { codesFor } from '../../shared/acl/errors.js';
+import { makeEnvelope, codesFor } from '../../shared/acl/index.js';
 import { charCount, renderAnswer, renderFailure, renderRejection, renderReply, TEXT } from '../../agents/presenter/render.js';
 
 describe('Presenter [render] answers in words', () => {

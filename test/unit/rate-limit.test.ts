@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { agoraError, agoraTable, reasonsFor } from '../../shared/acl/agora.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { ERRORS } from '../../shared/acl/errors.js';
-import { validateEnvelope } from '../../shared/contracts/validate.js';
-import { RateLimiter, rateLimitFromEnv } from '../../shared/runtime/rate-limit.js';
-import { echoResponder } from '../../shared/bench/echo-machines.js';
+import { agoraError, agoraTable, reasonsFor, type Envelope, makeEnvelope, ERRORS } from '../../shared/acl/index.js';
+import { validateEnvelope } from '../../shared/contracts/index.js';
+import { RateLimiter, rateLimitFromEnv } from '../../shared/runtime/index.js';
+import { echoResponder } from '../../shared/bench/index.js';
 import { askExpert } from '../support/bad-inputs.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { inbound, testAgent } from '../support/fake-transport.js';

@@ -6,16 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { fromPromise, SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import {
   type Contracts, contentKinds, contractId, findContractsDir, loadContracts, MESSAGE_KINDS, type MessageKind, opens, row, ROLES, validateEnvelope,
 } from '../../shared/contracts/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { type Answer, answerOnceMachine, type HandlerInput } from '../../shared/runtime/answer-once.js';
-import { identify } from '../../shared/runtime/names.js';
-import { classify, type PipelineContext } from '../../shared/runtime/pipeline.js';
-import { kindPolicies, mayInitiate, mayReply } from '../../shared/runtime/policy.js';
-import { Router } from '../../shared/runtime/router.js';
+import {
+  type Answer, answerOnceMachine, type HandlerInput, identify, classify, type PipelineContext,
+  kindPolicies, mayInitiate, mayReply, Router,
+} from '../../shared/runtime/index.js';
 import { generateTypes } from '../../scripts/gen-types.js';
 import { DOMAIN, inbound } from '../support/fake-transport.js';
 import { until } from '../support/wait.js';

@@ -2,14 +2,14 @@
 // again when a restarted Registry answers every heartbeat with FAILURE NOT_REGISTERED (issue 14 §3).
 import { expect } from 'chai';
 import { SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { type DfRegistration, GATED_RETRY, registerWithDf, RegistrationGate } from '../../shared/runtime/df-registration.js';
-import { LeaseGroup } from '../../shared/runtime/lease-group.js';
-import { useRoleBook } from '../../shared/runtime/names.js';
-import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
+import { ComponentHost, LeaseGroup } from '../../shared/runtime/component-host.js';
+import {
+  type DfRegistration, GATED_RETRY, registerWithDf, RegistrationGate,
+} from '../../shared/runtime/registration.js';
+import { useRoleBook, MemoryTelemetry } from '../../shared/runtime/index.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
 import { FakeTransport, inbound } from '../support/fake-transport.js';
 
 const AGENTS = 300;

@@ -3,8 +3,8 @@ import { DirectoryIndex } from '../../agents/registry/directory-index.js';
 import { Directory, MAX_CANDIDATES } from '../../agents/registry/directory.js';
 import { isLive } from '../../agents/registry/lease.js';
 import { exampleScore, featureScore, prepareHint, rankCandidates, rankFeatures, topicScore } from '../../agents/registry/ranking.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { type DirectoryRecord, MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/directory.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import { type DirectoryRecord, MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/index.js';
 
 const LEASE = 15_000;
 const TOPICS = [['arithmetic'], ['time zones', 'clock'], ['meeting'], [], ['unit conversion']];

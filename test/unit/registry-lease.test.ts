@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { SimulatedClock } from 'xstate';
 import { Directory } from '../../agents/registry/directory.js';
 import { expiresAt, isLive, partitionByLease } from '../../agents/registry/lease.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/directory.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import { MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/index.js';
 
 const LEASE = 1500;
 const profile = (local: string, extra: Partial<AgentProfile> = {}): AgentProfile =>

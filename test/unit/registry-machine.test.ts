@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { createActor, SimulatedClock, toPromise } from 'xstate';
 import { type DirectoryOps, type RegistryInput, type RegistryKind, registryMachine } from '../../agents/registry/machine.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
-import { createIdentity } from '../../shared/identity/keys.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
-import { identify } from '../../shared/runtime/names.js';
+import { createIdentity } from '../../shared/identity/index.js';
+import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
 
 const NOW = Date.UTC(2025, 10, 7, 19, 55);
 const DID_A = createIdentity().did;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { exampleScore, rankCandidates, shape, topicMatches, topicScore, words } from '../../agents/registry/ranking.js';
-import type { DirectoryRecord } from '../../shared/store/directory.js';
+import type { DirectoryRecord } from '../../shared/store/index.js';
 
 const rec = (local: string, topics: string[] = [], last_used = 0, registered_at = 1000, examples?: string[]): DirectoryRecord => ({
   profile: { jid: `${local}@localhost`, name: local, version: '1', capabilities: ['ASK_EXPERT'], topics, ...(examples ? { examples } : {}) },

@@ -2,15 +2,11 @@
 // (contract, Signing.check against the enrolled DID, replay) and an enrolment stand-in: every
 // attack refuses the whole batch and registers nothing.
 import { expect } from 'chai';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { validateEnvelope } from '../../shared/contracts/index.js';
-import { type Identity } from '../../shared/identity/keys.js';
-import { signEnvelope } from '../../shared/identity/sign.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
+import { validateEnvelope, type AgentProfile } from '../../shared/contracts/index.js';
+import { type Identity, signEnvelope } from '../../shared/identity/index.js';
 import { entryChecker, registerMany, type RegisterManyOps } from '../../agents/registry/register-many.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
-import { identify, type RoleBook, useRoleBook } from '../../shared/runtime/names.js';
-import { Signing } from '../../shared/runtime/signing.js';
-import type { Note } from '../../shared/runtime/answer-once.js';
+import { identify, type RoleBook, useRoleBook, Signing, type Note } from '../../shared/runtime/index.js';
 import { testIdentity } from '../support/signing.js';
 
 const DOMAIN = 'localhost';

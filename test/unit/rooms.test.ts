@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { Ledger } from '../../shared/calendar/ledger.js';
-import { CalendarStore } from '../../shared/calendar/store.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { identify } from '../../shared/runtime/names.js';
-import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
+import { ComponentHost } from '../../shared/runtime/component-host.js';
+import { identify, MemoryTelemetry } from '../../shared/runtime/index.js';
 import { parseRooms } from '../../agents/rooms/config.js';
 import { RoomContext } from '../../agents/rooms/context.js';
 import { handleRoom, type RoomKind } from '../../agents/rooms/service.js';

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { createMachine, SimulatedClock } from 'xstate';
 import { silentLogger } from '../../shared/log/index.js';
-import { Router } from '../../shared/runtime/router.js';
+import { Router } from '../../shared/runtime/index.js';
 import { testAgent } from '../support/fake-transport.js';
 
 const waiter = createMachine({ id: 'waiter', initial: 'waiting', states: { waiting: { after: { 1000: 'timedOut' } }, timedOut: { type: 'final' } } });

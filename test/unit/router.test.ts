@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { type AnyActorRef, SimulatedClock } from 'xstate';
-import { type Envelope, replyTo } from '../../shared/acl/envelope.js';
-import { echoRequester, echoResponder, type RequesterInput } from '../../shared/bench/echo-machines.js';
+import { type Envelope, replyTo } from '../../shared/acl/index.js';
+import { echoRequester, echoResponder, type RequesterInput } from '../../shared/bench/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { identify } from '../../shared/runtime/names.js';
-import { Router } from '../../shared/runtime/router.js';
+import { identify, Router } from '../../shared/runtime/index.js';
 import { askExpert, CID } from '../support/bad-inputs.js';
 import { DOMAIN, link, testAgent } from '../support/fake-transport.js';
 

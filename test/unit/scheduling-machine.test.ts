@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fromPromise } from 'xstate';
-import type { Envelope } from '../../shared/acl/envelope.js';
-import type { AgentProfile } from '../../shared/contracts/types.gen.js';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
 import { type HoldsInput, scheduleMachine } from '../../agents/coordinator/scheduling/schedule.js';
 import { Holds } from '../../agents/coordinator/scheduling/holds.js';
 import { parseMeet, type ScheduleRequest } from '../../agents/coordinator/scheduling/parse.js';

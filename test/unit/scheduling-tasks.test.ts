@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { createActor, fromPromise } from 'xstate';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import type { ExchangeEmitted } from '../../shared/runtime/exchange.js';
-import { identify } from '../../shared/runtime/names.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import { cancelMachine } from '../../agents/coordinator/scheduling/cancel.js';

@@ -5,8 +5,8 @@ import { chatCommand } from '../../agents/sessions/chat.js';
 import {
   chainTurn, issueCredential, type Outcome, parseSessionCommand, PLAN_SCHEMA, SessionService, SessionStore, type Turn, verifyChain, verifyCredential,
 } from '../../shared/sessions/index.js';
-import { makeEnvelope } from '../../shared/acl/envelope.js';
-import { createIdentity } from '../../shared/identity/keys.js';
+import { makeEnvelope } from '../../shared/acl/index.js';
+import { createIdentity } from '../../shared/identity/index.js';
 
 const alice = createIdentity();
 const bob = createIdentity();

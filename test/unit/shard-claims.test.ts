@@ -2,13 +2,11 @@
 // they need, and how a process learns which agents ejabberd routes to it (shard-claims.ts).
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
-import { domainBalancingYaml } from '../../shared/ejabberd/render.js';
+import { domainBalancingYaml } from '../../shared/ejabberd/operator.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { ComponentHost } from '../../shared/runtime/component-agent.js';
-import { ShardClaims } from '../../shared/runtime/shard-claims.js';
-import { MemoryTelemetry } from '../../shared/runtime/telemetry.js';
-import { readMessage, messageStanza } from '../../shared/transport/stanza.js';
-import type { OutboundMessage } from '../../shared/transport/types.js';
+import { ComponentHost, ShardClaims } from '../../shared/runtime/component-host.js';
+import { MemoryTelemetry } from '../../shared/runtime/index.js';
+import { readMessage, messageStanza, type OutboundMessage } from '../../shared/transport/index.js';
 import { FakeTransport } from '../support/fake-transport.js';
 
 const JIDS = ['a-0001@agents.localhost', 'a-0002@agents.localhost', 'a-0003@agents.localhost', 'a-0004@agents.localhost'];

@@ -7,14 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { decideBinding } from '../../agents/registry/bindings.js';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
 import { ensureAgentIdentity, PinnedKeyConflict, rotateAgentIdentity } from '../../shared/identity/agent-identity.js';
-import { createIdentity } from '../../shared/identity/keys.js';
-import { loadIdentity, pinnedDids, pinnedDidsFile } from '../../shared/identity/keystore.js';
-import { verifyEnvelope } from '../../shared/identity/sign.js';
-import { TrustStore } from '../../shared/identity/trust.js';
-import { identify } from '../../shared/runtime/names.js';
-import { Signing, signingEnabled } from '../../shared/runtime/signing.js';
+import {
+  createIdentity, loadIdentity, pinnedDids, pinnedDidsFile, verifyEnvelope, TrustStore,
+} from '../../shared/identity/index.js';
+import { identify, Signing, signingEnabled } from '../../shared/runtime/index.js';
 import { askExpert, JID } from '../support/bad-inputs.js';
 import { DOMAIN, testAgent } from '../support/fake-transport.js';
 import { signAs, testIdentity, testTrust } from '../support/signing.js';

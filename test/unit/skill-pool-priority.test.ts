@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SkillPool } from '../../shared/skills/pool.js';
+import { SkillPool } from '../../shared/skills/hosting.js';
 
 // A handler whose runs take `ms`: with one worker, calls queue behind each other.
 const HANDLER = `export async function run(input) {

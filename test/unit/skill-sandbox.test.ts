@@ -8,11 +8,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { ParleyError } from '../../shared/acl/errors.js';
-import { loadCatalogue, writeRegistry } from '../../shared/skills/catalogue.js';
-import { resolveGrants, SkillHost } from '../../shared/skills/host.js';
+import type { ParleyError } from '../../shared/acl/index.js';
+import { loadCatalogue, writeRegistry } from '../../shared/skills/index.js';
+import { resolveGrants, SkillHost, isolation } from '../../shared/skills/hosting.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import { isolation } from '../../shared/skills/sandbox.js';
 import { tempSkillDirs, writeSkill } from '../support/skills.js';
 import { until } from '../support/wait.js';
 

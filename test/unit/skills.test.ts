@@ -3,10 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ParleyError } from '../../shared/acl/errors.js';
-import { loadCatalogue, writeRegistry } from '../../shared/skills/catalogue.js';
-import { SkillHost } from '../../shared/skills/host.js';
-import { checkSkillManifest } from '../../shared/skills/manifest.js';
+import { ParleyError } from '../../shared/acl/index.js';
+import { loadCatalogue, writeRegistry, checkSkillManifest } from '../../shared/skills/index.js';
+import { SkillHost } from '../../shared/skills/hosting.js';
 import { HANDLERS, tempSkillDirs, writeSkill } from '../support/skills.js';
 
 async function failure(p: Promise<unknown>): Promise<ParleyError> {

@@ -6,8 +6,7 @@ import streamManagement from '@xmpp/stream-management';
 import xml, { type Element } from '@xmpp/xml';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/log/index.js';
-import { fixInboundCounter, NS_SM } from '../../shared/transport/sm-fix.js';
-import { XmppTransport, type XmppEntity } from '../../shared/transport/xmpp-transport.js';
+import { fixInboundCounter, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
 
 type Mw = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
 

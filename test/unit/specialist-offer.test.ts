@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/envelope.js';
+import { type Envelope, makeEnvelope, replyTo } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import type { ComputeInput, ComputeOutput } from '../../agents/specialist/machine.js';
 import { offerMachine } from '../../agents/specialist/offer-machine.js';

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
-import type { SkillManifest } from '../../shared/skills/manifest.js';
+import type { SkillManifest } from '../../shared/skills/index.js';
 import { expect } from 'chai';
 import { createActor, SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { errorContent } from '../../shared/acl/errors.js';
+import { type Envelope, makeEnvelope, errorContent } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { buildProfile } from '../../agents/specialist/profile.js';
-import { registrationMachine, type RegistrationEmitted } from '../../shared/runtime/registration-machine.js';
+import { registrationMachine, type RegistrationEmitted } from '../../shared/runtime/registration.js';
 
 const JID = 'specialist-math@localhost';
 const profile = buildProfile({ jid: JID, name: 'specialist-math', version: '0.1.0', skills: [JSON.parse(fs.readFileSync(path.join(repoRoot(), 'skills', 'arithmetic', 'skill.json'), 'utf8')) as SkillManifest], maxConcurrent: 8, role: 'math' });

@@ -2,9 +2,8 @@
 // (one worker pool per skill: a time specialist never loads mathjs), and every skill answers its
 // published examples in its worker before the specialist goes online.
 import { expect } from 'chai';
-import { loadCatalogue } from '../../shared/skills/catalogue.js';
-import { SkillHost, warmExamples } from '../../shared/skills/host.js';
-import { SkillPool } from '../../shared/skills/pool.js';
+import { loadCatalogue } from '../../shared/skills/index.js';
+import { SkillHost, warmExamples, SkillPool } from '../../shared/skills/hosting.js';
 import { arithmeticExpert } from '../../skills/arithmetic/arithmetic.js';
 import { tempSkillDirs } from '../support/skills.js';
 

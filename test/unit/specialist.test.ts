@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import { type Envelope, makeEnvelope } from '../../shared/acl/envelope.js';
-import { ParleyError } from '../../shared/acl/errors.js';
+import { type Envelope, makeEnvelope, ParleyError } from '../../shared/acl/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { Router } from '../../shared/runtime/router.js';
+import { Router } from '../../shared/runtime/index.js';
 import { askExpertExchange, type CfpExchangeDeps, hostedExchanges, Slots } from '../../agents/specialist/exchange.js';
 import { type Expert, inProcessSkills } from '../../shared/skills/expert.js';
 import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';

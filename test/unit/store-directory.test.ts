@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import {
   type DirectoryRecord, type DirectoryStore, MemoryDirectoryStore, SqliteDirectoryStore,
-} from '../../shared/store/directory.js';
+} from '../../shared/store/index.js';
 
 const record = (local: string, at = 1000, extra: Partial<DirectoryRecord['profile']> = {}): DirectoryRecord => ({
   profile: { jid: `${local}@localhost`, name: local, version: '1.0.0', capabilities: ['ASK_EXPERT'], ...extra },

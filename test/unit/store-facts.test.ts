@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import {
   DEFAULT_FACT_LIMIT, type Fact, type FactFilter, type FactStore, MemoryFactStore, SqliteFactStore,
-} from '../../shared/store/facts.js';
+} from '../../shared/store/index.js';
 
 const fact = (n: number, extra: Partial<Fact> = {}): Fact => ({
   session_id: 'sess-1',

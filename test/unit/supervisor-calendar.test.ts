@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '../../shared/calendar/config.js';
 import { loadConfig } from '../../shared/config/index.js';
-import { controlRequest, startControl } from '../../shared/supervisor/control.js';
-import { calendarHostSpec, calendarSpec, specialistSpec, type SpecContext } from '../../shared/supervisor/spec.js';
-import { Supervisor } from '../../shared/supervisor/supervisor.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import {
+  startControl, calendarHostSpec, calendarSpec, specialistSpec, type SpecContext, Supervisor,
+} from '../../shared/supervisor/index.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
 const ctx: SpecContext = { agentsDir: '/nonexistent', agentScript: FAKE };

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
-import { Backoff } from '../../shared/supervisor/backoff.js';
-import type { Role } from '../../shared/skills/roles.js';
-import { controlRequest, startControl } from '../../shared/supervisor/control.js';
-import { planScale } from '../../shared/supervisor/scale.js';
-import { coreSpec, parseSpecialists, type SpecContext, specialistSpec } from '../../shared/supervisor/spec.js';
-import { Supervisor } from '../../shared/supervisor/supervisor.js';
+import {
+  Backoff, planScale, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+  startControl,
+} from '../../shared/supervisor/index.js';
+import type { Role } from '../../shared/skills/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { until } from '../support/wait.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');

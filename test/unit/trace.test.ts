@@ -1,10 +1,9 @@
 // Trace analysis on hand-made telemetry: the happy path of the seed contract holds every
 // invariant; each doctored variant violates exactly the invariant it breaks.
 import { expect } from 'chai';
-import { analyze } from '../../shared/trace/analyze.js';
-import { parseScenario } from '../../shared/trace/expect.js';
-import { correlationTable, mermaid, summary, table } from '../../shared/trace/render.js';
-import type { TraceRecord } from '../../shared/trace/types.js';
+import {
+  analyze, parseScenario, correlationTable, mermaid, summary, table, type TraceRecord,
+} from '../../shared/trace/index.js';
 
 const CID = 'sess-11111111-2222-3333-4444-555555555555';
 const HAPPY = ['REQUEST', 'QUERY-REF', 'INFORM', 'REQUEST', 'AGREE', 'INFORM', 'INFORM', 'INFORM', 'INFORM'];

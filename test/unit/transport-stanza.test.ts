@@ -2,9 +2,10 @@ import { EventEmitter } from 'node:events';
 import xml, { type Element } from '@xmpp/xml';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/log/index.js';
-import { fixInboundCounter, NS_SM } from '../../shared/transport/sm-fix.js';
-import { bare, messageStanza, NS_CHATSTATES, NS_DELAY, readMessage } from '../../shared/transport/stanza.js';
-import { XmppTransport, type XmppEntity } from '../../shared/transport/xmpp-transport.js';
+import {
+  fixInboundCounter, NS_SM, bare, messageStanza, NS_CHATSTATES, NS_DELAY, readMessage, XmppTransport,
+  type XmppEntity,
+} from '../../shared/transport/index.js';
 import { until } from '../support/wait.js';
 
 describe('stanza [wire] <message> carries the envelope (architecture.md wire format)', () => {

@@ -2,7 +2,7 @@
 // ASK_EXPERT to candidate i) → IN_PROGRESS (AGREE) → RESULT; REFUSE / FAILURE / a timeout →
 // RETRY_NEXT, which moves to the next candidate or gives the §4 verdict.
 import { assign, emit } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import { agoraNote } from '../contract-net.js';
 import { outbound, reasonOf } from '../envelopes.js';
 import { whenExhausted } from './busy.js';

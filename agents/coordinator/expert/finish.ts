@@ -2,7 +2,7 @@
 // §3-4: the person gets the answer whatever the KB says), or the RESULT back to a delegating
 // specialist; FAILED and CANCELLED.
 import { assign, emit } from 'xstate';
-import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
+import { type Envelope, replyTo } from '../../../shared/acl/index.js';
 import { answerFact, answers, contentType, outbound, presenterReply } from '../envelopes.js';
 import { answerText, partialAnswerNote } from '../replies.js';
 import { type Ctx, expertSetup } from './setup.js';

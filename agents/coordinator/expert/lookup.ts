@@ -1,7 +1,7 @@
 // RECEIVED and LOOKUP(DF) of the expert flow (seed contract §3): the candidate cache, or a
 // QUERY-REF need to the Registry answered with candidates, an error, or nothing in time.
 import { assign, emit } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import { reasonOf } from '../envelopes.js';
 import { forwardToLookup, REGISTRY_LOOKUP, type RegistryLookupOutput } from '../registry-lookup.js';
 import { DIRECTORY_UNAVAILABLE } from '../replies.js';

@@ -18,7 +18,7 @@
 // Pure: envelopes leave as `send` emits, timeouts are named delays, decisions are `note`s.
 // The states live by feature: expert/lookup.ts (RECEIVED, LOOKUP), direct.ts, negotiated.ts,
 // busy.ts (SCALING, BUSY_WAIT), finish.ts; expert/setup.ts holds the context, guards and actions.
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import { onDecline, onExpired, onOffer } from '../contract-net.js';
 import { userMsg } from '../envelopes.js';
 import { busyStates } from './busy.js';

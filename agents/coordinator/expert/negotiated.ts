@@ -2,7 +2,7 @@
 // steps): ROUTE picks direct or negotiated, CFP collects offers, CHOOSING awards the best one
 // (falling back to the next), PROCESSING waits for the AGORA_RESULT.
 import { assign, emit } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import { award, closeOpen, onDeadline, openCfp, winnerFailed } from '../contract-net.js';
 import { whenExhausted } from './busy.js';
 import { acceptAnswer, answersAccept, expertSetup, inbound } from './setup.js';

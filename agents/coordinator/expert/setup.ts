@@ -2,9 +2,8 @@
 // context, the helpers its states share, and the one `setup` (guards, actions, actors, delays)
 // that the state files (lookup, direct, negotiated, busy, finish) build on with createStateConfig.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import { type Envelope, replyTo } from '../../../shared/acl/envelope.js';
-import { type ErrorCode, isRetryable } from '../../../shared/acl/errors.js';
-import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import { type Envelope, replyTo, type ErrorCode, isRetryable } from '../../../shared/acl/index.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { busyOnes as busyOf, type BusyRetrySettings, nextWait, onlyBusy } from '../busy-wait.js';
 import { type Candidate, usableCandidates } from '../candidates.js';
 import { agoraNote, type NegotiationCtx, type Step } from '../contract-net.js';

@@ -3,8 +3,8 @@
 // store), acks collected until all answered or OACOP_TIMEOUT, the meeting marked cancelled, the
 // other participants told (NOTIFY_USER), and the asker answered with a METHOD:CANCEL .ics.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.js';
 import { invitationIcs } from './ics.js';
 import { cancel, displayName, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';

@@ -1,7 +1,7 @@
 // The initiator's decisions between rounds (OACoP §3), pure: who is invited (names → calendars,
 // rooms by seats), what the proposal round yielded, and how the confirm round ended.
-import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { AgentProfile } from '../../../shared/contracts/types.gen.js';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { AgentProfile } from '../../../shared/contracts/index.js';
 import { calendarOf, errorCode, isAck, offeredSlots } from './oacop.js';
 import type { RoomWish, ScheduleRequest } from './parse.js';
 import { type Choice, choose, minus, type Offer, type Window } from './slots.js';

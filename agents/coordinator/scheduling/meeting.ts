@@ -1,6 +1,6 @@
 // The state of one meeting being scheduled (schedule.ts, OACoP §3) and the small functions of it
 // its states share: the envelopes of a round, the proposals' outcome, the "no slot" text.
-import type { Envelope } from '../../../shared/acl/envelope.js';
+import type { Envelope } from '../../../shared/acl/index.js';
 import type { CoordinatorInput } from '../envelopes.js';
 import { afterProposals, type Party } from './decide.js';
 import { directoryProfiles, type Meeting, oacop } from './oacop.js';

@@ -1,10 +1,9 @@
 // The Coordinator's OACoP envelopes (docs/oacop.md table): ontology 'OACoP', the §7 message as
 // content, content.sender = the person on whose behalf we ask. Reading answers back: slots of a
 // PROPOSE, the OACoPError code of a FAILURE. Pure helpers.
-import { type Envelope, makeEnvelope } from '../../../shared/acl/envelope.js';
-import type { Performative } from '../../../shared/acl/performatives.js';
-import type { AgentProfile, DirectoryEntry } from '../../../shared/contracts/types.gen.js';
-import { calendarsDomain } from '../../../shared/runtime/names.js';
+import { type Envelope, makeEnvelope, type Performative } from '../../../shared/acl/index.js';
+import type { AgentProfile, DirectoryEntry } from '../../../shared/contracts/index.js';
+import { calendarsDomain } from '../../../shared/runtime/index.js';
 import { isoDuration, type Window } from './slots.js';
 
 export const ONTOLOGY = 'OACoP';

@@ -5,8 +5,8 @@
 // One OACOP_CONFLICT re-negotiates once (CFP rev n+2); otherwise those who confirmed get
 // CANCEL rev n+2. Pure: envelopes are emitted, timeouts are named delays, storage is invoked.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/exchange.js';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { isCancelOf, presenterReply } from '../envelopes.js';
 import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { suggest } from './alternatives.js';

@@ -4,7 +4,7 @@
 // calls in promise actors; the USER_MSG factory reads `openTask` to route an assignee's answer.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Db, openDb } from '../../../shared/store/sqlite.js';
+import { type Db, openDb } from '../../../shared/store/index.js';
 import type { Window } from './slots.js';
 
 export interface MeetingRecord {

@@ -5,8 +5,8 @@
 //            TaskUpdate → saved → the assigner told → bob answered.
 //   update:  a TaskUpdate a calendar opens on its own → saved → the assigner told.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { Envelope } from '../../../shared/acl/envelope.js';
-import type { ChildSendEvent, ExchangeEmitted, ExchangeInput, InboundEvent } from '../../../shared/runtime/exchange.js';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { ChildSendEvent, ExchangeEmitted, ExchangeInput, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.js';
 import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';

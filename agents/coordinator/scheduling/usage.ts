@@ -1,7 +1,7 @@
 // A scheduling command the Coordinator recognised but cannot use ("schedule with bob" without a
 // duration, a malformed /meet): one PRESENTER_REPLY saying what is missing, at once.
 import { emit, setup } from 'xstate';
-import type { ExchangeEmitted } from '../../../shared/runtime/exchange.js';
+import type { ExchangeEmitted } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
 
 export interface UsageInput extends CoordinatorInput {

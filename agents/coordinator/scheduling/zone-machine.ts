@@ -2,7 +2,7 @@
 // local time there so the person can check it. "/tz" alone says which zone is in use.
 import { DateTime } from 'luxon';
 import { emit, fromPromise, setup } from 'xstate';
-import type { ExchangeEmitted } from '../../../shared/runtime/exchange.js';
+import type { ExchangeEmitted } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply, userMsg } from '../envelopes.js';
 
 export interface ZoneInput extends CoordinatorInput {

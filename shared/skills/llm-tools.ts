@@ -2,9 +2,9 @@
 // questions itself becomes one function, its inputSchema the parameters. Left out: the
 // delegation skills, skills that call others (plan) or the model (llm): the model's own loop
 // already does what they do, and a tool that leads back to the model would loop.
-import type { SkillDef } from '../skills/catalogue.js';
-import { DEFAULT_INPUT_SCHEMA } from '../skills/manifest.js';
-import type { ToolSpec } from './client.js';
+import type { SkillDef } from './catalogue.js';
+import { DEFAULT_INPUT_SCHEMA } from './manifest.js';
+import type { ToolSpec } from '../llm/index.js';
 
 const DELEGATION = new Set(['delegate_task', 'query_agents', 'broadcast_event']);
 

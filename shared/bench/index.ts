@@ -1,0 +1,15 @@
+// Public API of shared/bench/ (issue 10 §2): code outside this folder imports it from here;
+// modules inside it import each other directly.
+export { agentsScale } from './agents-scale.js';
+export { calendarsScale } from './calendars-scale.js';
+export { asBenchReport, compareRuns, renderComparison } from './compare-runs.js';
+export { consoleWatcher, prepareConsoleBench } from './console-watch.js';
+export { type RequesterInput, type RequesterOutput, echoRequester, echoResponder } from './echo-machines.js';
+export { fullFlow, fullFlowWatched, question } from './full-flow.js';
+export { llmDirect, llmSkill } from './llm.js';
+export { oneShotQuery } from './one-shot-query.js';
+export { rawEcho } from './raw-echo.js';
+export { type BenchReport, buildReport, renderReport } from './report.js';
+export { type RuntimeAgent, runtimeAgent } from './runtime-agent.js';
+export { runtimeAskExpert, runtimeRequestReply } from './runtime-scenarios.js';
+export { type BenchOptions, type ScenarioResult, measure, registerScenario, scenarios } from './scenario.js';

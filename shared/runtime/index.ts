@@ -1,0 +1,28 @@
+// Public API of shared/runtime/ (issue 10 §2): code outside this folder imports it from here;
+// modules inside it import each other directly.
+export { Agent, type AgentOptions } from './agent.js';
+export {
+  type Answer, type AnswerOnceInput, type HandlerInput, type Note, answerOnceMachine,
+  hotPathAnswerOnceMachine,
+} from './answer-once.js';
+export { type Booted, createAgent, exchangeStoreFile, telemetryFile } from './boot.js';
+export { restoreExchanges } from './durable.js';
+export type { ChildSendEvent, ExchangeEmitted, ExchangeFactory, ExchangeInput, InboundEvent } from './exchange.js';
+export {
+  type Identity, type Role, type RoleBook, agentsDomain, calendarsDomain, hasRoleBook, identify,
+  jidOfName, nameOfJid, roomsDomain, useRoleBook,
+} from './names.js';
+export { classify, type PipelineContext } from './pipeline.js';
+export {
+  KIND_POLICY, allowedSenders, kindsWithoutPolicy, mayInitiate, mayReply, mayTalk, needsAssignment,
+  kindPolicies,
+} from './policy.js';
+export { onProcessEnd } from './process-end.js';
+export { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
+export { type PersistedExchange, Router } from './router.js';
+export {
+  Signing, type SigningOptions, offlineWindowFromEnv, replayLedgerFile, signingEnabled, signingFor,
+} from './signing.js';
+export { MemoryTelemetry, SqliteTelemetry, type Telemetry, type TelemetryRecord, preciseNow } from './telemetry.js';
+export { warmUp } from './warm-up.js';
+export { RegisterBatcher } from './register-batch.js';

@@ -1,0 +1,8 @@
+// Public API of shared/skills/ (issue 10 §2): code outside this folder imports it from here;
+// modules inside it import each other directly.
+export {
+  type Catalogue, type SkillDef, type SkillDirs, defaultSkillDirs, loadCatalogue, readRegistry,
+  readSkill, writeRegistry,
+} from './catalogue.js';
+export { SKILL_NAME, type SkillManifest, checkSkillManifest } from './manifest.js';
+export { type Role, defaultRoleName, loadRoles, roleAllows } from './roles.js';

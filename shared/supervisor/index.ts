@@ -1,0 +1,12 @@
+// Public API of shared/supervisor/ (issue 10 §2): code outside this folder imports it from here;
+// modules inside it import each other directly.
+export { Backoff } from './backoff.js';
+export { type ChildInfo, ManagedChild } from './child.js';
+export { startControl } from './control.js';
+export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
+export { planScale } from './scale.js';
+export {
+  CORE_ROLES, DEFAULT_SPECIALISTS, type SpecContext, type SpecialistDef, calendarHostSpec,
+  calendarSpec, consoleSpec, coreSpec, parseSpecialists, roomsSpec, specialistSpec,
+} from './spec.js';
+export { FailedToStart, Supervisor } from './supervisor.js';
