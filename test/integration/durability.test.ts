@@ -31,7 +31,7 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
   const agent = async (name: string) => (await agents()).find((a) => a.name === name) as ChildInfo;
   const ready = async (name: string, oldPid: number | null) => {
     let a: ChildInfo | undefined;
-    await until(async () => (a = await agent(name))?.status === 'ready' && a.pid !== oldPid, `${name} back, ready`, 10000, 50);
+    await until(async () => (a = await agent(name))?.status === 'ready' && a.pid !== oldPid, `${name} back, ready`, 30000, 50);
     return a as ChildInfo;
   };
 
