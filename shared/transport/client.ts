@@ -6,8 +6,8 @@ import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
 import { envNumber } from '../config/index.js';
 import { startIndex } from '../ejabberd/index.js';
-import { type CountingStreamManager, fixInboundCounter } from './sm-fix.js';
-import { XmppTransport, type XmppEntity } from './xmpp-transport.js';
+import { type CountingStreamManager, fixInboundCounter, NS_SM } from './sm-fix.js';
+import { XmppTransport, type XmppEntity, type XmppTransportOptions } from './xmpp-transport.js';
 
 export interface ClientTransportOptions {
   jid: string; // bare JID: name@domain
@@ -42,7 +42,53 @@ function services(opts: ClientTransportOptions): string[] {
   return [...all.slice(at), ...all.slice(0, at)];
 }
 
-export function clientTransport(opts: ClientTransportOptions): XmppTransport {
+/** The part of xmpp.js's stream manager (@xmpp/stream-management 0.14) the waits below read. */
+interface StreamManagerState {
+  enabled: boolean;
+  outbound_q: unknown[];
+}
+
+/** Resolves true once `check()` holds, false after `timeoutMs` (checked every 5 ms). */
+async function within(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
+
+/**
+ * A client's transport, with the XEP-0198 state a short-lived client (a person asking:
+ * shared/trace/ask.ts, test people) waits on instead of sleeping.
+ */
+export class ClientTransport extends XmppTransport {
+  constructor(opts: XmppTransportOptions, private readonly sm: StreamManagerState) {
+    super(opts);
+  }
+
+  /**
+   * Until XEP-0198 is enabled on this stream. xmpp.js goes 'online' at resource binding and sends
+   * <enable/> after it: a stanza sent in between is neither acknowledged nor sent again after a
+   * break. False after `timeoutMs` (a server without XEP-0198).
+   */
+  streamManaged(timeoutMs = 5000): Promise<boolean> {
+    return within(() => this.sm.enabled, timeoutMs);
+  }
+
+  /**
+   * Until the server has acknowledged every stanza we sent (XEP-0198 §4: our <r/> now, not after
+   * the 250 ms debounce): it has then handled them, e.g. our unavailable presence before we close.
+   * False after `timeoutMs` or without XEP-0198.
+   */
+  async acknowledged(timeoutMs = 5000): Promise<boolean> {
+    if (!this.sm.enabled) return false;
+    if (this.sm.outbound_q.length > 0) await this.sendRaw(xml('r', { xmlns: NS_SM })).catch(() => undefined);
+    return within(() => this.sm.outbound_q.length === 0 && this.queued === 0, timeoutMs);
+  }
+}
+
+export function clientTransport(opts: ClientTransportOptions): ClientTransport {
   const [username, domain] = opts.jid.split('@') as [string, string];
   const endpoints = services(opts);
   const xmpp = client({
@@ -59,18 +105,19 @@ export function clientTransport(opts: ClientTransportOptions): XmppTransport {
   if (opts.ackDebounceMs !== undefined) xmpp.streamManagement.requestAckDebounce = opts.ackDebounceMs;
   // XEP-0198 h counts stanzas handled, not parsed (sm-fix.ts): a kill -9 loses nothing acked.
   const gate = fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
-  const transport = new XmppTransport({
+  const sm = xmpp.streamManagement as unknown as StreamManagerState;
+  const transport = new ClientTransport({
     address: opts.jid,
     entity: xmpp as unknown as XmppEntity,
     logger: opts.logger,
     gate,
     endpoints,
     returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'),
-    unackedOut: () => (xmpp.streamManagement as unknown as { outbound_q: unknown[] }).outbound_q.length,
+    unackedOut: () => sm.outbound_q.length,
     onOnline: async (t) => {
       await t.sendRaw(xml('presence', {}, xml('priority', {}, String(opts.priority ?? 1)), ...(opts.presence ?? [])));
     },
-  });
+  }, sm);
   // Stanzas the server never acknowledged on a stream that could not be resumed: send again.
   xmpp.streamManagement.on('fail', (stanza: Element) => transport.requeue([stanza]));
   // A resumed stream emits no 'online' (xmpp.js sets the status silently): flush the outbox here.

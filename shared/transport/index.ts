@@ -1,7 +1,7 @@
 export * from './types.js';
 export * from './stanza.js';
 export { XmppTransport, type XmppEntity } from './xmpp-transport.js';
-export { clientTransport, type ClientTransportOptions } from './client.js';
+export { clientTransport, ClientTransport, type ClientTransportOptions } from './client.js';
 export { Endpoints } from './endpoints.js';
 export { HomeReturn } from './home.js';
 export { NS_SM, fixInboundCounter } from './sm-fix.js';

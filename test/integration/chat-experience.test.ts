@@ -157,9 +157,8 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     await xmpp.start();
     try {
       await xmpp.send(xml('presence'));
-      const t0 = Date.now();
-      while (!presenterJid && Date.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 50));
-      expect(presenterJid, 'the Presenter\'s full JID from its presence').to.match(/^presenter@/);
+      await until(() => presenterJid !== '', "the Presenter's full JID from its presence", 10000, 50);
+      expect(presenterJid).to.match(/^presenter@/);
       const iq = (child: Element, type = 'set') => xmpp.iqCaller.request(xml('iq', { type, to: presenterJid }, child), 25000) as Promise<Element>;
       const COMMANDS = 'http://jabber.org/protocol/commands';
       const info = await iq(xml('query', { xmlns: 'http://jabber.org/protocol/disco#info' }), 'get');

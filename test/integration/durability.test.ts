@@ -9,6 +9,7 @@ import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { sentTo, until } from '../support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PEOPLE = 5;
@@ -29,12 +30,9 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
   const agents = async () => ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
   const agent = async (name: string) => (await agents()).find((a) => a.name === name) as ChildInfo;
   const ready = async (name: string, oldPid: number | null) => {
-    for (let i = 0; i < 200; i++) {
-      const a = await agent(name);
-      if (a?.status === 'ready' && a.pid !== oldPid) return a;
-      await sleep(50);
-    }
-    throw new Error(`${name} not back`);
+    let a: ChildInfo | undefined;
+    await until(async () => (a = await agent(name))?.status === 'ready' && a.pid !== oldPid, `${name} back, ready`, 30000, 50);
+    return a as ChildInfo;
   };
 
   /** Each person asks PER_PERSON questions, each in its own thread. */
@@ -47,9 +45,11 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
   /** Waits for a line in every thread, then a little longer for duplicates; counts the lines per thread. */
   const settle = async (asked: Asked[], timeoutMs = 40000) => {
     const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !l.progress);
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline && asked.some((q) => lines(q).length === 0)) await sleep(100);
+    // Not all answered in time: counted below as lost, with the rest of the verdict.
+    await until(() => asked.every((q) => lines(q).length > 0), 'a line in every thread', timeoutMs, 100).catch(() => undefined);
     const allAt = Date.now();
+    // Fixed on purpose: it asserts that something does NOT happen (no second line per thread)
+    // within a bound; there is no event for a duplicate that never comes.
     await sleep(1500);
     const counts = asked.map((q) => lines(q).length);
     const answered = asked.filter((q) => lines(q).length === 1 && (lines(q)[0]?.body ?? '').includes(String(q.product))).length;
@@ -64,13 +64,23 @@ describe('Durability [crash] kill -9 with 50 questions in flight, restarted by t
   const crashWithQuestionsInFlight = async (victim: string, hold: string) => {
     const held = await agent(hold);
     process.kill(held.pid as number, 'SIGSTOP');
+    const since = Date.now();
     const asked = askAll();
-    await sleep(1500); // every question reached the held agent's queue: truly in flight
+    // Truly in flight: the Coordinator has sent every question on to the held agent (its CFP to
+    // the specialist, QUERY-REF to the DF, STORE_FACT to the KB), per its telemetry.
+    await until(async () => (await sentTo(cfg.home, 'Coordinator', hold, since)).size >= asked.length,
+      `the Coordinator to send all ${asked.length} questions on to the held ${hold}`, 30000, 50);
     const v = await agent(victim);
     const killedAt = Date.now();
     process.kill(v.pid as number, 'SIGKILL');
     const late = victim === 'coordinator' ? askAll(1) : []; // asked while it is down
-    await sleep(200);
+    // The held agent resumes only once the victim is down for the supervisor, and the questions
+    // asked meanwhile have left the Presenter for the dead Coordinator.
+    await until(async () => (await agent(victim))?.pid !== v.pid || (await agent(victim))?.status !== 'ready', `${victim} seen down`, 10000, 10);
+    await until(async () => {
+      const out = await sentTo(cfg.home, 'Presenter', 'Coordinator', killedAt);
+      return late.every((q) => out.has(q.thread));
+    }, 'the Presenter to pass on the questions asked while the Coordinator is down', 10000, 20);
     if (hold !== victim) process.kill(held.pid as number, 'SIGCONT');
     const back = await ready(victim, v.pid);
     const backMs = Date.now() - killedAt;

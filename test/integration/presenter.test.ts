@@ -14,6 +14,7 @@ import { Agent, type InboundEvent, signingFor, MemoryTelemetry } from '../../sha
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { clientTransport, type InboundMessage, type XmppTransport } from '../../shared/transport/index.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { until } from '../support/wait.js';
 
 const TIMEOUT_MS = 1500;
 
@@ -65,19 +66,12 @@ class Person {
     return this.messages.filter((m) => m.body !== undefined && m.fromBare === presenterJid);
   }
   async nextAnswer(after: number): Promise<InboundMessage> {
-    await until(() => this.answers().length > after);
+    await until(() => this.answers().length > after, `answer ${after + 1} from the Presenter`, 5000, 5);
     return this.answers()[after] as InboundMessage;
   }
 }
 
 let presenterJid = '';
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
 
 describe('Presenter [e2e] people chat through a real ejabberd', function () {
   this.timeout(30000);
@@ -129,15 +123,15 @@ describe('Presenter [e2e] people chat through a real ejabberd', function () {
     const alice = people.alice as Person;
     await alice.t.sendRaw(xml('presence', { to: presenterJid, type: 'subscribe' }));
     const from = (p: Element, type?: string) => String(p.attrs.from).startsWith(presenterJid) && p.attrs.type === type;
-    await until(() => alice.presences.some((p) => from(p, 'subscribed')) && alice.presences.some((p) => from(p, 'subscribe')));
+    await until(() => alice.presences.some((p) => from(p, 'subscribed')) && alice.presences.some((p) => from(p, 'subscribe')), 'subscribed and subscribe from the Presenter', 5000, 5);
     await alice.t.sendRaw(xml('presence', { to: presenterJid, type: 'subscribed' }));
-    await until(() => alice.presences.some((p) => from(p, undefined)));
+    await until(() => alice.presences.some((p) => from(p, undefined)), "the Presenter's available presence", 5000, 5);
   });
 
   it('refuses a person outside PARLEY_PRESENTER_ALLOW: unsubscribed, a polite text, nothing forwarded', async () => {
     const mallory = people.mallory as Person;
     await mallory.t.sendRaw(xml('presence', { to: presenterJid, type: 'subscribe' }));
-    await until(() => mallory.presences.some((p) => p.attrs.type === 'unsubscribed'));
+    await until(() => mallory.presences.some((p) => p.attrs.type === 'unsubscribed'), 'unsubscribed for mallory', 5000, 5);
     mallory.say('what is 2+2?');
     const refusal = await mallory.nextAnswer(0);
     expect(refusal.body).to.equal('Sorry, this assistant is not available to your account.');
@@ -183,7 +177,7 @@ describe('Presenter [e2e] people chat through a real ejabberd', function () {
       alice.say(`alice question ${i}`);
       bob.say(`bob question ${i}`);
     }
-    await until(() => alice.answers().length === a0 + 5 && bob.answers().length === b0 + 5);
+    await until(() => alice.answers().length === a0 + 5 && bob.answers().length === b0 + 5, 'five answers each', 5000, 5);
     for (const [p, who] of [[alice, 'alice'], [bob, 'bob']] as const) {
       const got = p.answers().slice(-5);
       expect(got.map((m) => m.body).sort()).to.deep.equal([0, 1, 2, 3, 4].map((i) => `answer to "${who} question ${i}" for ${p.jid}`));
@@ -207,7 +201,7 @@ describe('Presenter [e2e] people chat through a real ejabberd', function () {
     const answer = await alice.nextAnswer(n);
     expect(answer).to.include({ body: 'Sorry, no answer arrived in time.', thread: 'alice-thread-2' });
     expect(Date.now() - t0).to.be.within(TIMEOUT_MS - 50, TIMEOUT_MS + 2000);
-    await until(() => seen.cancels.length === 1);
+    await until(() => seen.cancels.length === 1, 'one CANCEL at the Coordinator', 5000, 5);
     const req = seen.userMsgs.find((e) => text(e) === 'never mind me') as Envelope;
     expect(seen.cancels[0]).to.include({ performative: 'CANCEL', in_reply_to: req.reply_with, conversation_id: 'alice-thread-2' });
   });

@@ -107,6 +107,7 @@ describe('Registry [integration] registry process on a real ejabberd', function 
     while (Date.now() < until2lease) {
       beats.push(heartbeat(a));
       lastBeat = Date.now();
+      // Fixed on purpose: heartbeats at a quarter lease for two leases; time passing is the test.
       await new Promise((r) => setTimeout(r, LEASE_MS / 4));
     }
     expect(await candidates(), 'alive after two leases of heartbeats').to.include(a.jid);

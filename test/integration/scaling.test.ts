@@ -15,10 +15,10 @@ import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { Person } from '../../shared/trace/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { writeSkill } from '../support/skills.js';
+import { until } from '../support/wait.js';
 
 const run = promisify(execFile);
 const root = repoRoot();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const IDLE_MS = 3000;
 const SLOW = `export async function run(input) { await new Promise((r) => setTimeout(r, 2500)); return 'slow answer to ' + input.question; }\n`;
 
@@ -85,9 +85,7 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
   });
 
   it('scale-down: the idle extra is stopped after PARLEY_SPAWN_IDLE_MS and leaves the list', async () => {
-    const t0 = Date.now();
-    while ((await agents()).some((x) => x.name === 'specialist-slowpoke-x1') && Date.now() - t0 < 30000) await sleep(250);
-    expect((await agents()).map((x) => x.name)).to.not.include('specialist-slowpoke-x1');
+    await until(async () => !(await agents()).some((x) => x.name === 'specialist-slowpoke-x1'), 'specialist-slowpoke-x1 to leave the list', 30000, 250);
     expect(out.join('\n')).to.contain('specialist-slowpoke-x1 was idle: stopping it (scale-down)');
     expect((await agents()).find((x) => x.name === 'specialist-slowpoke')).to.include({ status: 'ready' });
   });

@@ -279,10 +279,19 @@ describe('Signing [integration] the Registry accepts only the enrolled (or pinne
       const rotatedDid = /new did: (\S+)/.exec(stdout)?.[1] as string;
       expect(rotatedDid).to.match(/^did:key:z6Mk/);
       await enrol(['issue', name, '--local']); // the restarted agent's provisioning re-enrols its new key
-      const rotated = signWithAccount(inst.cfg, name, register(name, peer.jid, createIdentity(), rotatedDid));
-      await new Promise((r) => setTimeout(r, 300)); // the Registry re-reads the pinned file at most every 250 ms
-      peer.send('registry', rotated);
-      expect((await peer.replyTo(rotated)).content).to.include({ type: 'REGISTERED' });
+      // The Registry re-reads the enrolments and the pinned file at most every 20 / 250 ms, on a
+      // mismatch (shared/identity/roster.ts, trust.ts). Its reload is seen in its answer: until
+      // then the new key is refused as DID_MISMATCH and nothing else; each try is a new envelope.
+      const refusals: unknown[] = [];
+      await until(async () => {
+        const rotated = signWithAccount(inst.cfg, name, register(name, peer.jid, createIdentity(), rotatedDid));
+        peer.send('registry', rotated);
+        const reply = await peer.replyTo(rotated);
+        if ((reply.content as { type?: string }).type === 'REGISTERED') return true;
+        refusals.push(reply.content);
+        return false;
+      }, 'the Registry to accept the rotated key', 5000);
+      for (const r of refusals) expect(r).to.include({ reason: 'DID_MISMATCH' });
 
       const need = signWithAccount(inst.cfg, 'coordinator', makeEnvelope({
         performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-sig-${randomUUID()}`, content: { need: 'SIGTEST' },

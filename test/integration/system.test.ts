@@ -12,7 +12,9 @@ import { openDb } from '../../shared/store/index.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { Person } from '../../shared/trace/index.js';
+import { newConversationId } from '../../shared/acl/index.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { sentTo, until } from '../support/wait.js';
 
 const run = promisify(execFile);
 const root = repoRoot();
@@ -117,14 +119,17 @@ describe('System [end to end] supervisor, agents and people', function () {
   it('System [crash] a specialist killed mid-task: the person still gets an answer, and the agent is restarted', async () => {
     const math = await agent('specialist-math');
     process.kill(math.pid as number, 'SIGSTOP'); // holds the task without answering …
-    const asked = alice.ask('what is 9 * 9?');
-    await sleep(300);
+    const since = Date.now();
+    const thread = newConversationId();
+    const asked = alice.ask('what is 9 * 9?', { thread });
+    // … once the question has reached it: the Coordinator's telemetry shows it sent there.
+    await until(async () => (await sentTo(cfg.home, 'Coordinator', 'specialist-math', since)).has(thread), 'the question sent to the held specialist-math', 10000);
     process.kill(math.pid as number, 'SIGKILL'); // … and dies with it
     const a = await asked;
     // Retried elsewhere (specialist-extra does arithmetic) or SPECIALIST_TIMEOUT.
     expect(a.answer).to.match(/81|took too long/);
     console.log(`      (answer after the kill, ${a.ms.toFixed(0)} ms: ${a.answer.split('\n')[0]?.slice(0, 80)})`);
-    for (let i = 0; i < 100 && (await agent('specialist-math')).status !== 'ready'; i++) await sleep(200);
+    await until(async () => (await agent('specialist-math')).status === 'ready', 'specialist-math restarted', 20000, 200);
     const again = await agent('specialist-math');
     expect(again).to.include({ status: 'ready', restarts: 1 });
     expect(again.pid).to.not.equal(math.pid);
@@ -134,6 +139,8 @@ describe('System [end to end] supervisor, agents and people', function () {
     const time = await agent('specialist-time');
     process.kill(time.pid as number, 'SIGSTOP'); // alive for the OS, silent for the DF
     try {
+      // Fixed on purpose: the lease must run out; its expiry is what the test is about (and a
+      // stopped agent gives no signal). The answer below shows the DF dropped it.
       await sleep(LEASE_MS + 1000);
       const a = await alice.ask('what time is it in Tokyo?');
       // Not asked at all: had it been a candidate, its silence would end in SPECIALIST_TIMEOUT.

@@ -2,14 +2,13 @@
 // per question), it keeps every line the Presenter sends — replies, the .ics that follows, and
 // notifications nobody asked for — and waits for the one a test expects.
 import { randomUUID } from 'node:crypto';
-import xml, { type Element } from '@xmpp/xml';
+import xml from '@xmpp/xml';
 import { newConversationId } from '../../shared/acl/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { clientTransport, bare, type InboundMessage, type XmppTransport } from '../../shared/transport/index.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { subscribeToPresenter } from '../../shared/trace/index.js';
+import { type ClientTransport, clientTransport, type InboundMessage } from '../../shared/transport/index.js';
 
 export interface Line {
   thread: string;
@@ -33,7 +32,7 @@ export class ChatPerson {
   private readonly seenIds = new Set<string>();
   private readonly waiters = new Set<() => void>();
 
-  private constructor(readonly jid: string, readonly presenter: string, private readonly t: XmppTransport) {
+  private constructor(readonly jid: string, readonly presenter: string, private readonly t: ClientTransport) {
     t.onMessage((m: InboundMessage) => {
       if (m.fromBare !== presenter || m.type === 'error' || !m.body) return;
       // A client shows a line once per id (XEP-0359 origin-id): a copy XEP-0198 sent again after
@@ -65,18 +64,9 @@ export class ChatPerson {
     const { jid, password } = await ensureAccount(cfg, localpart);
     const t = clientTransport({ jid, password, host: cfg.host, port: cfg.c2sPort, logger: silentLogger(), resource: `chat-${Math.random().toString(36).slice(2, 8)}` });
     const presenter = `presenter@${cfg.domain}`;
-    const from = (p: Element, type: string) => p.attrs.type === type && bare(String(p.attrs.from ?? '')) === presenter;
-    let subscribed: () => void = () => undefined;
-    const accepted = new Promise<void>((resolve) => (subscribed = resolve));
-    t.onPresence((p) => {
-      if (from(p, 'subscribe')) t.sendRaw(xml('presence', { to: presenter, type: 'subscribed' })).catch(() => undefined);
-      if (from(p, 'subscribed')) subscribed();
-    });
     await t.start();
-    await sleep(150); // let XEP-0198 settle (see shared/trace/ask.ts)
-    await t.sendRaw(xml('presence', { to: presenter, type: 'subscribe' }));
-    await Promise.race([accepted, sleep(2000)]);
-    await sleep(150);
+    await t.streamManaged(); // as shared/trace/ask.ts: nothing said before XEP-0198 is on
+    await subscribeToPresenter(t, presenter);
     return new ChatPerson(jid, presenter, t);
   }
 
@@ -129,7 +119,7 @@ export class ChatPerson {
 
   async close(): Promise<void> {
     await this.t.sendRaw(xml('presence', { type: 'unavailable' })).catch(() => undefined);
-    await sleep(100);
+    await this.t.acknowledged(2000); // handled by the server before we close (see shared/trace/ask.ts)
     await this.t.stop();
   }
 }

@@ -11,6 +11,7 @@ import { control as ejabberd } from '../../shared/ejabberd/operator.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import type { ChatPerson } from './chat-person.js';
+import { until } from './wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,13 +75,11 @@ export function timedOut(cfg: ParleyConfig, since: number): Set<string> {
 
 /** Polls the telemetry until the moment is reached (or `timeoutMs`: then the flow was faster than the poll). */
 export async function untilMoment(cfg: ParleyConfig, m: Moment, since: number, timeoutMs = 20000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const n = reached(cfg, m, since);
-    if (n >= m.count) return n;
-    if (Date.now() > deadline) throw new Error(`moment "${m.name}" not reached: ${n} of ${m.count} ${m.performative} at ${m.agent}`);
-    await sleep(5);
-  }
+  let n = 0;
+  await until(() => (n = reached(cfg, m, since)) >= m.count, `moment "${m.name}"`, timeoutMs, 5).catch(() => {
+    throw new Error(`moment "${m.name}" not reached: ${n} of ${m.count} ${m.performative} at ${m.agent}`);
+  });
+  return n;
 }
 
 export interface Asked { person: ChatPerson; thread: string; product: number; at: number }
@@ -117,12 +116,14 @@ export async function settle(asked: Asked[], timeoutMs: number, dupWaitMs = 1500
   const firstAt = new Map<string, number>();
   // Progress lines ("… is working on it", a composing chat state) are not answers.
   const lines = (q: Asked) => q.person.lines.filter((l) => l.thread === q.thread && !l.progress);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const firstLines = () => {
     for (const q of asked) if (!firstAt.has(q.thread) && lines(q).length > 0) firstAt.set(q.thread, Date.now());
-    if (firstAt.size === asked.length || Date.now() > deadline) break;
-    await sleep(50);
-  }
+    return firstAt.size === asked.length;
+  };
+  // Not all answered in time: judged below (lost), not thrown.
+  await until(firstLines, 'a line in every thread', timeoutMs, 50).catch(() => undefined);
+  // Fixed on purpose: asserts that something does NOT happen (a second line in a thread) within a
+  // bound; a duplicate that never comes has no event to wait for.
   await sleep(dupWaitMs);
   const right = (q: Asked) => lines(q).length === 1 && (lines(q)[0]?.body ?? '').includes(String(q.product));
   const failed = asked.filter((q) => lines(q).length === 1 && !right(q));
@@ -165,12 +166,10 @@ export async function injectFault(cfg: ParleyConfig, f: Fault): Promise<void> {
     const v = await supervised(cfg, f.agent);
     if (!v?.pid) throw new Error(`${f.agent} is not running`);
     process.kill(v.pid, 'SIGKILL');
-    for (let i = 0; i < 600; i++) {
+    await until(async () => {
       const a = await supervised(cfg, f.agent);
-      if (a?.status === 'ready' && a.pid !== v.pid) return;
-      await sleep(25);
-    }
-    throw new Error(`${f.agent} not back`);
+      return a?.status === 'ready' && a.pid !== v.pid;
+    }, `${f.agent} back, ready`, 30000, 25);
   } else if (f.kind === 'ejabberd-kill') {
     ejabberd.kill(cfg);
     await ejabberd.start(cfg);
@@ -189,11 +188,8 @@ export async function injectFault(cfg: ParleyConfig, f: Fault): Promise<void> {
  */
 export async function untilServerFlushed(cfg: ParleyConfig, since: number, quietMs = 5000): Promise<void> {
   const log = path.join(paths(cfg).spool, 'LATEST.LOG');
-  const deadline = Date.now() + quietMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(log) && fs.statSync(log).mtimeMs > since) return;
-    await sleep(50);
-  }
+  // Not written within quietMs: nothing was left to flush (see above), not an error.
+  await until(() => fs.existsSync(log) && fs.statSync(log).mtimeMs > since, 'the Mnesia log written', quietMs, 50).catch(() => undefined);
 }
 
 /**

@@ -38,3 +38,26 @@ export async function untilRecorded(home: string, agent: string, conversationIds
     }
   }, `${agent}'s telemetry to record ${contentType} in ${conversationIds.length} conversation(s)`, timeoutMs);
 }
+
+/**
+ * The conversations in which `agent`'s telemetry ($home/telemetry/<agent>.sqlite, flushed in
+ * 20 ms batches) records sending anything to `receiver` (an agent name, any case) since `since`
+ * (epoch ms): a message has left for an agent that cannot record receiving it (held by SIGSTOP).
+ */
+export async function sentTo(home: string, agent: string, receiver: string, since: number): Promise<Set<string>> {
+  const { openDb } = await import('../../shared/store/index.js');
+  const fs = await import('node:fs');
+  const dir = `${home}/telemetry`;
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.toLowerCase() === `${agent.toLowerCase()}.sqlite`) : undefined;
+  if (!file) return new Set();
+  const db = openDb(`${dir}/${file}`, { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT DISTINCT conversation_id AS c FROM envelopes WHERE direction = 'out' AND lower(receiver) = lower(?) AND at >= ?`)
+      .all(receiver, since) as Array<{ c: string }>;
+    return new Set(rows.map((r) => r.c));
+  } catch {
+    return new Set(); // the agent creates the table: not there yet
+  } finally {
+    db.close();
+  }
+}
