@@ -4,7 +4,6 @@
 //   scheduled (params {event, id, delay}; sendTo also {to}); `actorRef` is its owner, the root or
 //   a child (children share the root's system, so one inspector sees them all);
 // - `@xstate.action` xstate.cancel (params {sendId}): its owner cancelled it (the state exited);
-// - `@xstate.action` xstate.stopChild (params: the child): the child and its timers are gone;
 // - `@xstate.event` from the owner carrying the scheduled event object itself: it fired.
 // With that the router persists each one (owner path, id, event, absolute deadline) and, at a
 // restore, re-arms it on the exchange's ExchangeClock and delivers it with the public
@@ -63,8 +62,6 @@ export function actorAt(root: AnyActorRef, path: string | undefined): AnyActorRe
   return actor;
 }
 
-const active = (actor: AnyActorRef | undefined): actor is AnyActorRef => (actor?.getSnapshot() as { status?: string } | undefined)?.status === 'active';
-
 export class DelayedEvents {
   /** Owner (the root or a child) → its pending delayed events by send id (xstate cancels by owner and id). */
   private readonly owners = new Map<AnyActorRef, Map<string, Delayed>>();
@@ -75,8 +72,9 @@ export class DelayedEvents {
 
   /**
    * The `inspect` observer. It runs for every action and event of the exchange (issue 15: hot
-   * path), so it tests the types first and allocates only for a delayed event, a cancel of one,
-   * or a stopped child; a fired one is looked for only while there are any.
+   * path), so it tests the types first and allocates only for a delayed event; a cancelled or
+   * fired one is looked for only while there are any. (A child that stopped or finished leaves
+   * the tree: persisted() forgets its timers at the next save, deliver() never sends to it.)
    */
   readonly inspect = (ev: InspectionEvent): void => {
     if (ev.type === '@xstate.action') {
@@ -86,8 +84,6 @@ export class DelayedEvents {
         if (typeof p.delay === 'number') this.add(ev.actorRef as AnyActorRef, p, p.delay, type === 'xstate.sendTo');
       } else if (type === 'xstate.cancel') {
         if (this.owners.size > 0) this.cancel(ev.actorRef as AnyActorRef, (ev.action.params as { sendId?: string }).sendId);
-      } else if (type === 'xstate.stopChild') {
-        if (this.owners.size > 0) this.dropOwner(ev.action.params as AnyActorRef);
       }
     } else if (ev.type === '@xstate.event') {
       if (this.owners.size > 0 && ev.sourceRef !== undefined) this.fired(ev.sourceRef as AnyActorRef, ev.event);
@@ -142,10 +138,12 @@ export class DelayedEvents {
 
   private deliver(root: AnyActorRef, owner: AnyActorRef, d: Delayed): void {
     const pending = this.owners.get(owner);
+    // Cancelled, replaced or forgotten meanwhile (its clock handle is cleared then; this is the backstop).
     if (pending?.get(d.id) !== d) return;
     pending.delete(d.id);
-    const target = d.toPath === undefined ? owner : actorAt(root, d.toPath);
-    if (active(owner) && active(target)) target.send(d.event);
+    // An owner that was stopped or finished without a save after it ignores the event (xstate
+    // drops what is sent to a stopped actor), as it would have dropped its own timer.
+    (d.toPath === undefined ? owner : actorAt(root, d.toPath))?.send(d.event);
   }
 
   private add(owner: AnyActorRef, p: Params, delay: number, isSendTo: boolean): void {
