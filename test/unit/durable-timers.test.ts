@@ -237,6 +237,30 @@ describe('Durability [timers] delayed events persisted and re-armed through publ
     expect(ticks(restored)).to.equal(1);
   });
 
+  // The crash-matrix row "coordinator between ACCEPT and RESULT" restarts an agent whose exchange
+  // clocks lag the base clock (the downtime shift): a deadline saved after that must be written on
+  // the base clock (not the exchange's own time), or a second crash would restore it early.
+  it('a restored, shifted timer is saved at its base-clock deadline: a second crash fires it on time, once', () => {
+    const a = proc(0);
+    a.router.start('x', ticker, {}); // deadline 1000
+    const b = crash(a, 400);
+    const [first] = b.restore(ticker);
+    b.router.extendTimers(1000); // down 1 s: due at 2000
+    first?.send({ type: 'poke' }); // a save on the lagging clock
+    expect(b.timers().map((t) => t.deadline)).to.deep.equal([2000]);
+    b.clock.increment(1100); // 1500: not yet due
+
+    const c = crash(b, 1500);
+    const [second] = c.restore(ticker);
+    c.clock.increment(499);
+    expect(ticks(second)).to.equal(0);
+    c.clock.increment(1);
+    expect(ticks(second)).to.equal(1);
+    c.clock.increment(5000);
+    expect(ticks(second)).to.equal(1);
+    expect(c.timers()).to.deep.equal([]);
+  });
+
   it("a child's delayed sendTo to its parent is persisted with its target and delivered to it after the restore", () => {
     const a = proc(0);
     a.router.start('x', pinged, {});
