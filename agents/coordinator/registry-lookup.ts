@@ -8,7 +8,7 @@
 //     the answers to its own queries (INFORM, or FAILURE / anything else: the parent decides);
 //   - it ends when every query is answered, or at REGISTRY_TIMEOUT, with the answers as output.
 // Durable: xstate persists it inside the parent's snapshot, and the router persists and re-arms its
-// timer with the exchange's (router.ts, outage-timers.ts actorTree); test/unit/registry-lookup.test.ts.
+// timer with the exchange's (router.ts, delayed-events.ts); test/unit/registry-lookup.test.ts.
 import { type AnyActorRef, assign, emit, enqueueActions, type EventObject, type MachineContext, sendTo, setup } from 'xstate';
 import type { Envelope } from '../../shared/acl/index.js';
 import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';

@@ -26,3 +26,4 @@ export {
 export { MemoryTelemetry, SqliteTelemetry, type Telemetry, type TelemetryRecord, preciseNow } from './telemetry.js';
 export { warmUp } from './warm-up.js';
 export { RegisterBatcher } from './register-batch.js';
+export { ExchangeClock } from './outage-timers.js';

@@ -1,135 +1,132 @@
 // Exchange timers and outages (issue 12): while an agent is cut off from the server (or down for a
-// restart) nobody can answer it, so the time must not count against its peers. xstate's scheduler
-// has no "postpone": a delayed event is cancelled and scheduled again under the same id.
-import type { AnyActorRef } from 'xstate';
+// restart) nobody can answer it, so that time must not count against its peers. Each exchange's
+// actor runs on its own ExchangeClock, given through xstate's public `clock` option (issue 10 §2):
+// every delay of the exchange — xstate's own (`after`, delayed raise/sendTo, of the root and of
+// its children, which share the root's system) and those the router re-arms at a restore — is a
+// setTimeout on this clock, so the router pauses, resumes and moves them all here without touching
+// xstate's scheduler. xstate keeps the handle we return and clears it on cancel or stop; we only
+// change when the base clock calls back.
+import type { ActorOptions, AnyActorLogic } from 'xstate';
 
-export interface TimedEntry {
-  actor: AnyActorRef;
-  /** Delayed-event id → absolute deadline on the router's clock (durable roles). */
-  deadlines: Map<string, number>;
-}
+/** xstate's Clock (setTimeout/clearTimeout); its type is not exported by name. */
+export type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
-interface Pending {
-  source: AnyActorRef;
-  target: AnyActorRef;
-  event: unknown;
-  delay: number;
-  id: string;
-  startedAt: number;
-}
+/** Real timers, as xstate's default clock. */
+export const realClock: Clock = {
+  setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+  clearTimeout: (id: ReturnType<typeof setTimeout>) => clearTimeout(id),
+};
 
-interface Scheduler {
-  schedule(source: AnyActorRef, target: AnyActorRef, event: unknown, delay: number, id: string): void;
-  cancel(source: AnyActorRef, id: string): void;
-}
-
-/**
- * The exchange's actor and its live descendants (invoked or spawned children, e.g. the DF lookup
- * of agents/coordinator/registry-lookup.ts), each with its path of child ids from the root ('' for
- * the root): a child's delayed events belong to the exchange as much as the root's.
- */
-export function actorTree(root: AnyActorRef): Map<AnyActorRef, string> {
-  const tree = new Map<AnyActorRef, string>([[root, '']]);
-  const walk = (actor: AnyActorRef, path: string): void => {
-    const children = (actor.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children ?? {};
-    for (const [id, child] of Object.entries(children)) {
-      if (!child || tree.has(child)) continue;
-      const childPath = path ? `${path}/${id}` : id;
-      tree.set(child, childPath);
-      walk(child, childPath);
-    }
-  };
-  walk(root, '');
-  return tree;
-}
-
-/** The key of a delayed event in TimedEntry.deadlines: its id, prefixed with its actor's path for a child's. */
-export const timerKey = (path: string, id: string): string => (path ? `${path}/${id}` : id);
-
-/** The actor at `path` (child ids from `root`), if it is still there. */
-export function actorAt(root: AnyActorRef, path: string | undefined): AnyActorRef | undefined {
-  let actor: AnyActorRef | undefined = root;
-  for (const id of path ? path.split('/') : []) {
-    actor = (actor?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> } | undefined)?.children?.[id];
-  }
-  return actor;
-}
-
-const systemOf = (entry: TimedEntry) => entry.actor.system as unknown as { getSnapshot(): { _scheduledEvents: Record<string, Pending> }; scheduler: Scheduler };
-
-/** The entry's own pending delayed events (its actor's and its children's), each with the time it has left. */
-function pendingOf(entry: TimedEntry, routerNow: number): Array<{ p: Pending; key: string; left: number }> {
-  const now = Date.now();
-  const tree = actorTree(entry.actor);
-  return Object.values(systemOf(entry).getSnapshot()._scheduledEvents)
-    .filter((p) => tree.has(p.source))
-    .map((p) => {
-      // A durable exchange knows its deadline on the router's clock; otherwise xstate's own start time.
-      const key = timerKey(tree.get(p.source) as string, p.id);
-      const deadline = entry.deadlines.get(key);
-      return { p, key, left: Math.max(0, deadline !== undefined ? deadline - routerNow : p.startedAt + p.delay - now) };
-    });
-}
-
-/** Every pending timer of `entries` fires `ms` later than it would have; durable deadlines move with it. */
-export function shiftTimers(entries: Iterable<TimedEntry>, ms: number, routerNow: number): number {
-  if (!(ms > 0)) return 0;
-  let moved = 0;
-  for (const entry of entries) {
-    const { scheduler } = systemOf(entry);
-    for (const { p, key, left } of pendingOf(entry, routerNow)) {
-      scheduler.cancel(p.source, p.id);
-      scheduler.schedule(p.source, p.target, p.event, left + ms, p.id);
-      const deadline = entry.deadlines.get(key);
-      if (deadline !== undefined) entry.deadlines.set(key, deadline + ms);
-      moved += 1;
-    }
-  }
-  return moved;
+interface Timer {
+  fn: () => void;
+  /** Deadline on the exchange's time (ExchangeClock.now): unchanged by pauses and shifts. */
+  at: number;
+  /** The base clock's handle while armed. */
+  base: unknown;
 }
 
 /**
- * Timers stopped while the server is away and started again, with the time each had left, when
- * it is back. Moving them only at the reconnect was too late: a 3 s DF timeout ran out during a
- * 6 s ejabberd restart and the person was told "could not reach the directory" at once.
+ * One exchange's clock over the router's base clock (real timers, or a SimulatedClock in tests).
+ * Its time lags the base clock by what the exchange waited out (outages, downtime) and stands
+ * still while paused; deadlines are kept on its time, so a pause or a shift is one number for the
+ * deadlines and a re-arm of the base timers, whatever xstate or the router scheduled.
  */
-export class TimerPause {
-  private paused = new Map<TimedEntry, Array<{ p: Pending; key: string; left: number }>>();
+export class ExchangeClock implements Clock {
+  private lag = 0;
+  private pausedAt: number | undefined;
+  private readonly timers = new Map<number, Timer>();
+  private nextId = 1;
 
-  get active(): boolean {
-    return this.paused.size > 0;
+  constructor(private readonly base: Clock, private readonly baseNow: () => number) {}
+
+  /** The exchange's time: the base clock's less what it waited out; frozen while paused. */
+  now(): number {
+    return (this.pausedAt ?? this.baseNow()) - this.lag;
   }
 
-  pause(entries: Iterable<TimedEntry>, routerNow: number): number {
-    let n = 0;
-    for (const entry of entries) {
-      if (this.paused.has(entry)) continue;
-      const pending = pendingOf(entry, routerNow);
-      if (pending.length === 0) continue;
-      const { scheduler } = systemOf(entry);
-      for (const { p } of pending) scheduler.cancel(p.source, p.id);
-      this.paused.set(entry, pending);
-      n += pending.length;
-    }
-    return n;
+  get pending(): number {
+    return this.timers.size;
   }
 
-  /** Re-arms what was paused for the entries still `live`; deadlines become now + time left. */
-  resume(live: (entry: TimedEntry) => boolean, routerNow: number): number {
-    let n = 0;
-    for (const [entry, pending] of this.paused) {
-      if (!live(entry)) continue;
-      const { scheduler } = systemOf(entry);
-      // A child that ended meanwhile (its parent left the state that invoked it) keeps no timer.
-      const tree = actorTree(entry.actor);
-      for (const { p, key, left } of pending) {
-        if (!tree.has(p.source)) continue;
-        scheduler.schedule(p.source, p.target, p.event, left, p.id);
-        if (entry.deadlines.has(key)) entry.deadlines.set(key, routerNow + left);
-        n += 1;
+  get paused(): boolean {
+    return this.pausedAt !== undefined;
+  }
+
+  setTimeout(fn: () => void, ms: number): number {
+    const id = this.nextId++;
+    const timer: Timer = { fn, at: this.now() + ms, base: undefined };
+    this.timers.set(id, timer);
+    // Set while paused (the exchange moved on during an outage): it waits for the resume too.
+    if (this.pausedAt === undefined) this.arm(id, timer);
+    return id;
+  }
+
+  clearTimeout(id: number): void {
+    const timer = this.timers.get(id);
+    if (!timer) return;
+    this.timers.delete(id);
+    this.disarm(timer);
+  }
+
+  /** The base clock's time at which a deadline on this clock falls as things stand (paused: counted from now). */
+  toBase(at: number): number {
+    return this.baseNow() + Math.max(0, at - this.now());
+  }
+
+  /** A deadline on this clock for a base-clock deadline (a restored timer's). */
+  fromBase(deadline: number): number {
+    return this.now() + Math.max(0, deadline - this.baseNow());
+  }
+
+  /** The server went away: nothing fires until resume(). Returns the timers stopped. */
+  pause(): number {
+    if (this.pausedAt !== undefined) return 0;
+    this.pausedAt = this.baseNow();
+    for (const timer of this.timers.values()) this.disarm(timer);
+    return this.timers.size;
+  }
+
+  /** The server is back: every timer runs again with the time it had left. Returns the timers re-armed. */
+  resume(): number {
+    if (this.pausedAt === undefined) return 0;
+    this.lag += this.baseNow() - this.pausedAt;
+    this.pausedAt = undefined;
+    for (const [id, timer] of this.timers) this.arm(id, timer);
+    return this.timers.size;
+  }
+
+  /** Every pending timer fires `ms` later (the process was down that long). Returns the timers moved. */
+  shift(ms: number): number {
+    if (!(ms > 0)) return 0;
+    this.lag += ms;
+    if (this.pausedAt === undefined) {
+      for (const [id, timer] of this.timers) {
+        this.disarm(timer);
+        this.arm(id, timer);
       }
     }
-    this.paused.clear();
-    return n;
+    return this.timers.size;
+  }
+
+  /** The exchange ended: nothing of it may fire any more. */
+  dispose(): void {
+    for (const timer of this.timers.values()) this.disarm(timer);
+    this.timers.clear();
+  }
+
+  private arm(id: number, timer: Timer): void {
+    timer.base = this.base.setTimeout(() => {
+      // A base callback that outlived a disarm (a clock that cannot cancel in flight) does nothing.
+      if (this.timers.get(id) !== timer) return;
+      this.timers.delete(id);
+      timer.base = undefined;
+      timer.fn();
+    }, Math.max(0, timer.at - this.now()));
+  }
+
+  private disarm(timer: Timer): void {
+    if (timer.base === undefined) return;
+    this.base.clearTimeout(timer.base);
+    timer.base = undefined;
   }
 }

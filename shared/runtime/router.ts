@@ -1,14 +1,13 @@
 // One xstate actor per conversation exchange (issue #2 §3): an initiating message creates it,
 // replies reach it through in_reply_to, it is removed when it reaches a final state.
 // Correlation maps clean up after themselves (xmpp.js iq/caller.js style).
-import { type ActorOptions, type AnyActorRef, type AnyStateMachine, type AnyActorLogic, createActor } from 'xstate';
-
-type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
+import { type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
 import type { Envelope } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
+import { DelayedEvents, type PersistedTimer } from './delayed-events.js';
 import type { ExchangeEmitted, ExchangeFactory } from './exchange.js';
 import type { Identity } from './names.js';
-import { actorAt, actorTree, shiftTimers, TimerPause, timerKey } from './outage-timers.js';
+import { type Clock, ExchangeClock, realClock } from './outage-timers.js';
 
 export type RouteResult =
   | { outcome: 'opened'; key: string }
@@ -47,7 +46,7 @@ export interface PersistedExchange {
    * Pending delayed events with absolute deadlines (the router's clock), re-armed at restore;
    * `actor`: the path of child ids of the child actor they belong to (absent: the exchange's own).
    */
-  timers: Array<{ id: string; event: unknown; deadline: number; actor?: string }>;
+  timers: PersistedTimer[];
   /** Envelopes sent in the last second: resent at restore (they may have died in the socket buffer). */
   recent: Array<{ at: number; envelope: Envelope }>;
 }
@@ -72,16 +71,11 @@ interface Entry {
   kind?: string;
   from?: Identity;
   outbound: Set<string>;
-  /** Delayed-event key (outage-timers.ts timerKey) → absolute deadline (durable roles). */
-  deadlines: Map<string, number>;
+  /** Every delay of the exchange runs on it: paused, resumed and moved for outages (outage-timers.ts). */
+  clock: ExchangeClock;
+  /** Its pending delayed events, to persist and re-arm them (durable exchanges only: delayed-events.ts). */
+  delayed?: DelayedEvents;
   recent: PersistedExchange['recent'];
-}
-
-interface Scheduled {
-  source: AnyActorRef;
-  event: unknown;
-  delay: number;
-  id: string;
 }
 
 /** A bounded set that forgets its oldest members (replay/duplicate and late-reply memory). */
@@ -100,8 +94,6 @@ export class BoundedSet {
 export class Router {
   private readonly factories = new Map<string, ExchangeFactory>();
   private readonly actors = new Map<string, Entry>();
-  /** Timers stopped while the server is away (pauseTimers / resumeTimers). */
-  private readonly paused = new TimerPause();
   /** reply_with of any envelope an actor sent or was opened by → actor key. */
   private readonly correlation = new Map<string, string>();
   private readonly closed = new BoundedSet(50000);
@@ -180,17 +172,7 @@ export class Router {
     }
     if (!m || m.id !== rec.machineId) return undefined;
     const snapshot = withFunctions(rec.snapshot, input);
-    const actor = this.launch(rec.key, m, { input, snapshot, request: rec.request, kind: rec.kind, from: rec.from, outbound: rec.outbound, recent: rec.recent });
-    const scheduler = (actor.system as unknown as { scheduler: { schedule(s: AnyActorRef, t: AnyActorRef, e: unknown, d: number, id: string): void } }).scheduler;
-    const entry = this.actors.get(rec.key);
-    for (const t of rec.timers) {
-      // A child's timer goes back to the child xstate restored from the snapshot (same path of ids).
-      const owner = actorAt(actor, t.actor);
-      if (!owner) continue;
-      entry?.deadlines.set(timerKey(t.actor ?? '', t.id), t.deadline);
-      scheduler.schedule(owner, owner, t.event, Math.max(0, t.deadline - this.now()), t.id);
-    }
-    return actor;
+    return this.launch(rec.key, m, { input, snapshot, timers: rec.timers, request: rec.request, kind: rec.kind, from: rec.from, outbound: rec.outbound, recent: rec.recent });
   }
 
   private now(): number {
@@ -200,19 +182,31 @@ export class Router {
 
   private launch(
     key: string, machine: AnyStateMachine,
-    o: { input?: unknown; snapshot?: unknown; request?: Envelope | undefined; kind?: string | undefined; from?: Identity | undefined; outbound?: string[]; recent?: PersistedExchange['recent']; ephemeral?: boolean },
+    o: {
+      input?: unknown; snapshot?: unknown; timers?: PersistedTimer[]; request?: Envelope | undefined; kind?: string | undefined; from?: Identity | undefined;
+      outbound?: string[]; recent?: PersistedExchange['recent']; ephemeral?: boolean;
+    },
   ): AnyActorRef {
     const { request } = o;
     const persist = o.ephemeral ? undefined : this.opts.persist;
+    // The exchange's own clock and, when it is persisted, an inspector that tracks its delayed
+    // events: both public xstate options (createActor's `clock` and `inspect`), no scheduler access.
+    const clock = new ExchangeClock(this.opts.clock ?? realClock, () => this.now());
+    // (A restored exchange is tracked in any case: its re-armed timers must see the cancels.)
+    const delayed = persist || o.timers?.length ? new DelayedEvents(clock) : undefined;
     const actor = createActor(machine, {
       input: o.input,
-      ...(this.opts.clock ? { clock: this.opts.clock } : {}),
+      clock,
+      ...(delayed ? { inspect: delayed.inspect } : {}),
       ...(o.snapshot ? { snapshot: o.snapshot as never } : {}),
     });
     const entry: Entry = {
       actor, conversationId: request?.conversation_id ?? key.split('/')[0] ?? key, request, kind: o.kind, from: o.from,
-      outbound: new Set(o.outbound ?? []), deadlines: new Map(), recent: o.recent ?? [],
+      outbound: new Set(o.outbound ?? []), clock, ...(delayed ? { delayed } : {}), recent: o.recent ?? [],
     };
+    // A restored exchange's timers (xstate re-arms none from a snapshot): before start, so the
+    // record saved by the first transition already holds them; its children exist from the snapshot.
+    if (o.timers?.length) delayed?.rearm(actor, o.timers);
     this.actors.set(key, entry);
     if (request) this.correlation.set(request.reply_with, key);
     for (const id of entry.outbound) this.correlation.set(id, key);
@@ -243,22 +237,8 @@ export class Router {
 
   private record(key: string, entry: Entry, machineId: string): PersistedExchange {
     const now = this.now();
-    const scheduled = (entry.actor.system as unknown as { getSnapshot(): { _scheduledEvents: Record<string, Scheduled> } }).getSnapshot()._scheduledEvents;
-    const timers: PersistedExchange['timers'] = [];
-    const live = new Set<string>();
     // The exchange's own timers and its children's (a sub-protocol run as a child actor).
-    const tree = actorTree(entry.actor);
-    for (const s of Object.values(scheduled)) {
-      const path = tree.get(s.source);
-      if (path === undefined) continue;
-      const key = timerKey(path, s.id);
-      live.add(key);
-      // First seen in the transition that scheduled it: its deadline is now + delay.
-      let deadline = entry.deadlines.get(key);
-      if (deadline === undefined) entry.deadlines.set(key, (deadline = now + s.delay));
-      timers.push({ id: s.id, event: s.event, deadline, ...(path ? { actor: path } : {}) });
-    }
-    for (const id of entry.deadlines.keys()) if (!live.has(id)) entry.deadlines.delete(id);
+    const timers = entry.delayed?.persisted(entry.actor) ?? [];
     entry.recent = entry.recent.filter((r) => r.at >= now - RECENT_MS);
     return {
       key, machineId, conversationId: entry.conversationId, outbound: [...entry.outbound], snapshot: entry.actor.getPersistedSnapshot(), timers, recent: entry.recent,
@@ -299,6 +279,7 @@ export class Router {
       this.opts.persist.remove(key, entry.recent.filter((r) => r.at >= since).map((r) => r.envelope));
     }
     entry.actor.stop();
+    entry.clock.dispose();
   }
 
   /**
@@ -306,18 +287,26 @@ export class Router {
    * server (or down) for that long, so its peers could not answer (outage-timers.ts).
    */
   extendTimers(ms: number): number {
-    return shiftTimers(this.actors.values(), ms, this.now());
+    let n = 0;
+    for (const entry of this.actors.values()) n += entry.clock.shift(ms);
+    return n;
   }
 
-  /** The server went away: every live exchange's timers stop until resumeTimers (outage-timers.ts). */
+  /**
+   * The server went away: every live exchange's timers stop until resumeTimers, and those it sets
+   * meanwhile wait too (outage-timers.ts). Exchanges opened during the outage run as usual.
+   */
   pauseTimers(): number {
-    return this.paused.pause(this.actors.values(), this.now());
+    let n = 0;
+    for (const entry of this.actors.values()) n += entry.clock.pause();
+    return n;
   }
 
   /** The server is back: paused timers run again with the time they had left. */
   resumeTimers(): number {
-    const live = new Set(this.actors.values());
-    return this.paused.resume((e) => live.has(e as Entry), this.now());
+    let n = 0;
+    for (const entry of this.actors.values()) n += entry.clock.resume();
+    return n;
   }
 
   stopAll(): void {
@@ -325,6 +314,7 @@ export class Router {
       const entry = this.actors.get(key);
       this.actors.delete(key);
       entry?.actor.stop();
+      entry?.clock.dispose();
     }
   }
 }
