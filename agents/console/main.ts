@@ -39,3 +39,5 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// Ends with its supervisor (its IPC channel closing), as the agents do (shared/runtime/process-end.ts).
+if (process.send) process.once('disconnect', stop);
