@@ -4,16 +4,9 @@
 // ajv; a manifest that does not validate, an inputSchema that does not compile or a pattern that
 // is no regular expression makes the skill bad (reported and skipped), never a crash.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { inProcessProblem, type Recognition } from './recognition.js';
 
-export interface Recognition {
-  /** Regular expressions (case-insensitive); a match scores `score` (default 1). */
-  patterns?: string[];
-  /** Words or phrases; one occurring in the question scores 0.5. */
-  keywords?: string[];
-  /** The handler module exports recognise(question) → number in [0, 1] or boolean. */
-  module?: boolean;
-  score?: number;
-}
+export type { Recognition } from './recognition.js';
 
 export interface SkillManifest {
   name: string;
@@ -76,6 +69,7 @@ export const MANIFEST_SCHEMA = {
         patterns: strings(50, 500),
         keywords: strings(100, 100),
         module: { type: 'boolean' },
+        inProcess: { type: 'boolean' },
         score: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
       },
     },
@@ -134,6 +128,8 @@ export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck
       return { ok: false, detail: `skill.json: /recognise/patterns: ${(err as Error).message}` };
     }
   }
+  const inProcess = m.recognise?.inProcess ? inProcessProblem(m.recognise.patterns ?? []) : undefined;
+  if (inProcess) return { ok: false, detail: `skill.json: /recognise/inProcess: ${inProcess}` };
   let validateInput: ValidateFunction;
   try {
     validateInput = ajv.compile(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
