@@ -171,7 +171,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     const lower = question.toLowerCase();
     const candidates: Active[] = [];
     const scores: number[] = [];
-    const ask: number[] = [];
+    let ask: number[] = [];
     for (const a of this.active.values()) {
       if (!a.quick.answers) continue;
       const here = a.quick.score(question, lower);
@@ -179,6 +179,10 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
       candidates.push(a);
       scores.push(here.score);
     }
+    // A score of 1 here is final: its own worker cannot raise it, and no skill after it can beat
+    // it (the first best wins); only workers of skills before it are still asked.
+    const top = scores.findIndex((s) => s >= 1);
+    if (top !== -1) ask = ask.filter((i) => i < top);
     const only = ask.length === 1 ? candidates[ask[0] as number] : undefined;
     if (job && only && scores.every((s) => s === 0)) {
       const claimed = await this.claim(only, question, job);
