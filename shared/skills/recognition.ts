@@ -25,10 +25,10 @@ export interface Recognition {
 }
 
 /** Longer questions go to the worker: the work here is bounded by patterns × this. */
-export const IN_PROCESS_MAX_CHARS = 256;
+export const IN_PROCESS_MAX_CHARS = 160;
 export const IN_PROCESS_MAX_PATTERNS = 16;
 /** `*`, `+`, `?`, `{` and `|` in all patterns: each adds threads the automaton may carry per character. */
-export const IN_PROCESS_MAX_OPERATORS = 32;
+export const IN_PROCESS_MAX_OPERATORS = 24;
 
 function enableLinearEngine(): boolean {
   try {
@@ -46,12 +46,16 @@ const LINEAR = 'l';
 /** Whether this Node has V8's linear-time engine (Node 16 and later do, behind the flag above). */
 export const LINEAR_ENGINE = enableLinearEngine();
 
-/** Operators outside escapes (inside a character class they count too: an upper bound). */
+/**
+ * Quantifiers and alternatives outside escapes (inside a character class they count too: an upper
+ * bound); the `?` of a group's `(?:`, `(?=` is syntax, not a quantifier.
+ */
 function operators(pattern: string): number {
   let n = 0;
   for (let i = 0; i < pattern.length; i += 1) {
     const c = pattern[i];
     if (c === '\\') i += 1;
+    else if (c === '?' && pattern[i - 1] === '(') continue;
     else if (c === '*' || c === '+' || c === '?' || c === '{' || c === '|') n += 1;
   }
   return n;
