@@ -47,6 +47,17 @@ const LINEAR = 'l';
 export const LINEAR_ENGINE = enableLinearEngine();
 
 /**
+ * A RegExp on the linear-time engine, for patterns checked in the specialist's process on any
+ * input (an inputSchema's `pattern`, manifest.ts). Throws when it cannot be one: no linear engine,
+ * or a construct it cannot run in linear time; \p{…} and \u{…} need the `u` flag it lacks.
+ */
+export function linearRegExp(pattern: string): RegExp {
+  if (!LINEAR_ENGINE) throw new Error('this Node has no linear-time regular expressions');
+  if (/(?:^|[^\\])(?:\\\\)*\\(?:[pP]\{|u\{)/.test(pattern)) throw new Error(`/${pattern}/: \\p{…} and \\u{…} need the u flag, which the linear-time engine lacks`);
+  return new RegExp(pattern, LINEAR);
+}
+
+/**
  * Quantifiers and alternatives outside escapes (inside a character class they count too: an upper
  * bound); the `?` of a group's `(?:`, `(?=` is syntax, not a quantifier.
  */

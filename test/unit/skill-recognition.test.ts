@@ -50,6 +50,19 @@ describe('Skills [recognition] in-process patterns are linear-time, bounded and 
     expect(score(q, 'aaaa')).to.deep.equal({ score: 1, worker: false });
   });
 
+  it('an inputSchema pattern (checked in the main thread on every question) runs in linear time or is rejected', () => {
+    const schema = (pattern: string) => checkSkillManifest({ ...manifest({ module: true }), inputSchema: { type: 'object', properties: { question: { type: 'string', pattern } } } }, 'probe');
+    const evil = schema('^(a+)+$');
+    if (!evil.ok) throw new Error(evil.detail);
+    const t0 = performance.now();
+    expect(evil.validateInput({ question: 'a'.repeat(5000) + '!' })).to.equal(false); // 28 characters took 13 s before
+    expect(performance.now() - t0).to.be.below(1000);
+    expect(evil.validateInput({ question: 'aaa' })).to.equal(true);
+    expect(schema('^(?=a)')).to.deep.include({ ok: false });
+    expect((schema('^(?=a)') as { detail: string }).detail).to.match(/inputSchema does not compile: .*linear time/);
+    expect((schema('^\\p{L}+$') as { detail: string }).detail).to.match(/need the u flag/);
+  });
+
   it('a question longer than the bound goes to the worker instead', () => {
     const q = quick(['^define\\s']);
     expect(score(q, 'define ' + 'x'.repeat(IN_PROCESS_MAX_CHARS))).to.deep.equal({ score: 0, worker: true });
