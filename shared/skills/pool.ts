@@ -64,12 +64,13 @@ export class SkillPool {
   claim(question: string, input: Record<string, unknown>, session_id: string, recogniseMs: number): Promise<Claim> | undefined {
     const w = this.idleWorker();
     if (!w) return undefined;
-    const stopper = new AbortController();
-    const cancel = () => stopper.abort();
+    // No AbortController per question: dispatch hands back its stop function (measured CPU).
+    const handle: { stop?: () => void } = {};
+    const cancel = () => handle.stop?.();
     return new Promise<Claim>((resolve) => {
-      const result = this.dispatch(w, { op: 'serve', question, input, session_id }, recogniseMs, stopper.signal, (score) => {
+      const result = this.dispatch(w, { op: 'serve', question, input, session_id }, recogniseMs, undefined, (score) => {
         resolve({ score, result: result as Promise<SkillResult>, cancel });
-      }).finally(() => this.release(w));
+      }, handle).finally(() => this.release(w));
       // Not claimed: `done` carries the score; failed before any recognition: 0.
       result.then((v) => resolve({ score: typeof v === 'number' ? v : 0, cancel }), () => resolve({ score: 0, cancel }));
     });
@@ -200,7 +201,7 @@ export class SkillPool {
    * `timeoutMs` or on `signal`. A `serve` op's `recognised` restarts the timer with the skill's
    * own time limit (the run that follows) and is passed to `onRecognised`.
    */
-  private dispatch(w: PoolWorker, op: Op, timeoutMs: number, signal?: AbortSignal, onRecognised?: (score: number) => void): Promise<unknown> {
+  private dispatch(w: PoolWorker, op: Op, timeoutMs: number, signal?: AbortSignal, onRecognised?: (score: number) => void, handle?: { stop?: () => void }): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(new ParleyError('INTERNAL_ERROR', 'cancelled'));
     const id = ++this.nextId;
     return new Promise<unknown>((resolve, reject) => {
@@ -213,6 +214,7 @@ export class SkillPool {
       const overrun = (ms: number) => setTimeout(() => stop(new ParleyError('TIMEOUT', `the ${this.o.name} skill took longer than ${ms} ms and was stopped`)), ms);
       let timer = overrun(timeoutMs);
       const onAbort = () => stop(new ParleyError('INTERNAL_ERROR', 'cancelled'));
+      if (handle) handle.stop = () => w.current?.id === id && onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => {
         clearTimeout(timer);
