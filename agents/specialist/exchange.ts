@@ -5,7 +5,7 @@
 import { type AnyActorRef, fromPromise } from 'xstate';
 import { agoraError, type Envelope, replyTo } from '../../shared/acl/index.js';
 import type { ExchangeFactory } from '../../shared/runtime/index.js';
-import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput } from './machine.js';
+import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput, type RecogniseInput } from './machine.js';
 import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 
 /** Counts exchanges between acceptance and their end; over the limit the specialist REFUSEs busy. */
@@ -30,8 +30,9 @@ export class Slots {
 export interface SkillRunner {
   /** "arithmetic (e.g. "what is 17 * 23?"), …" for the OUT_OF_SCOPE detail. */
   scope(): string;
-  recognise(question: string): Promise<string | null>;
-  run(skill: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal): Promise<ComputeOutput>;
+  /** With `job`, a skill that claims the question may start it at once (taken by run with `key`). */
+  recognise(question: string, job?: RecogniseInput['job']): Promise<string | null>;
+  run(skill: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal, key?: string): Promise<ComputeOutput>;
 }
 
 export interface AskExchangeDeps {
@@ -48,9 +49,9 @@ type Resolve<D> = (self: string | undefined) => D;
 function provided(depsOf: Resolve<AskExchangeDeps>) {
   return {
     actors: {
-      recognise: fromPromise<string | null, { question: string }>(({ input }) => depsOf(undefined).skills.recognise(input.question)),
+      recognise: fromPromise<string | null, RecogniseInput>(({ input }) => depsOf(undefined).skills.recognise(input.question, input.job)),
       // xstate aborts `signal` when the actor stops (CANCEL, COMPUTE_TIMEOUT): the worker is terminated.
-      compute: fromPromise<ComputeOutput, ComputeInput>(({ input, signal }) => depsOf(input.self).skills.run(input.expert, input.args, input.session_id, signal)),
+      compute: fromPromise<ComputeOutput, ComputeInput>(({ input, signal }) => depsOf(input.self).skills.run(input.expert, input.args, input.session_id, signal, input.key)),
     },
     actions: {
       releaseSlot: ({ context }: { context: { self: string } }) => {

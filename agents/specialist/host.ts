@@ -151,10 +151,10 @@ const hosted = members.map((m) => {
   agentsByJid.set(m.jid.toLowerCase(), agent);
   const skills: SkillRunner = {
     scope: shared.scope, recognise: shared.recognise,
-    run: async (skill, args, session, signal) => {
+    run: async (skill, args, session, signal, key) => {
       owners.set(session, agent);
       try {
-        return await shared.run(skill, args, session, signal);
+        return await shared.run(skill, args, session, signal, key);
       } finally {
         if (owners.get(session) === agent) owners.delete(session);
       }

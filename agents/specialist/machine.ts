@@ -9,6 +9,16 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import { replyTo, errorContent, performativeFor, toParleyError } from '../../shared/acl/index.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 
+/**
+ * What the recognise actor gets: the question and, in an ASK_EXPERT exchange, its job, so a skill
+ * that claims the question can start it in the same worker round trip (issue 15; the AGREE still
+ * goes out first). `key` names the exchange; compute passes it back to take that run.
+ */
+export interface RecogniseInput {
+  question: string;
+  job?: { key: string; args: Record<string, unknown>; session_id: string };
+}
+
 export interface ComputeInput {
   expert: string;
   question: string;
@@ -17,6 +27,8 @@ export interface ComputeInput {
   session_id: string;
   /** The agent whose exchange runs it (a host's shared machines find that agent's runner by it). */
   self?: string;
+  /** The exchange's key when its recognition may have started the run (RecogniseInput.job). */
+  key?: string;
 }
 export interface ComputeOutput {
   answer: string;
@@ -47,11 +59,14 @@ const questionOf = (input: AskInput): string => {
 const sessionOf = (input: AskInput): string =>
   (input.request.content as { context_ref?: { session_id?: string } }).context_ref?.session_id ?? input.request.conversation_id;
 
+/** Unique while the exchange lasts: the receiving agent and the request's message id. */
+const exchangeKey = (context: AskContext): string => `${context.self ?? ''}|${context.request.reply_with}`;
+
 export const askExpertMachine = setup({
   types: {} as { input: AskInput; context: AskContext; events: InboundEvent; emitted: ExchangeEmitted },
   delays: { COMPUTE_TIMEOUT: ({ context }) => context.computeMs },
   actors: {
-    recognise: fromPromise<string | null, { question: string }>(async () => {
+    recognise: fromPromise<string | null, RecogniseInput>(async () => {
       throw new Error('recognise is provided by exchange.ts');
     }),
     compute: fromPromise<ComputeOutput, ComputeInput>(async () => {
@@ -104,7 +119,7 @@ export const askExpertMachine = setup({
         recognising: {
           invoke: {
             src: 'recognise',
-            input: ({ context }) => ({ question: context.question }),
+            input: ({ context }) => ({ question: context.question, job: { key: exchangeKey(context), args: context.args, session_id: context.session_id } }),
             onDone: [
               { guard: ({ event }) => event.output === null, target: '#askExpert.outOfScope' },
               { target: 'working', actions: assign({ expert: ({ event }) => event.output }) },
@@ -117,7 +132,7 @@ export const askExpertMachine = setup({
           entry: 'agree',
           invoke: {
             src: 'compute',
-            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id, self: context.self }),
+            input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id, self: context.self, key: exchangeKey(context) }),
             onDone: {
               target: '#askExpert.answered',
               actions: emit(({ context, event }) => ({

@@ -32,7 +32,7 @@ export function describeScope(skills: readonly SkillDef[]): string {
 export function hostRunner(host: SkillHost): SkillRunner {
   return {
     scope: () => describeScope(host.skills()),
-    recognise: (q) => host.recognise(q),
-    run: (skill, args, session, signal) => host.run(skill, args, session, signal),
+    recognise: (q, job) => host.recognise(q, job),
+    run: (skill, args, session, signal, key) => host.run(skill, args, session, signal, key),
   };
 }

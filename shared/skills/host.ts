@@ -9,7 +9,8 @@ import type { A2aKind, SkillResult } from './handler-api.js';
 import type { Catalogue, SkillDef, SkillProblem } from './catalogue.js';
 import { formatErrors } from './manifest.js';
 import path from 'node:path';
-import { type CallRequest, SkillPool } from './pool.js';
+import { type CallRequest, type Claim, SkillPool } from './pool.js';
+import { QuickRecogniser } from './recognition.js';
 import type { SandboxSpec } from './sandbox.js';
 import { envString } from '../config/index.js';
 import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/index.js';
@@ -51,7 +52,29 @@ export interface HostOptions {
 interface Active {
   def: SkillDef;
   pool: SkillPool;
+  quick: QuickRecogniser;
 }
+
+/**
+ * A question's job, offered to recognise(): when one worker decides the question and that skill
+ * may start at once, its run goes on in the same worker (SkillPool.claim) and run(…, key) takes
+ * its result. `key` names the exchange (unique while it lasts).
+ */
+export interface JobOffer {
+  key: string;
+  args: Record<string, unknown>;
+  session_id: string;
+}
+
+/** A run started with its recognition, not yet taken by run(); dropped if nobody takes it. */
+interface Started {
+  name: string;
+  claim: Claim;
+  timer: NodeJS.Timeout;
+}
+
+/** How long a started run waits to be taken (the exchange goes on from recognition to run at once). */
+const UNTAKEN_MS = 5000;
 
 export interface ApplyReport {
   added: string[];
@@ -65,6 +88,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   private queue: Promise<unknown> = Promise.resolve();
   /** The last catalogue applied: the model's tools (ctx.llm.tools()). */
   private catalogue: Catalogue = { skills: [], problems: [] };
+  private readonly started = new Map<string, Started>();
 
   constructor(private readonly o: HostOptions) {
     super();
@@ -97,7 +121,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
       try {
         await pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
         await warmExamples(def, pool);
-        this.active.set(name, { def, pool });
+        this.active.set(name, { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) });
       } catch (err) {
         await pool.close();
         problems.push({ dir: def.dir, name, detail: `handler: ${(err as Error).message}` });
@@ -137,28 +161,89 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     });
   }
 
-  /** The skill that recognises the question best, or null (OUT_OF_SCOPE). */
-  async recognise(question: string): Promise<string | null> {
-    const candidates = [...this.active.values()].filter((a) => {
-      const r = a.def.manifest.recognise;
-      return r && (r.module || r.patterns?.length || r.keywords?.length);
-    });
-    const scores = await Promise.all(candidates.map((a) => a.pool.recognise(question, this.o.recogniseMs ?? 2000).catch(() => 0)));
+  /**
+   * The skill that recognises the question best, or null (OUT_OF_SCOPE). Keywords and in-process
+   * patterns are scored here (recognition.ts); only what needs a worker goes to one. With `job`,
+   * when exactly one worker decides (nothing here scored) and its skill may start at once, the
+   * recognition and the run are one dispatch (claim).
+   */
+  async recognise(question: string, job?: JobOffer): Promise<string | null> {
+    const lower = question.toLowerCase();
+    const candidates: Active[] = [];
+    const scores: number[] = [];
+    let ask: number[] = [];
+    for (const a of this.active.values()) {
+      if (!a.quick.answers) continue;
+      const here = a.quick.score(question, lower);
+      if (here.worker) ask.push(candidates.length);
+      candidates.push(a);
+      scores.push(here.score);
+    }
+    // A score of 1 here is final: its own worker cannot raise it, and no skill after it can beat
+    // it (the first best wins); only workers of skills before it are still asked.
+    const top = scores.findIndex((s) => s >= 1);
+    if (top !== -1) ask = ask.filter((i) => i < top);
+    const only = ask.length === 1 ? candidates[ask[0] as number] : undefined;
+    if (job && only && scores.every((s) => s === 0)) {
+      const claimed = await this.claim(only, question, job);
+      if (claimed !== undefined) return claimed;
+    }
+    const recogniseMs = this.o.recogniseMs ?? 2000;
+    await Promise.all(ask.map(async (i) => {
+      const s = await (candidates[i] as Active).pool.recognise(question, recogniseMs).catch(() => 0);
+      if (typeof s === 'number' && s > (scores[i] as number)) scores[i] = s;
+    }));
     let best: string | null = null;
     let bestScore = 0;
     scores.forEach((s, i) => {
-      if (typeof s === 'number' && s > bestScore) [best, bestScore] = [candidates[i]?.def.name ?? null, s];
+      if (s > bestScore) [best, bestScore] = [candidates[i]?.def.name ?? null, s];
     });
     return best;
   }
 
-  /** Validates the args (less hints the skill does not declare) against the skill's inputSchema and runs it in its pool. */
-  async run(name: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal): Promise<{ answer: string; meta: Record<string, unknown> }> {
+  /** The claimed skill's name, null (not claimed: out of scope), or undefined (no claim was possible). */
+  private async claim(a: Active, question: string, job: JobOffer): Promise<string | null | undefined> {
+    const { def, pool } = a;
+    if (!startsAtOnce(def) || this.started.has(job.key)) return undefined;
+    const args = withoutUndeclaredHints(job.args, def.manifest.inputSchema);
+    if (!def.validateInput(args)) return undefined; // recognised first: AGREE, then FAILURE INVALID_ARGS
+    const pending = pool.claim(question, args, job.session_id, this.o.recogniseMs ?? 2000);
+    if (!pending) return undefined; // no idle worker: recognitions keep their place ahead of queued runs
+    const claim = await pending;
+    if (!claim.result || claim.score <= 0) return null;
+    // Taken by run() within the same turn as a rule; an exchange that ended in between (CANCEL
+    // while recognising) leaves it to finish within the skill's time limit, unread.
+    const timer = setTimeout(() => this.started.delete(job.key), UNTAKEN_MS);
+    timer.unref();
+    this.started.set(job.key, { name: def.name, claim, timer });
+    return def.name;
+  }
+
+  /**
+   * Validates the args (less hints the skill does not declare) against the skill's inputSchema and
+   * runs it in its pool; or, given the `key` of a run recognise() already started, its result.
+   */
+  async run(name: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal, key?: string): Promise<{ answer: string; meta: Record<string, unknown> }> {
     const a = this.active.get(name);
     if (!a) throw new ParleyError('INTERNAL_ERROR', `the ${name} skill is not loaded here (it was removed or disabled)`);
-    args = withoutUndeclaredHints(args, a.def.manifest.inputSchema);
-    if (!a.def.validateInput(args)) throw new ParleyError('INVALID_ARGS', `the ${name} skill's input: ${formatErrors(a.def.validateInput.errors)}`);
-    const out: SkillResult = await a.pool.run(args, session_id, signal);
+    const started = key === undefined ? undefined : this.started.get(key);
+    let out: SkillResult;
+    if (started?.name === name && started.claim.result) {
+      clearTimeout(started.timer);
+      this.started.delete(key as string);
+      const cancel = () => started.claim.cancel();
+      if (signal?.aborted) cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        out = await started.claim.result;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    } else {
+      args = withoutUndeclaredHints(args, a.def.manifest.inputSchema);
+      if (!a.def.validateInput(args)) throw new ParleyError('INVALID_ARGS', `the ${name} skill's input: ${formatErrors(a.def.validateInput.errors)}`);
+      out = await a.pool.run(args, session_id, signal);
+    }
     return { answer: out.answer, meta: { ...out.meta, skill: name, version: a.def.manifest.version } };
   }
 
@@ -194,6 +279,8 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   }
 
   async close(): Promise<void> {
+    for (const s of this.started.values()) clearTimeout(s.timer);
+    this.started.clear();
     for (const a of this.active.values()) await a.pool.close();
     this.active.clear();
   }
@@ -207,8 +294,16 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
  * that kills its sandbox (crash, exit, out of memory) or overruns its time limit would do the same
  * to every person who asks: the skill is not served, with the reason (throws; host.ts reports it).
  */
+/**
+ * A skill whose run may start with its recognition, before the specialist sent its AGREE: one
+ * that calls nothing (no ctx.use, ctx.a2a, ctx.llm), so nothing leaves the sandbox before then.
+ */
+export function startsAtOnce(def: SkillDef): boolean {
+  return (def.manifest.uses ?? []).length === 0 && !A2A_SKILLS.has(def.name) && !def.granted.llm;
+}
+
 export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
-  if ((def.manifest.uses ?? []).length > 0 || A2A_SKILLS.has(def.name) || def.granted.llm) return 0;
+  if (!startsAtOnce(def)) return 0;
   let answered = 0;
   for (const q of def.manifest.examples ?? []) {
     const args = { question: q };

@@ -6,3 +6,7 @@ export {
 } from './catalogue.js';
 export { SKILL_NAME, type SkillManifest, checkSkillManifest } from './manifest.js';
 export { type Role, defaultRoleName, loadRoles, roleAllows } from './roles.js';
+export {
+  IN_PROCESS_MAX_CHARS, IN_PROCESS_MAX_OPERATORS, IN_PROCESS_MAX_PATTERNS, LINEAR_ENGINE,
+  QuickRecogniser,
+} from './recognition.js';

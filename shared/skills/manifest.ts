@@ -4,16 +4,9 @@
 // ajv; a manifest that does not validate, an inputSchema that does not compile or a pattern that
 // is no regular expression makes the skill bad (reported and skipped), never a crash.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { inProcessProblem, LINEAR_ENGINE, linearRegExp, type Recognition } from './recognition.js';
 
-export interface Recognition {
-  /** Regular expressions (case-insensitive); a match scores `score` (default 1). */
-  patterns?: string[];
-  /** Words or phrases; one occurring in the question scores 0.5. */
-  keywords?: string[];
-  /** The handler module exports recognise(question) → number in [0, 1] or boolean. */
-  module?: boolean;
-  score?: number;
-}
+export type { Recognition } from './recognition.js';
 
 export interface SkillManifest {
   name: string;
@@ -76,6 +69,7 @@ export const MANIFEST_SCHEMA = {
         patterns: strings(50, 500),
         keywords: strings(100, 100),
         module: { type: 'boolean' },
+        inProcess: { type: 'boolean' },
         score: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
       },
     },
@@ -114,6 +108,13 @@ export const DEFAULT_INPUT_SCHEMA = {
 // One ajv for manifests and the skills' inputSchemas; strict off: skill authors write schemas.
 const ajv = new Ajv({ allErrors: true, strict: false });
 const checkManifest = ajv.compile<SkillManifest>(MANIFEST_SCHEMA);
+// A skill's inputSchema validates every question's args in the specialist's main thread
+// (host.run): a backtracking `pattern` there (e.g. ^(a+)+$ took 13 s on 28 characters) would
+// stall the specialist. Its patterns run on the linear-time engine; one that cannot makes the
+// inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
+const inputAjv = LINEAR_ENGINE
+  ? new Ajv({ allErrors: true, strict: false, code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } })
+  : ajv;
 
 export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
   (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
@@ -134,9 +135,11 @@ export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck
       return { ok: false, detail: `skill.json: /recognise/patterns: ${(err as Error).message}` };
     }
   }
+  const inProcess = m.recognise?.inProcess ? inProcessProblem(m.recognise.patterns ?? []) : undefined;
+  if (inProcess) return { ok: false, detail: `skill.json: /recognise/inProcess: ${inProcess}` };
   let validateInput: ValidateFunction;
   try {
-    validateInput = ajv.compile(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
+    validateInput = inputAjv.compile(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
   } catch (err) {
     return { ok: false, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` };
   }

@@ -3,155 +3,27 @@
 // that runs too long has its worker killed (FAILURE TIMEOUT), a worker that throws outside a
 // call, runs out of memory or exits takes only its own call with it (FAILURE INTERNAL_ERROR).
 // New workers replace dead ones on demand; the specialist keeps serving.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ParleyError } from '../acl/index.js';
 import type { SkillResult } from './handler-api.js';
-import type { Recognition } from './manifest.js';
-import { sandboxCommand, type SandboxSpec, stageSkillDir } from './sandbox.js';
-import type { FromWorker, ToWorker } from './wire.js';
+import { PoolWorker, type PoolOptions } from './pool-worker.js';
+import type { ToWorker } from './wire.js';
 
-const WORKER_SCRIPT = fileURLToPath(new URL('./worker.js', import.meta.url));
+export type { CallRequest, PoolOptions } from './pool-worker.js';
 
-export interface CallRequest {
-  method: 'use' | 'a2a' | 'llm';
-  target: string;
-  input: Record<string, unknown>;
-  session_id: string;
-}
+type Op =
+  | { op: 'recognise'; question: string }
+  | { op: 'run'; input: Record<string, unknown>; session_id: string }
+  | { op: 'serve'; question: string; input: Record<string, unknown>; session_id: string };
 
-export interface PoolOptions {
-  name: string;
-  handlerPath: string;
-  /** Busts the ESM import cache when the handler changed (hot reload). */
-  fingerprint: string;
-  recognise: Recognition;
-  timeoutMs: number;
-  memoryMb: number;
-  maxWorkers: number;
-  keepIdle?: number;
-  /**
-   * How long a worker beyond `keepIdle` stays idle before it is stopped (default 30 s). Stopping
-   * it as soon as a burst ends made the next burst start workers again: a skill's worker costs
-   * ~1 s of CPU to start (mathjs), which was most of the full flow's CPU under load (issue #3).
-   */
-  idleMs?: number;
-  startTimeoutMs?: number;
-  /** Capabilities the skill declared and the operator granted (sandbox.ts). */
-  grants?: SandboxSpec['grants'];
-  /** The worker offers ctx.llm (served by onCall, method 'llm'). */
-  llm?: boolean;
-  onCall?: (call: CallRequest) => Promise<unknown>;
-  onLog?: (line: string) => void;
-}
-
-interface Current {
-  id: number;
-  resolve: (v: unknown) => void;
-  reject: (e: ParleyError) => void;
-}
-
-class PoolWorker {
-  busy = false;
-  dead = false;
-  isReady = false;
-  /** The last lines the worker printed (the reason it died, if it did). */
-  lastOutput = '';
-  current: Current | undefined;
-  /** Stops this idle extra worker unless a call takes it first (SkillPool.release). */
-  idleTimer: NodeJS.Timeout | undefined;
-  readonly ready: Promise<void>;
-  readonly worker: ChildProcess;
-
-  constructor(private readonly o: PoolOptions, onGone: (w: PoolWorker) => void) {
-    const skillDir = stageSkillDir(path.dirname(o.handlerPath), o.name, o.fingerprint);
-    const handler = path.join(skillDir, path.relative(path.dirname(o.handlerPath), o.handlerPath));
-    const url = `${pathToFileURL(handler).href}?v=${o.fingerprint}`;
-    const cmd = sandboxCommand({
-      script: WORKER_SCRIPT,
-      args: [JSON.stringify({ name: o.name, handlerUrl: url, recognise: o.recognise, ...(o.llm ? { llm: true } : {}) })],
-      skillDir, memoryMb: o.memoryMb, ...(o.grants ? { grants: o.grants } : {}),
-    });
-    // Only granted variables: no secret, path or setting of the specialist reaches the skill.
-    // Its own process group, so terminate() ends the whole chain (unshare → setpriv → prlimit →
-    // node): the parent-death signal of unshare --kill-child does not survive setpriv's change of
-    // user. A worker whose specialist died sees its IPC channel close and exits (worker.ts).
-    this.worker = spawn(cmd.command, cmd.args, { env: { ...o.grants?.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced', detached: true });
-    for (const s of [this.worker.stdout, this.worker.stderr]) {
-      s?.on('data', (b: Buffer) => {
-        const text = String(b).trimEnd();
-        this.lastOutput = (this.lastOutput + '\n' + text).slice(-4000);
-        o.onLog?.(text);
-      });
-    }
-    this.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`did not start within ${o.startTimeoutMs ?? 15000} ms`)), o.startTimeoutMs ?? 15000);
-      this.worker.on('message', (m: FromWorker) => {
-        if (m.type === 'ready') resolve();
-        else if (m.type === 'init-error') reject(new Error(m.detail));
-        else if (m.type === 'done') this.finish(m.id, m.ok ? { ok: true, value: m.value } : { ok: false, error: new ParleyError(m.error.code, m.error.detail) });
-        else if (m.type === 'call') void this.serve(m.callId, m);
-        if (m.type === 'ready' || m.type === 'init-error') clearTimeout(timer);
-      });
-      this.worker.on('error', (err: Error) => {
-        const detail = `the ${o.name} skill's sandbox could not run: ${err.message}`;
-        reject(new Error(detail));
-        this.gone(new ParleyError('INTERNAL_ERROR', detail), onGone);
-      });
-      this.worker.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        const out = this.lastOutput;
-        const oom = /out of memory|allocation failed|Reached heap limit/i.test(out) || signal === 'SIGABRT' || code === 134;
-        const error = /^\w*Error: (.*)$/m.exec(out)?.[1];
-        const how = oom ? `ran out of memory (limit ${o.memoryMb} MB)`
-          : error ? `crashed: ${error.slice(0, 300)}`
-          : signal ? `was killed (${signal})` : `exited (code ${code})`;
-        reject(new Error(`${how} while starting`));
-        this.gone(new ParleyError('INTERNAL_ERROR', `the ${o.name} skill ${how}`), onGone);
-      });
-    });
-    this.ready.catch(() => undefined);
-  }
-
-  private gone(err: ParleyError, onGone: (w: PoolWorker) => void): void {
-    if (this.current) this.finish(this.current.id, { ok: false, error: err });
-    if (this.dead) return;
-    this.dead = true;
-    onGone(this);
-  }
-
-  private finish(id: number, r: { ok: true; value: unknown } | { ok: false; error: ParleyError }): void {
-    const c = this.current;
-    if (!c || c.id !== id) return;
-    this.current = undefined;
-    if (r.ok) c.resolve(r.value);
-    else c.reject(r.error);
-  }
-
-  private async serve(callId: number, m: CallRequest): Promise<void> {
-    let reply: ToWorker;
-    try {
-      if (!this.o.onCall) throw new ParleyError('INTERNAL_ERROR', 'this skill may not call other skills');
-      reply = { type: 'reply', callId, ok: true, value: await this.o.onCall({ method: m.method, target: m.target, input: m.input, session_id: m.session_id }) };
-    } catch (err) {
-      const e = err instanceof ParleyError ? err : new ParleyError('INTERNAL_ERROR', (err as Error).message);
-      const code = e.code === 'INVALID_ARGS' || e.code === 'TIMEOUT' ? e.code : 'INTERNAL_ERROR';
-      reply = { type: 'reply', callId, ok: false, error: { code, detail: e.detail } };
-    }
-    if (!this.dead && this.worker.connected) this.worker.send(reply);
-  }
-
-  terminate(): void {
-    clearTimeout(this.idleTimer);
-    this.dead = true;
-    if (this.worker.connected) this.worker.disconnect();
-    try {
-      if (this.worker.pid !== undefined) process.kill(-this.worker.pid, 'SIGKILL'); // the whole group
-    } catch {
-      this.worker.kill('SIGKILL'); // already gone, or no group of its own
-    }
-  }
+/**
+ * A recognition whose run went straight on in the same worker (SkillPool.claim): `result` when
+ * the skill claimed the question (score > 0); `cancel` stops that run (CANCEL, COMPUTE_TIMEOUT,
+ * or nobody took it).
+ */
+export interface Claim {
+  score: number;
+  result?: Promise<SkillResult>;
+  cancel: () => void;
 }
 
 export class SkillPool {
@@ -179,6 +51,29 @@ export class SkillPool {
       this.workers.delete(w);
       throw err;
     }
+  }
+
+  /**
+   * Recognises and, when the skill claims the question, runs it at once in the same worker: one
+   * dispatch instead of a recognition and then a run, with the main thread in between
+   * (docs/bench.md, issue 15). Only when a started worker is idle now, so a claimed run never
+   * overtakes queued runs; otherwise undefined and the caller recognises and runs as before.
+   * A failure before the recognition (crash, `recogniseMs` passed) is a score of 0, as in
+   * recognise(); after it, it is the run's failure.
+   */
+  claim(question: string, input: Record<string, unknown>, session_id: string, recogniseMs: number): Promise<Claim> | undefined {
+    const w = this.idleWorker();
+    if (!w) return undefined;
+    // No AbortController per question: dispatch hands back its stop function (measured CPU).
+    const handle: { stop?: () => void } = {};
+    const cancel = () => handle.stop?.();
+    return new Promise<Claim>((resolve) => {
+      const result = this.dispatch(w, { op: 'serve', question, input, session_id }, recogniseMs, undefined, (score) => {
+        resolve({ score, result: result as Promise<SkillResult>, cancel });
+      }, handle).finally(() => this.release(w));
+      // Not claimed: `done` carries the score; failed before any recognition: 0.
+      result.then((v) => resolve({ score: typeof v === 'number' ? v : 0, cancel }), () => resolve({ score: 0, cancel }));
+    });
   }
 
   recognise(question: string, timeoutMs: number): Promise<number> {
@@ -217,6 +112,23 @@ export class SkillPool {
     return w;
   }
 
+  /** A started idle worker, marked busy, or undefined; the last idle one has a spare start warming. */
+  private idleWorker(): PoolWorker | undefined {
+    if (this.closed) return undefined;
+    let first: PoolWorker | undefined;
+    let idle = 0;
+    for (const w of this.workers) {
+      if (w.busy || w.dead || !w.isReady) continue;
+      first ??= w;
+      if (++idle > 1) break;
+    }
+    if (!first) return undefined;
+    if (idle === 1 && this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
+    clearTimeout(first.idleTimer);
+    first.busy = true;
+    return first;
+  }
+
   private warming(): boolean {
     return [...this.workers].some((w) => !w.dead && !w.isReady);
   }
@@ -240,15 +152,9 @@ export class SkillPool {
    */
   private acquire(urgent = false): Promise<PoolWorker> {
     if (this.closed) return Promise.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
-    const idle = [...this.workers].filter((w) => !w.busy && !w.dead && w.isReady);
-    const room = this.workers.size < this.o.maxWorkers;
-    if (idle[0]) {
-      if (idle.length === 1 && room && !this.warming()) this.spawn();
-      clearTimeout(idle[0].idleTimer);
-      idle[0].busy = true;
-      return Promise.resolve(idle[0]);
-    }
-    if (room && !this.warming()) this.spawn();
+    const idle = this.idleWorker();
+    if (idle) return Promise.resolve(idle);
+    if (this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
     return new Promise((resolve, reject) => {
       const at = urgent ? this.waiting.findIndex((x) => !x.urgent) : -1;
       this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { resolve, reject, urgent });
@@ -284,28 +190,46 @@ export class SkillPool {
       await w.ready.catch((err: Error) => {
         throw new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`);
       });
-      if (signal?.aborted) throw new ParleyError('INTERNAL_ERROR', 'cancelled');
-      const id = ++this.nextId;
-      return await new Promise<unknown>((resolve, reject) => {
-        const stop = (err: ParleyError) => {
-          w.current = undefined;
-          w.terminate(); // the only way to stop code that does not yield
-          this.workers.delete(w);
-          reject(err);
-        };
-        const timer = setTimeout(() => stop(new ParleyError('TIMEOUT', `the ${this.o.name} skill took longer than ${timeoutMs} ms and was stopped`)), timeoutMs);
-        const onAbort = () => stop(new ParleyError('INTERNAL_ERROR', 'cancelled'));
-        signal?.addEventListener('abort', onAbort, { once: true });
-        const done = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        };
-        w.current = { id, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) };
-        if (!w.worker.connected) return stop(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill's sandbox is gone`));
-        w.worker.send({ type: 'op', id, ...op } satisfies ToWorker);
-      });
+      return await this.dispatch(w, op, timeoutMs, signal);
     } finally {
       this.release(w);
     }
+  }
+
+  /**
+   * Sends one op to a worker this call holds and waits for its `done`, killing the worker past
+   * `timeoutMs` or on `signal`. A `serve` op's `recognised` restarts the timer with the skill's
+   * own time limit (the run that follows) and is passed to `onRecognised`.
+   */
+  private dispatch(w: PoolWorker, op: Op, timeoutMs: number, signal?: AbortSignal, onRecognised?: (score: number) => void, handle?: { stop?: () => void }): Promise<unknown> {
+    if (signal?.aborted) return Promise.reject(new ParleyError('INTERNAL_ERROR', 'cancelled'));
+    const id = ++this.nextId;
+    return new Promise<unknown>((resolve, reject) => {
+      const stop = (err: ParleyError) => {
+        w.current = undefined;
+        w.terminate(); // the only way to stop code that does not yield
+        this.workers.delete(w);
+        reject(err);
+      };
+      const overrun = (ms: number) => setTimeout(() => stop(new ParleyError('TIMEOUT', `the ${this.o.name} skill took longer than ${ms} ms and was stopped`)), ms);
+      let timer = overrun(timeoutMs);
+      const onAbort = () => stop(new ParleyError('INTERNAL_ERROR', 'cancelled'));
+      if (handle) handle.stop = () => w.current?.id === id && onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      w.current = { id, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) };
+      if (onRecognised) {
+        w.current.recognised = (score) => {
+          clearTimeout(timer);
+          timer = overrun(this.o.timeoutMs);
+          onRecognised(score);
+        };
+      }
+      if (!w.worker.connected) return stop(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill's sandbox is gone`));
+      w.worker.send({ type: 'op', id, ...op } satisfies ToWorker);
+    });
   }
 }

@@ -1,5 +1,5 @@
 // A skill's worker process inside the sandbox (sandbox.ts; docs/skills.md "Sandbox"): imports
-// exactly one handler module, answers `recognise` and `run` requests one at a time, and reaches
+// exactly one handler module, answers `recognise`, `run` and `serve` (recognise, then run at once) requests one at a time, and reaches
 // the host only through the IPC channel (ctx.use, ctx.a2a, ctx.llm). The host (pool.ts) owns the time
 // limit (it kills this process when a call runs too long); the sandbox's RLIMIT_DATA ends any
 // allocation past the memory limit. Nothing here can block or crash the specialist.
@@ -70,9 +70,14 @@ async function handle(m: ToWorker): Promise<void> {
     return;
   }
   try {
-    if (m.op === 'recognise') {
-      post({ type: 'done', id: m.id, ok: true, value: score(m.question) });
-      return;
+    if (m.op === 'recognise' || m.op === 'serve') {
+      const s = score(m.question);
+      if (m.op === 'recognise' || s <= 0) {
+        post({ type: 'done', id: m.id, ok: true, value: s });
+        return;
+      }
+      // Claimed: the specialist AGREEs on this message while the run starts here at once.
+      post({ type: 'recognised', id: m.id, score: s });
     }
     const session_id = m.session_id;
     const ctx: SkillContext = {

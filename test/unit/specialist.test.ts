@@ -64,7 +64,7 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
     await flush();
     expectReplies(t.sent, t.req, ['AGREE', 'INFORM']);
     expect(t.sent[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expert: 'arithmetic' } } });
-    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?', args: { question: 'what is 17 * 23?' }, session_id: 'sess-spec-1', self: 'specialist-math' }]);
+    expect(t.calls).to.deep.equal([{ expert: 'arithmetic', question: 'what is 17 * 23?', args: { question: 'what is 17 * 23?' }, session_id: 'sess-spec-1', self: 'specialist-math', key: `specialist-math|${t.req.reply_with}` }]);
     expect(t.actor.getSnapshot().status).to.equal('done');
     expect(t.released()).to.equal(1);
   });
