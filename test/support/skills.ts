@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
+import { ParleyError } from '../../shared/acl/index.js';
 import type { SkillDirs } from '../../shared/skills/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
@@ -35,3 +37,14 @@ export const HANDLERS = {
   noRun: `export const nothing = 1;\n`,
   badInit: `export async function init() { throw new Error('data file missing'); }\nexport function run() { return 'x'; }\n`,
 };
+
+/** The ParleyError `p` rejects with (the test fails when it resolves or rejects with anything else). */
+export async function failure(p: Promise<unknown>): Promise<ParleyError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(ParleyError);
+    return err as ParleyError;
+  }
+  throw new Error('expected a ParleyError');
+}

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { createActor, SimulatedClock, toPromise } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import { factsContent, fitFacts } from '../../agents/kb/fit.js';
 import { type KbInput, type KbKind, kbMachine } from '../../agents/kb/machine.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
-import { validateEnvelope } from '../../shared/contracts/index.js';
-import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
+import { identify } from '../../shared/runtime/index.js';
 import { type Fact, type FactStore, MemoryFactStore, type StoredFact } from '../../shared/store/index.js';
+import { runToEnd } from '../support/exchange-run.js';
 
 const fact = (n: number, extra: Partial<Fact> = {}): Fact => ({
   session_id: 'sess-kb-1', slot: 'answer', value: `answer ${n}`, confidence: 0.9,
@@ -19,16 +19,9 @@ function input(performative: Envelope['performative'], content: object): KbInput
 
 /** Runs one request over any FactStore (a throwing one included), as main.ts does; `notes` collects the telemetry decisions. */
 async function run(inp: KbInput, store: FactStore, notes: string[] = []): Promise<Envelope[]> {
-  const sent: Envelope[] = [];
-  const actor = createActor(kbMachine(store), { input: inp, clock: new SimulatedClock() });
-  actor.on('*', (e: ExchangeEmitted) => {
-    if (e.type === 'send') sent.push(e.envelope);
-    else notes.push(e.decision);
-  });
-  actor.start();
-  await toPromise(actor);
-  for (const env of sent) expect(validateEnvelope(env), JSON.stringify(env)).to.include({ ok: true });
-  return sent;
+  const r = await runToEnd(createActor(kbMachine(store), { input: inp, clock: new SimulatedClock() }));
+  notes.push(...r.notes);
+  return r.sent;
 }
 
 class ThrowingStore implements FactStore {

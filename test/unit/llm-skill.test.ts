@@ -14,17 +14,7 @@ import { resolveGrants, SkillHost } from '../../shared/skills/hosting.js';
 import { MAX_STEPS } from '../../skills/llm/loop.js';
 import { termsFor, parsePerExpert } from '../../agents/specialist/terms.js';
 import { reply, ScriptedLlm } from '../support/llm-server.js';
-import { tempSkillDirs, writeSkill } from '../support/skills.js';
-
-async function failure(p: Promise<unknown>): Promise<ParleyError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ParleyError);
-    return err as ParleyError;
-  }
-  throw new Error('expected a ParleyError');
-}
+import { failure, tempSkillDirs, writeSkill } from '../support/skills.js';
 
 const SERVED = ['llm', 'delegate_task', 'arithmetic', 'time', 'plan', 'peek', 'peek_granted'];
 const PEEK = 'export async function run(i, ctx) { return JSON.stringify({ llm: typeof ctx.llm, key: Object.keys(process.env).filter((k) => /KEY/.test(k)) }); }\n';

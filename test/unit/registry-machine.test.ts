@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { createActor, SimulatedClock, toPromise } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import { type DirectoryOps, type RegistryInput, type RegistryKind, registryMachine } from '../../agents/registry/machine.js';
 import { type Envelope, makeEnvelope } from '../../shared/acl/index.js';
-import { validateEnvelope } from '../../shared/contracts/index.js';
 import { createIdentity } from '../../shared/identity/index.js';
-import { type ExchangeEmitted, identify } from '../../shared/runtime/index.js';
+import { identify } from '../../shared/runtime/index.js';
+import { runToEnd } from '../support/exchange-run.js';
 
 const NOW = Date.UTC(2025, 10, 7, 19, 55);
 const DID_A = createIdentity().did;
@@ -35,16 +35,7 @@ function fakes(results: Record<string, unknown>, calls: Calls): DirectoryOps {
 
 async function run(kind: RegistryKind, inp: Omit<RegistryInput, 'kind'>, results: Record<string, unknown> = {}) {
   const calls: Calls = [];
-  const sent: Envelope[] = [];
-  const notes: string[] = [];
-  const actor = createActor(registryMachine(fakes(results, calls)), { input: { ...inp, kind }, clock: new SimulatedClock() });
-  actor.on('*', (e: ExchangeEmitted) => {
-    if (e.type === 'send') sent.push(e.envelope);
-    else notes.push(e.decision);
-  });
-  actor.start();
-  await toPromise(actor);
-  for (const env of sent) expect(validateEnvelope(env), JSON.stringify(env)).to.include({ ok: true });
+  const { sent, notes } = await runToEnd(createActor(registryMachine(fakes(results, calls)), { input: { ...inp, kind }, clock: new SimulatedClock() }));
   return { sent, calls, notes };
 }
 

@@ -6,17 +6,7 @@ import { expect } from 'chai';
 import { ParleyError } from '../../shared/acl/index.js';
 import { loadCatalogue, writeRegistry, checkSkillManifest } from '../../shared/skills/index.js';
 import { SkillHost } from '../../shared/skills/hosting.js';
-import { HANDLERS, tempSkillDirs, writeSkill } from '../support/skills.js';
-
-async function failure(p: Promise<unknown>): Promise<ParleyError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ParleyError);
-    return err as ParleyError;
-  }
-  throw new Error('expected a ParleyError');
-}
+import { failure, HANDLERS, tempSkillDirs, writeSkill } from '../support/skills.js';
 
 describe('Skills [directory] skill.json and _registry.json', () => {
   it('loads the built-in skills with their manifests and compiled handlers', () => {
