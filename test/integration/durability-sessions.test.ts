@@ -10,6 +10,7 @@ import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';
 import { type Fault, injectFault, type Moment, rowsToRun, untilMoment, untilServerFlushed } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
+import { until } from '../support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PEOPLE = ['sara', 'tomas', 'ulla', 'vera', 'wim'];
@@ -87,8 +88,8 @@ for (const c of rowsToRun(CASES, SMOKE)) {
           const text = `${name} step ${k}`;
           const from = p.lines.length;
           p.say(`session add ${text}`, thread);
-          const deadline = Date.now() + LINE_WAIT_MS;
-          while (answersIn(p, thread, from).length === 0 && Date.now() < deadline) await sleep(20);
+          // Its answer, or LINE_WAIT_MS gone (the line is then reported unanswered below).
+          await until(() => answersIn(p, thread, from).length > 0, `an answer to "${text}"`, LINE_WAIT_MS).catch(() => undefined);
           mine.push({ text, answers: answersIn(p, thread, from) });
         }
       }));
@@ -97,7 +98,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
       await injectFault(cfg, c.fault);
       const backMs = Date.now() - t0;
       await adding;
-      await sleep(1500); // a second answer to the last line would come now
+      await sleep(1500); // fixed on purpose: a second answer to the last line would come now (none may)
 
       let applied = 0;
       let failed = 0;
