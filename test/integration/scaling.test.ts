@@ -66,8 +66,9 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
     const row = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
     expect(row('specialist-math')).to.match(/^specialist-math\s+math\s+arithmetic\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok [\d.]+ ms$/);
     expect(row('specialist-planner')).to.match(/planner\s+delegate_task,plan\s+ready/);
-    // The Coordinator registers too (its RFC 0001 sessions manifest, docs/sessions.md).
-    expect(row('Coordinator')).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok/);
+    // The sessions agent registers (its RFC 0001 sessions manifest, docs/sessions.md); the Coordinator does not.
+    expect(row('Sessions'), r.stdout).to.match(/^Sessions\s+sessions\s+-\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok/);
+    expect(row('Coordinator'), r.stdout).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+-\s+online \(1\)\s+parley\d+@\S+\s+ok/);
     // Rooms have no c2s session: the Room component answers for them (presence "component").
     for (const room of r.stdout.split('\n').filter((l) => l.startsWith('room-'))) expect(room).to.match(/\s+room\s+.*component\)?\s+-\s+ok [\d.]+ ms/);
     expect(r.stdout, r.stdout).to.match(/\d+ agents, \d+ online and answering pings\n$/);

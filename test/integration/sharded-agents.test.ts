@@ -57,7 +57,11 @@ describe('Virtual agents [shards] two host processes share agents.<domain> throu
 
   before(async function () {
     this.timeout(180000);
-    ({ sup, cfg, env } = await startSupervisor('parley-shards-', { PARLEY_SPECIALISTS: 'time:time', PARLEY_AGENTS_SHARDS: '2', PARLEY_LEASE_MS: String(LEASE_MS) }));
+    // Up to 48 questions in quick rounds from one person: above the Presenter's chat rate (5/s
+    // after a burst of 20), which would set some aside (chat-experience tests that limit).
+    ({ sup, cfg, env } = await startSupervisor('parley-shards-', {
+      PARLEY_SPECIALISTS: 'time:time', PARLEY_AGENTS_SHARDS: '2', PARLEY_LEASE_MS: String(LEASE_MS), PARLEY_CHAT_RATE_PER_S: '100', PARLEY_CHAT_BURST: '100',
+    }));
     alice = await Person.connect(cfg, 'alice');
   });
   after(async function () {
