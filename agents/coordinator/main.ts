@@ -6,7 +6,7 @@
 import { fromPromise } from 'xstate';
 import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
 import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
-import { controlRequest, tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce, controlRequest } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
@@ -109,5 +109,4 @@ if (exchanges) restoreExchanges(agent, exchanges);
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');

@@ -5,7 +5,7 @@ import { paths } from '../../shared/config/index.js';
 import { createAgent, warmUp } from '../../shared/runtime/index.js';
 import { SqliteFactStore } from '../../shared/store/index.js';
 import { KB_KINDS, type KbInput, kbMachine } from './machine.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce } from '../../shared/supervisor/ipc.js';
 
 const { agent, config, logger } = createAgent({ account: 'kb' });
 const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
@@ -22,5 +22,4 @@ process.once('exit', () => store.close());
 // broken contract stops start-up instead of the first exchange.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid }, 'online');

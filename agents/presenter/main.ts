@@ -22,7 +22,7 @@ import { notifyMachine } from './notify.js';
 import { ConversationIds } from './conversation-ids.js';
 import { SqliteThreadOwners } from './thread-owners.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): question actors in data/presenter-exchanges.sqlite.
 const { agent, config, logger, store } = createAgent({
@@ -172,5 +172,4 @@ if (store) {
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');

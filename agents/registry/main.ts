@@ -11,7 +11,7 @@ import { decideBinding } from './bindings.js';
 import { entryChecker } from './register-many.js';
 import { Directory } from './directory.js';
 import { type DirectoryOps, REGISTRY_KINDS, type RegistryInput, registryMachine } from './machine.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce } from '../../shared/supervisor/ipc.js';
 
 // No trust on first use: a REGISTER is verified against the DID the operator enrolled (or pinned)
 // for the sending JID, and an account nobody enrolled is a person, refused by the role policy.
@@ -93,5 +93,4 @@ process.once('exit', () => {
 // broken contract stops start-up instead of the first exchange.
 warmUp(agent);
 await agent.start();
-logger.info({ jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');

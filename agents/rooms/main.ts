@@ -25,7 +25,7 @@ import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { loadRooms, type RoomDef } from './config.js';
 import { RoomContext } from './context.js';
 import { handleRoom, ROOM_KINDS, type RoomKind } from './service.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const config = loadConfig();
 // Rooms are the component's (its secret); the senders' roles come from the operator's enrolments.
@@ -79,8 +79,7 @@ for (const room of rooms) {
 }
 
 await host.start();
-logger.info({ domain, rooms: rooms.map((r) => r.name) }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { domain, rooms: rooms.map((r) => r.name) }, 'online');
 
 // Each room keeps its own registration with the DF (docs/runtime.md §5).
 let registered = 0;

@@ -4,7 +4,7 @@
 // Wiring only: config, transport, features (wire.ts).
 import { loadTunables } from '../../shared/config/index.js';
 import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce } from '../../shared/supervisor/ipc.js';
 import { wireSessions } from './wire.js';
 
 // Durable (docs/runtime.md "Durability"): a request caught by a kill -9 is answered once after the restart.
@@ -14,5 +14,4 @@ if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
 await agent.start();
 sessions.register();
-logger.info({ jid: agent.self.jid }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid }, 'online');

@@ -37,7 +37,7 @@ import { DEFAULT_TERMS, parsePerExpert, termsFor } from './terms.js';
 import {
   type DfRegistration, registerWithDf, REGISTERING_AT_ONCE, RegistrationGate,
 } from '../../shared/runtime/registration.js';
-import { tellSupervisor } from '../../shared/supervisor/ipc.js';
+import { announce, tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 /** Sharded: the probes that have not come back after this long of quiet went to other processes. */
 const SHARD_PROBE_QUIET_MS = 2000;
@@ -171,8 +171,7 @@ if (hosted[0]) warmUp(hosted[0].agent);
 const tHosted = performance.now();
 await host.start();
 const tOnline = performance.now();
-logger.info({ domain, agents: hosted.length, role: role.name, skills: skillHost.skills().map((s) => s.name), concurrency }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { domain, agents: hosted.length, role: role.name, skills: skillHost.skills().map((s) => s.name), concurrency }, 'online');
 
 const version = packageVersion();
 // Batched, 64 REGISTERs are one message to the Registry: let a few batches be outstanding.

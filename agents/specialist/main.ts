@@ -117,8 +117,7 @@ agent.onOrphan('AGORA_ACCEPT', lostOffer);
 // was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
 if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
 await agent.start();
-logger.info({ jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
 const profile = () => buildProfile({
   jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),

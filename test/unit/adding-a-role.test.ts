@@ -50,7 +50,7 @@ describe('Adding a role [recipe] every core role is wired by its one line in rol
       const main = spec.args[0] as string;
       expect(main).to.equal(path.join(repoRoot(), 'dist', 'agents', role, 'main.js'));
       const code = fs.readFileSync(main, 'utf8');
-      expect(code, 'tells the supervisor its ready moment (typed IPC)').to.match(/tellSupervisor\(\{ type: 'ready', moment: 'online' \}\)/);
+      expect(code, 'tells the supervisor its ready moment (typed IPC)').to.match(/announce\(logger, \{[^;]*\}, 'online'\);/);
       expect(code, 'its account is the role').to.match(new RegExp(`createAgent\\(\\{\\s*account: '${role}'`));
     });
   }
