@@ -59,3 +59,9 @@ if [ ! -f dist/.built ] || [ -n "$(find agents shared scripts skills test -name 
   npx tsc -p tsconfig.json >&2
   touch dist/.built
 fi
+# The contracts' validators compiled once for every agent (shared/contracts/precompiled.ts); a
+# process whose contracts differ compiles them itself, so this only saves start-up time.
+gen=dist/shared/contracts/validators.gen.cjs
+if [ ! -f "$gen" ] || [ -n "$(find contracts -name '*.json' -newer "$gen" -print -quit)" ]; then
+  node -e "import('./dist/shared/contracts/index.js').then((m) => m.contracts())" >&2
+fi

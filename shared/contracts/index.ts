@@ -1,8 +1,9 @@
 // Public API of the contracts layer: schemas from contracts/, validators, generated types.
 export {
   CONTRACT_BASE, ContractLoadError, contractId, contracts, findContractsDir, loadContracts,
-  type Contracts,
+  type Contracts, type LoadOptions,
 } from './registry.js';
+export { PRECOMPILED_FILE } from './precompiled.js';
 export {
   CONTENT_KINDS, DECLARED_CONTENT_KINDS, contentKindByName, contentKinds, resolveContentKind,
   type ContentKind, type ContentKindResolver, type ContentKindResult,

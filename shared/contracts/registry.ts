@@ -1,10 +1,12 @@
 // Loads contracts/*.json (the single source of truth) into ONE ajv instance, fastify-style:
-// a missing or duplicate $id, or a schema that does not compile, stops start-up.
+// a missing or duplicate $id, or a schema that does not compile, stops start-up. The process-wide
+// contracts() load validators compiled ahead of time when they match (./precompiled.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { PRECOMPILED_FILE, fingerprint, loadPrecompiled, writePrecompiled } from './precompiled.js';
 
 /** Every contract's $id is CONTRACT_BASE + '<file name>'. */
 export const CONTRACT_BASE = 'https://parley.local/contracts/';
@@ -53,10 +55,10 @@ export function findContractsDir(from: string = dirname(fileURLToPath(import.met
   }
 }
 
-function readSchema(file: string): AnySchemaObject {
+function readSchema(file: string, text: string): AnySchemaObject {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (cause) {
     throw new ContractLoadError('contract is not valid JSON', file, { cause });
   }
@@ -66,59 +68,96 @@ function readSchema(file: string): AnySchemaObject {
   return parsed as AnySchemaObject;
 }
 
-export function loadContracts(dir: string = findContractsDir()): Contracts {
-  const root = resolve(dir);
-  const files = readdirSync(root).filter((f) => f.endsWith('.json')).sort();
-  if (files.length === 0) throw new ContractLoadError('no *.json contracts found', root);
+// allErrors gives the peer every problem at once; every string/array in the contracts is
+// bounded and the pipeline caps stanza size first, so the extra work stays small.
+const AJV_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true } as const;
+const FORMATS = ['date-time', 'uri'] as const; // uri: oacop-rfc §7 threadId
 
-  // allErrors gives the peer every problem at once; every string/array in the contracts is
-  // bounded and the pipeline caps stanza size first, so the extra work stays small.
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv, ['date-time', 'uri']); // uri: oacop-rfc §7 threadId
+function newAjv(source: boolean): Ajv {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source } });
+  addFormats(ajv, [...FORMATS]);
+  return ajv;
+}
 
-  const byId = new Map<string, string>();
-  for (const file of files) {
-    const path = join(root, file);
-    const schema = readSchema(path);
-    const id: unknown = schema.$id;
-    if (typeof id !== 'string' || id.length === 0) {
-      throw new ContractLoadError('contract has no $id', path);
-    }
-    const previous = byId.get(id);
-    if (previous !== undefined) {
-      throw new ContractLoadError(`duplicate $id ${id}, already used by ${previous}`, path);
-    }
-    const expected = contractId(file.slice(0, -'.json'.length));
-    if (id !== expected) {
-      throw new ContractLoadError(`$id ${id} does not match its file name; expected ${expected}`, path);
-    }
-    byId.set(id, path);
+function addAll(ajv: Ajv, schemas: ReadonlyMap<string, { path: string; schema: AnySchemaObject }>): Ajv {
+  for (const { path, schema } of schemas.values()) {
     try {
       ajv.addSchema(schema);
     } catch (cause) {
       throw new ContractLoadError(`contract is not a valid schema: ${String(cause)}`, path, { cause });
     }
   }
+  return ajv;
+}
 
-  // Compile everything now so a broken $ref or keyword fails at start-up, not on first message.
-  for (const [id, path] of byId) {
-    try {
-      ajv.getSchema(id);
-    } catch (cause) {
-      throw new ContractLoadError(`contract does not compile: ${String(cause)}`, path, { cause });
+export interface LoadOptions {
+  /** Use and refresh compiled validators in this file (./precompiled.ts); the process-wide contracts() use PRECOMPILED_FILE. */
+  readonly precompiled?: string;
+}
+
+export function loadContracts(dir: string = findContractsDir(), { precompiled }: LoadOptions = {}): Contracts {
+  const root = resolve(dir);
+  const files = readdirSync(root).filter((f) => f.endsWith('.json')).sort();
+  if (files.length === 0) throw new ContractLoadError('no *.json contracts found', root);
+
+  const texts: { name: string; text: string }[] = [];
+  const byId = new Map<string, { path: string; schema: AnySchemaObject }>();
+  for (const file of files) {
+    const path = join(root, file);
+    const text = readFileSync(path, 'utf8');
+    texts.push({ name: file, text });
+    const schema = readSchema(path, text);
+    const id: unknown = schema.$id;
+    if (typeof id !== 'string' || id.length === 0) {
+      throw new ContractLoadError('contract has no $id', path);
     }
+    const previous = byId.get(id);
+    if (previous !== undefined) {
+      throw new ContractLoadError(`duplicate $id ${id}, already used by ${previous.path}`, path);
+    }
+    const expected = contractId(file.slice(0, -'.json'.length));
+    if (id !== expected) {
+      throw new ContractLoadError(`$id ${id} does not match its file name; expected ${expected}`, path);
+    }
+    byId.set(id, { path, schema });
+  }
+
+  // The compiled module exists only for contracts that compiled: loading it is the same check.
+  const print = precompiled ? fingerprint(texts, { ...AJV_OPTIONS, formats: FORMATS }) : '';
+  const loaded = precompiled ? loadPrecompiled(print, precompiled) : undefined;
+  let ajv: Ajv | undefined;
+  let validators: ReadonlyMap<string, ValidateFunction>;
+  if (loaded && [...byId.keys()].every((id) => loaded.has(id))) {
+    validators = loaded;
+  } else {
+    ajv = addAll(newAjv(precompiled !== undefined), byId);
+    // Compile everything now so a broken $ref or keyword fails at start-up, not on first message.
+    const compiled = new Map<string, ValidateFunction>();
+    for (const [id, { path }] of byId) {
+      try {
+        compiled.set(id, ajv.getSchema(id)!);
+      } catch (cause) {
+        throw new ContractLoadError(`contract does not compile: ${String(cause)}`, path, { cause });
+      }
+    }
+    validators = compiled;
+    if (precompiled) writePrecompiled(ajv, [...byId.keys()], print, precompiled);
   }
 
   const names = files.map((f) => f.slice(0, -'.json'.length));
   return {
     dir: root,
     names,
-    ajv,
+    // Only tests and tools read schemas through ajv; with precompiled validators it is built on first use.
+    get ajv() {
+      ajv ??= addAll(newAjv(false), byId);
+      return ajv;
+    },
     has: (nameOrId) => byId.has(contractId(nameOrId)),
     validator<T = unknown>(nameOrId: string): ValidateFunction<T> {
-      const fn = ajv.getSchema<T>(contractId(nameOrId));
+      const fn = validators.get(contractId(nameOrId));
       if (!fn) throw new ContractLoadError(`unknown contract ${nameOrId}`);
-      return fn;
+      return fn as ValidateFunction<T>;
     },
   };
 }
@@ -127,6 +166,6 @@ let singleton: Contracts | undefined;
 
 /** The process-wide contracts, loaded from the repo's contracts/ on first use. */
 export function contracts(): Contracts {
-  singleton ??= loadContracts();
+  singleton ??= loadContracts(findContractsDir(), { precompiled: PRECOMPILED_FILE });
   return singleton;
 }
