@@ -8,7 +8,7 @@ import {
   type ChildSendEvent, type ExchangeEmitted, type InboundEvent, identify, jidOfName,
 } from '../../shared/runtime/index.js';
 import { contentType, type CoordinatorInput, outbound } from './envelopes.js';
-import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
+import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
 
 interface Ctx {
   request: Envelope;
@@ -43,9 +43,8 @@ function directoryMachine(id: string, onDirectory: (context: Ctx, profiles: Prof
     states: {
       describing: {
         invoke: {
-          id: REGISTRY_LOOKUP,
-          src: 'registryLookup',
-          input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE', capability: 'ASK_EXPERT' }], timeoutMs: context.registryTimeoutMs }),
+          id: REGISTRY_LOOKUP, src: 'registryLookup',
+          input: lookupInput(() => [{ type: 'DESCRIBE', capability: 'ASK_EXPERT' }], (c: Ctx) => c.registryTimeoutMs),
           onDone: [
             {
               guard: ({ event }) => event.output.timedOut,

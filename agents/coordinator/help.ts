@@ -6,7 +6,7 @@ import type { AgentProfile, DirectoryEntry } from '../../shared/contracts/index.
 import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared/runtime/index.js';
 import { contentType, type CoordinatorInput, isCancelOf, presenterReply } from './envelopes.js';
 import type { Greeting } from './intent.js';
-import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
+import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
 import { BUILT_INS, briefText, helpText, MEETING_COMMANDS } from './replies.js';
 
 /** `greeting`: a short line with what to try instead of the full list ("hello", "thanks"). */
@@ -53,9 +53,8 @@ export const helpMachine = setup({
     // QUERY-REF DESCRIBE to the Registry (registry-lookup.ts): the directory, an error, or nothing in time.
     describing: {
       invoke: {
-        id: REGISTRY_LOOKUP,
-        src: 'registryLookup',
-        input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE' }], timeoutMs: context.registryTimeoutMs }),
+        id: REGISTRY_LOOKUP, src: 'registryLookup',
+        input: lookupInput(() => [{ type: 'DESCRIBE' }], (c: Ctx) => c.registryTimeoutMs),
         onDone: [
           {
             guard: ({ event }) => event.output.timedOut,

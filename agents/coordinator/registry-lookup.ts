@@ -17,6 +17,10 @@ import { outbound } from './envelopes.js';
 /** The invoke id: the parent forwards replies to the child under this id. */
 export const REGISTRY_LOOKUP = 'registryLookup';
 
+/** The child's input: `queries` in the conversation of the exchange's request, within its REGISTRY_TIMEOUT. */
+export const lookupInput = <C extends { request: Envelope; self: string }>(queries: (context: C) => object[], timeoutMs: (context: C) => number) =>
+  ({ context }: { context: C }): RegistryLookupInput => ({ request: context.request, self: context.self, queries: queries(context), timeoutMs: timeoutMs(context) });
+
 export interface RegistryLookupInput {
   /** The exchange's initiating envelope: the queries run in its conversation. */
   request: Envelope;

@@ -13,7 +13,7 @@ import { repoRoot } from '../../shared/runtime/repo-root.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { Person } from '../../shared/trace/index.js';
-import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { startSupervisor, stopWith } from '../support/supervised.js';
 import { writeSkill } from '../support/skills.js';
 import { until } from '../support/wait.js';
 
@@ -51,8 +51,7 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
 
   after(async function () {
     this.timeout(60000);
-    await Promise.all([alice?.close(), bob?.close()].map((p) => p?.catch(() => undefined)));
-    await stopSupervisor(sup, cfg);
+    await stopWith([alice, bob], sup, cfg);
   });
 
   it('every specialist runs with its role and skills', async () => {

@@ -13,7 +13,7 @@ import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { Person } from '../../shared/trace/index.js';
 import { newConversationId } from '../../shared/acl/index.js';
-import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { startSupervisor, stopWith } from '../support/supervised.js';
 import { sentTo, until } from '../support/wait.js';
 
 const run = promisify(execFile);
@@ -55,8 +55,7 @@ describe('System [end to end] supervisor, agents and people', function () {
 
   after(async function () {
     this.timeout(60000);
-    await Promise.all([alice?.close(), bob?.close()].map((p) => p?.catch(() => undefined)));
-    await stopSupervisor(sup, cfg);
+    await stopWith([alice, bob], sup, cfg);
   });
 
   it('System [happy path] answers "what is 17 * 23?" with 391', async () => {

@@ -67,6 +67,12 @@ export async function startSupervisor(
   return { sup, cfg, env, out, readyLine };
 }
 
+/** A suite's `after`: the people's connections (any may be missing or already gone), then the supervisor. */
+export async function stopWith(people: ReadonlyArray<{ close(): Promise<unknown> } | undefined>, sup: ChildProcess | undefined, cfg: ParleyConfig | undefined): Promise<void> {
+  await Promise.all(people.map((p) => p?.close().catch(() => undefined)));
+  await stopSupervisor(sup, cfg);
+}
+
 export async function stopSupervisor(sup: ChildProcess | undefined, cfg: ParleyConfig | undefined, graceMs = 30000): Promise<void> {
   if (sup && sup.exitCode === null && sup.signalCode === null) {
     sup.kill('SIGTERM');

@@ -3,9 +3,9 @@
 import { assign, emit } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import { reasonOf } from '../envelopes.js';
-import { forwardToLookup, REGISTRY_LOOKUP, type RegistryLookupOutput } from '../registry-lookup.js';
+import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, type RegistryLookupOutput } from '../registry-lookup.js';
 import { DIRECTORY_UNAVAILABLE } from '../replies.js';
-import { expertSetup, usableCandidates } from './setup.js';
+import { type Ctx, expertSetup, usableCandidates } from './setup.js';
 
 /** The DF's answer to the one QUERY-REF (when the lookup did not time out). */
 const answerOf = (out: RegistryLookupOutput): Envelope => out.answers[0] as Envelope;
@@ -26,12 +26,8 @@ export const lookupStates = {
   // shared DF-lookup child (registry-lookup.ts): candidates, an error answer, or REGISTRY_TIMEOUT.
   lookup: expertSetup.createStateConfig({
     invoke: {
-      id: REGISTRY_LOOKUP,
-      src: 'registryLookup',
-      input: ({ context }) => ({
-        request: context.request, self: context.self, timeoutMs: context.t.registryTimeoutMs,
-        queries: [{ need: 'ASK_EXPERT', hint: context.hint, ...(context.delegation?.role ? { role: context.delegation.role } : {}) }],
-      }),
+      id: REGISTRY_LOOKUP, src: 'registryLookup',
+      input: lookupInput((c: Ctx) => [{ need: 'ASK_EXPERT', hint: c.hint, ...(c.delegation?.role ? { role: c.delegation.role } : {}) }], (c) => c.t.registryTimeoutMs),
       onDone: [
         {
           guard: ({ event }) => event.output.timedOut,

@@ -8,7 +8,7 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { isCancelOf, presenterReply } from '../envelopes.js';
-import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
+import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { suggest } from './alternatives.js';
 import { afterConfirms, curableByTime, invitees, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
@@ -65,12 +65,8 @@ export const scheduleMachine = setup({
     // any answer counts (an error one finds nobody), but both must come within REGISTRY_TIMEOUT.
     lookup: {
       invoke: {
-        id: REGISTRY_LOOKUP,
-        src: 'registryLookup',
-        input: ({ context }) => ({
-          request: context.request, self: context.self, timeoutMs: context.registryTimeoutMs,
-          queries: (context.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR']).map((capability) => ({ type: 'DESCRIBE', capability })),
-        }),
+        id: REGISTRY_LOOKUP, src: 'registryLookup',
+        input: lookupInput((c: Ctx) => (c.roomWanted ? ['CALENDAR', 'ROOM'] : ['CALENDAR']).map((capability) => ({ type: 'DESCRIBE', capability })), (c) => c.registryTimeoutMs),
         onDone: [
           {
             guard: ({ event }) => event.output.timedOut,

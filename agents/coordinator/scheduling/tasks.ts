@@ -8,7 +8,7 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import type { ChildSendEvent, ExchangeEmitted, ExchangeInput, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.js';
-import { forwardToLookup, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
+import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';
 import type { TaskStatus } from './parse.js';
 import type { TaskRecord } from './store.js';
@@ -50,9 +50,8 @@ export const assignMachine = setup({
     // DESCRIBE CALENDAR through the shared DF-lookup child (registry-lookup.ts): any answer is read for the assignee's calendar.
     lookup: {
       invoke: {
-        id: REGISTRY_LOOKUP,
-        src: 'registryLookup',
-        input: ({ context }) => ({ request: context.request, self: context.self, queries: [{ type: 'DESCRIBE', capability: 'CALENDAR' }], timeoutMs: context.timeouts.registryTimeoutMs }),
+        id: REGISTRY_LOOKUP, src: 'registryLookup',
+        input: lookupInput(() => [{ type: 'DESCRIBE', capability: 'CALENDAR' }], (c: AssignCtx) => c.timeouts.registryTimeoutMs),
         onDone: [
           { guard: ({ event }) => event.output.timedOut, target: 'done', actions: emit(({ context }) => reply(context.request, directoryDownText, { kind: 'task', status: 'directory-unavailable' })) },
           {
