@@ -106,15 +106,22 @@ export const DEFAULT_INPUT_SCHEMA = {
 } as const;
 
 // One ajv for manifests and the skills' inputSchemas; strict off: skill authors write schemas.
-const ajv = new Ajv({ allErrors: true, strict: false });
-const checkManifest = ajv.compile<SkillManifest>(MANIFEST_SCHEMA);
 // A skill's inputSchema validates every question's args in the specialist's main thread
 // (host.run): a backtracking `pattern` there (e.g. ^(a+)+$ took 13 s on 28 characters) would
 // stall the specialist. Its patterns run on the linear-time engine; one that cannot makes the
 // inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
-const inputAjv = LINEAR_ENGINE
-  ? new Ajv({ allErrors: true, strict: false, code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } })
-  : ajv;
+// Built on first use: the console, the supervisor and the CLIs load this module at start-up but
+// check a manifest only on an upload or a spawn (compiling cost each ≈ 0.1 s of CPU there).
+let compiled: { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv } | undefined;
+function validators(): { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv } {
+  if (compiled) return compiled;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const inputAjv = LINEAR_ENGINE
+    ? new Ajv({ allErrors: true, strict: false, code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } })
+    : ajv;
+  compiled = { checkManifest: ajv.compile<SkillManifest>(MANIFEST_SCHEMA), inputAjv };
+  return compiled;
+}
 
 export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
   (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
@@ -125,6 +132,7 @@ export type ManifestCheck =
 
 /** Validates a parsed skill.json; `folder` must equal the name (one skill per folder). */
 export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck {
+  const { checkManifest, inputAjv } = validators();
   if (!checkManifest(raw)) return { ok: false, detail: `skill.json: ${formatErrors(checkManifest.errors)}` };
   const m = raw;
   if (folder !== undefined && folder !== m.name) return { ok: false, detail: `skill.json: name ${JSON.stringify(m.name)} differs from its folder ${JSON.stringify(folder)}` };

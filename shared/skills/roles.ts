@@ -4,7 +4,7 @@
 // Built-in roles: config/roles.json; the operator's $PARLEY_HOME/roles.json adds or replaces.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
 import { formatErrors } from './manifest.js';
 
@@ -40,7 +40,8 @@ const ROLE_FILE_SCHEMA = {
 } as const;
 
 type RoleFile = { roles: Record<string, Partial<Role> & { skills: string[]; maxConcurrent: number }> };
-const check = new Ajv({ allErrors: true, strict: false }).compile<RoleFile>(ROLE_FILE_SCHEMA);
+// Compiled on the first roles file read, not when a process that never reads one imports this module.
+let checkRoleFile: ValidateFunction<RoleFile> | undefined;
 
 function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   if (!fs.existsSync(file)) return { roles: [] };
@@ -50,6 +51,7 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   } catch (err) {
     return { roles: [], problem: `${file}: ${(err as Error).message}` };
   }
+  const check = (checkRoleFile ??= new Ajv({ allErrors: true, strict: false }).compile<RoleFile>(ROLE_FILE_SCHEMA));
   if (!check(raw)) return { roles: [], problem: `${file}: ${formatErrors(check.errors)}` };
   const roles = Object.entries(raw.roles).map(([name, r]) => ({
     name, description: r.description ?? '', capabilities: r.capabilities ?? ['ASK_EXPERT'], skills: r.skills, maxConcurrent: r.maxConcurrent,
