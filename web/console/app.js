@@ -46,6 +46,22 @@ export function toast(text, kind = 'ok') {
   t.timer = setTimeout(() => (t.className = 'toast'), 4000);
 }
 
+// The big vendor bundles (Mermaid ≈ 3 MB, xmpp.js) load when a page first needs them, not with
+// every page: a watching browser then parses only the console's own code.
+const scripts = new Map();
+export function loadScript(src) {
+  if (!scripts.has(src)) {
+    scripts.set(src, new Promise((resolve, reject) => {
+      const el = document.createElement('script');
+      el.src = src;
+      el.onload = () => resolve();
+      el.onerror = () => (scripts.delete(src), reject(new Error(`could not load ${src}`)));
+      document.head.append(el);
+    }));
+  }
+  return scripts.get(src);
+}
+
 export const shortJid = (jid) => (jid ?? '?').split('/')[0].split('@')[0];
 export const fmtTime = (ms) => new Date(ms).toLocaleTimeString([], { hour12: false }) + '.' + String(Math.floor(ms % 1000)).padStart(3, '0');
 

@@ -1,7 +1,7 @@
 // Chat: the person talks to the Presenter from the browser over XMPP on ejabberd's WebSocket
 // endpoint (RFC 7395), with xmpp.js's browser bundle served from node_modules. They log in with
 // their own XMPP account; the console never sees the password (it goes to ejabberd only).
-import { api, fmtTime, h } from '../app.js';
+import { api, fmtTime, h, loadScript } from '../app.js';
 
 let session; // kept across page switches: the chat stays connected
 
@@ -10,6 +10,7 @@ function line(who, text, thread) {
 }
 
 async function connect(cfg, username, password, log, onState) {
+  await loadScript('/vendor/xmpp.min.js');
   const { client, xml } = window.XMPP;
   const xmpp = client({ service: cfg.websocket, domain: cfg.domain, resource: `console-${Math.random().toString(36).slice(2, 8)}`, username, password });
   xmpp.on('error', (err) => onState(`error: ${err.message}`));

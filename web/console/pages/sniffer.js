@@ -1,7 +1,7 @@
 // Sniffer: the live message flow (SSE), filterable by conversation, agent and performative; a
 // conversation opens with its sequence diagram (Mermaid, rendered locally), every envelope's
 // fields, its signature check and the time of every hop.
-import { api, fmtTime, h, onEvent, shortJid } from '../app.js';
+import { api, fmtTime, h, loadScript, onEvent, shortJid } from '../app.js';
 
 /** Rows kept on the page (about 20 show at once; the rest a scroll away); allRows keeps as many for the filters. */
 const MAX_ROWS = 100;
@@ -12,8 +12,9 @@ const MAX_CONVERSATIONS = 60;
 let mermaidReady = false;
 let renderSeq = 0;
 
-function ensureMermaid() {
-  if (mermaidReady || !window.mermaid) return;
+async function ensureMermaid() {
+  await loadScript('/vendor/mermaid.min.js');
+  if (mermaidReady) return;
   window.mermaid.initialize({ startOnLoad: false, theme: 'neutral', securityLevel: 'strict', sequence: { showSequenceNumbers: true, mirrorActors: false } });
   mermaidReady = true;
 }
@@ -40,7 +41,6 @@ async function detail(box, id) {
     box.replaceChildren(h('p.error', {}, err.message));
     return;
   }
-  ensureMermaid();
   const diagram = h('div.diagram#diagram');
   const ok = c.analysis.violations.length === 0;
   const envelopeBox = h('pre.envelope', {}, 'Click a hop to see its envelope.');
@@ -59,6 +59,7 @@ async function detail(box, id) {
     diagram, hops, h('h4', {}, 'Envelope'), envelopeBox,
     h('details', {}, h('summary', {}, 'Mermaid source'), h('pre.mono.small', {}, c.mermaid)));
   try {
+    await ensureMermaid();
     const { svg } = await window.mermaid.render(`seq${++renderSeq}`, c.mermaid);
     diagram.innerHTML = svg; // mermaid's own output (securityLevel strict sanitises labels)
     diagram.dataset.rendered = 'true';
