@@ -8,7 +8,7 @@ import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/index.js';
 import { expect } from 'chai';
-import type { ParleyConfig } from '../../shared/config/index.js';
+import { paths, type ParleyConfig } from '../../shared/config/index.js';
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { ensureAccount } from '../../shared/ejabberd/index.js';
@@ -16,6 +16,7 @@ import { ChatPerson } from '../support/chat-person.js';
 import { writeSkill } from '../support/skills.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { until } from '../support/wait.js';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Error codes a person must never read (they belong in the trace). */
@@ -248,7 +249,17 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(math.ping_ok).to.equal(true);
     expect(math.ping_ms).to.be.a('number');
     expect(math.supervisor.pid).to.be.a('number');
-    expect(math.supervisor.restarts).to.equal(0);
+    // A restart here is a crash or a failed first start: say why with the end of its log.
+    // (its warnings, errors and any line that is not pino's JSON: a crash's stderr).
+    const logTail = () => {
+      try {
+        const lines = fs.readFileSync(path.join(paths(cfg).logsDir, 'specialist-math.log'), 'utf8').split('\n');
+        return lines.filter((l) => l && !/^\{"level":[123]0,/.test(l)).slice(-25).join('\n');
+      } catch {
+        return '(no log)';
+      }
+    };
+    expect(math.supervisor.restarts, math.supervisor.restarts === 0 ? '' : logTail()).to.equal(0);
     expect(math.supervisor.status).to.equal('ready');
   });
 
