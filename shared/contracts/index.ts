@@ -3,7 +3,6 @@ export {
   CONTRACT_BASE, ContractLoadError, contractId, contracts, findContractsDir, loadContracts,
   type Contracts, type LoadOptions,
 } from './registry.js';
-export { PRECOMPILED_FILE } from './precompiled.js';
 export {
   CONTENT_KINDS, DECLARED_CONTENT_KINDS, contentKindByName, contentKinds, resolveContentKind,
   type ContentKind, type ContentKindResolver, type ContentKindResult,

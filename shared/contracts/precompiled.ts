@@ -55,7 +55,7 @@ export function loadPrecompiled(expected: string, file: string): Validators | un
  * Writes the standalone module for `ids` (compiled by `ajv`, which needs `code.source`). Atomic:
  * processes starting together each write a whole file and rename it into place. Best effort.
  */
-export function writePrecompiled(ajv: Ajv, ids: readonly string[], print: string, file: string): boolean {
+export function writePrecompiled(ajv: Ajv, ids: readonly string[], print: string, file: string): void {
   try {
     // The code requires ajv's runtime helpers and ajv-formats; name them by absolute path so the
     // module loads from wherever it is written (a moved tree fails to load and is compiled over).
@@ -64,8 +64,7 @@ export function writePrecompiled(ajv: Ajv, ids: readonly string[], print: string
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, `${code}\nexports[${JSON.stringify(FINGERPRINT_EXPORT)}] = ${JSON.stringify(print)};\n`, { mode: 0o644 });
     renameSync(tmp, file);
-    return true;
   } catch {
-    return false;
+    // read-only dist/ or a full disk: this process compiled anyway, the next one will too
   }
 }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { PRECOMPILED_FILE, fingerprint, loadPrecompiled, writePrecompiled } from './precompiled.js';
+import { PRECOMPILED_FILE, fingerprint, loadPrecompiled, type Validators, writePrecompiled } from './precompiled.js';
 
 /** Every contract's $id is CONTRACT_BASE + '<file name>'. */
 export const CONTRACT_BASE = 'https://parley.local/contracts/';
@@ -126,7 +126,7 @@ export function loadContracts(dir: string = findContractsDir(), { precompiled }:
   const print = precompiled ? fingerprint(texts, { ...AJV_OPTIONS, formats: FORMATS }) : '';
   const loaded = precompiled ? loadPrecompiled(print, precompiled) : undefined;
   let ajv: Ajv | undefined;
-  let validators: ReadonlyMap<string, ValidateFunction>;
+  let validators: Validators;
   if (loaded && [...byId.keys()].every((id) => loaded.has(id))) {
     validators = loaded;
   } else {

@@ -112,8 +112,9 @@ export const DEFAULT_INPUT_SCHEMA = {
 // inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
 // Built on first use: the console, the supervisor and the CLIs load this module at start-up but
 // check a manifest only on an upload or a spawn (compiling cost each ≈ 0.1 s of CPU there).
-let compiled: { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv } | undefined;
-function validators(): { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv } {
+type ManifestValidators = { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv };
+let compiled: ManifestValidators | undefined;
+function validators(): ManifestValidators {
   if (compiled) return compiled;
   const ajv = new Ajv({ allErrors: true, strict: false });
   const inputAjv = LINEAR_ENGINE
