@@ -12,6 +12,8 @@ import type { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import type { CoordinatorTimeouts } from './envelopes.js';
 import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
+import type { KbHealth } from './kb-health.js';
+import type { KbOutcome } from './replies.js';
 import { classifyIntent } from './intent.js';
 import { expertMachine, hintOf } from './expert/machine.js';
 import type { AgoraSettings } from './negotiation.js';
@@ -26,6 +28,8 @@ export interface FactoryOptions {
   cache?: CandidateCache;
   /** Negotiation winners while their offers are fresh (PARLEY_NEGOTIATE=auto skips the CFP round). */
   winners?: WinnerMemory;
+  /** Whether the KB keeps what it is sent: then an answer does not wait for STORED (kb-health.ts). */
+  kb?: KbHealth;
   /** The expert flow with its `scale` actor provided (main.ts); the pure machine otherwise. */
   expert?: typeof expertMachine;
   canScale?: boolean;
@@ -38,10 +42,10 @@ export interface FactoryOptions {
 }
 
 export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
-  const { cache, winners } = opts;
+  const { cache, winners, kb } = opts;
   const base0 = opts.expert ?? expertMachine;
-  // Provided once (provide() builds a new machine): the caches are the only side effects here.
-  const expert = cache || winners
+  // Provided once (provide() builds a new machine): the caches and the KB's health are the only side effects here.
+  const expert = cache || winners || kb
     ? base0.provide({
       actions: {
         rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache?.put(p.hint, p.jids),
@@ -54,6 +58,8 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
           // Asked again each round: a forgotten winner (its turn ended badly) is not preferred any more.
           return { preferred: winners?.get(context.hint, context.candidates.map((c) => c.name)) };
         }),
+        checkKb: assign(() => ({ kbAhead: kb?.healthy() ?? false })),
+        reportKb: (_, p: { kb: KbOutcome }) => kb?.report(p.kb),
       },
     })
     : base0;

@@ -11,6 +11,7 @@ import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
+import { KbHealth } from './kb-health.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './expert/machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
 import { Holds } from './scheduling/holds.js';
@@ -75,6 +76,7 @@ agent.router.on('USER_MSG', userMsgFactory({
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
   ...(envFlag('PARLEY_WINNER_MEMORY') ? { winners: new WinnerMemory() } : {}),
+  kb: new KbHealth(),
   agora,
   scheduling: {
     oacopTimeoutMs,

@@ -108,7 +108,7 @@ export const DIRECTORY_UNAVAILABLE = 'I could not reach the directory of special
  * The answer text. Whether the KB kept it travels as rich.kb; the Presenter, which renders
  * everything people read, turns that into a note (one wording, in one place).
  */
-export function answerText(answer: string, _kb: KbOutcome): string {
+export function answerText(answer: string): string {
   return answer === '' ? '(the specialist returned an empty answer)' : answer;
 }
 

@@ -3,9 +3,17 @@
 // specialist; FAILED and CANCELLED.
 import { assign, emit } from 'xstate';
 import { type Envelope, replyTo } from '../../../shared/acl/index.js';
-import { answerFact, answers, contentType, outbound, presenterReply } from '../envelopes.js';
-import { answerText, partialAnswerNote } from '../replies.js';
+import { answerFact, outbound, presenterReply } from '../envelopes.js';
+import { answerText, type KbOutcome, partialAnswerNote } from '../replies.js';
 import { type Ctx, expertSetup } from './setup.js';
+
+/** PRESENTER_REPLY in_reply_to the USER_MSG; rich.kb: what the KB did with the fact, or "pending". */
+function answerFor(context: Ctx, kb: KbOutcome | 'pending'): Envelope {
+  const r = context.result as NonNullable<Ctx['result']>;
+  // A question of several parts that one single-part skill answered (no planner online): never silently half.
+  const partial = partialAnswerNote(context.question, r.skill, r.answeredBy);
+  return presenterReply(context.request, `${answerText(r.answer)}${partial ? `\n${partial}` : ''}`, { answered_by: r.answeredBy, kb });
+}
 
 export const finishStates = {
   // ANSWERED: a person's answer is stored in the KB; a delegated one goes straight back.
@@ -26,8 +34,10 @@ export const finishStates = {
     ],
   }),
   // DONE, part 1: STORE_FACT; the person gets the answer whatever the KB says (seed contract §4).
+  // While the KB keeps what it is sent (kb-health.ts) the answer follows at once (`ahead`).
   storing: expertSetup.createStateConfig({
     entry: [
+      'checkKb',
       assign(({ context }) => {
         const r = context.result as NonNullable<Ctx['result']>;
         const fact = answerFact(context.request, { question: context.question, ...r }, context.user);
@@ -35,33 +45,43 @@ export const finishStates = {
       }),
       emit(({ context }) => ({ type: 'send' as const, envelope: context.store as Envelope })),
     ],
+    always: { guard: 'kbAhead', target: 'ahead' },
     on: {
       inbound: [
         { guard: 'cancelled', target: 'cancelled' },
-        {
-          guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store) && contentType(event.envelope) === 'STORED',
-          target: 'done',
-          actions: { type: 'kb', params: { kb: 'stored' } },
-        },
+        { guard: 'stored', target: 'done', actions: [{ type: 'kb', params: { kb: 'stored' } }, { type: 'reportKb', params: { kb: 'stored' } }] },
         // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
-        { guard: ({ context, event }) => event.type === 'inbound' && answers(event, context.store), target: 'done', actions: { type: 'kb', params: { kb: 'KB_STORE_FAILED' } } },
+        { guard: 'kbAnswered', target: 'done', actions: [{ type: 'kb', params: { kb: 'KB_STORE_FAILED' } }, { type: 'reportKb', params: { kb: 'KB_STORE_FAILED' } }] },
       ],
     },
-    after: { KB_TIMEOUT: { target: 'done', actions: { type: 'kb', params: { kb: 'KB_UNAVAILABLE' } } } },
+    after: { KB_TIMEOUT: { target: 'done', actions: [{ type: 'kb', params: { kb: 'KB_UNAVAILABLE' } }, { type: 'reportKb', params: { kb: 'KB_UNAVAILABLE' } }] } },
   }),
   // DONE, part 2: PRESENTER_REPLY in_reply_to the USER_MSG.
   done: expertSetup.createStateConfig({
     type: 'final',
     entry: [
       emit(({ context }) => ({ type: 'note' as const, decision: 'answered', detail: { answered_by: context.result?.answeredBy, kb: context.kb } })),
-      emit(({ context }) => {
-        const r = context.result as NonNullable<Ctx['result']>;
-        const kb = context.kb ?? 'KB_UNAVAILABLE';
-        // A question of several parts that one single-part skill answered (no planner online): never silently half.
-        const partial = partialAnswerNote(context.question, r.skill, r.answeredBy);
-        return { type: 'send' as const, envelope: presenterReply(context.request, `${answerText(r.answer, kb)}${partial ? `\n${partial}` : ''}`, { answered_by: r.answeredBy, kb }) };
-      }),
+      emit(({ context }) => ({ type: 'send' as const, envelope: answerFor(context, context.kb ?? 'KB_UNAVAILABLE') })),
     ],
+  }),
+  // DONE with the answer ahead of STORED (rich.kb "pending"); the KB's answer still ends the
+  // exchange, so what it did is in the conversation's trace and in KbHealth for the next answer.
+  ahead: expertSetup.createStateConfig({
+    entry: [
+      emit(({ context }) => ({ type: 'note' as const, decision: 'answered', detail: { answered_by: context.result?.answeredBy, kb: 'pending' } })),
+      emit(({ context }) => ({ type: 'send' as const, envelope: answerFor(context, 'pending') })),
+    ],
+    on: {
+      inbound: [
+        { guard: 'stored', target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'stored' } }, { type: 'reportKb', params: { kb: 'stored' } }] },
+        { guard: 'kbAnswered', target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'KB_STORE_FAILED' } }, { type: 'reportKb', params: { kb: 'KB_STORE_FAILED' } }] },
+      ],
+    },
+    after: { KB_TIMEOUT: { target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'KB_UNAVAILABLE' } }, { type: 'reportKb', params: { kb: 'KB_UNAVAILABLE' } }] } },
+  }),
+  kbHeard: expertSetup.createStateConfig({
+    type: 'final',
+    entry: emit(({ context }) => ({ type: 'note' as const, decision: 'kb-after-answer', detail: { kb: context.kb } })),
   }),
   failed: expertSetup.createStateConfig({ type: 'final' }),
   cancelled: expertSetup.createStateConfig({ type: 'final', entry: emit({ type: 'note', decision: 'cancelled-by-presenter' }) }),

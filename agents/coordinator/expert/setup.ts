@@ -25,6 +25,8 @@ export interface Ctx extends NegotiationCtx {
   result?: { answer: string; confidence: number; answeredBy: string; skill?: string };
   store?: Envelope;
   kb?: KbOutcome;
+  /** The answer goes out right after its STORE_FACT, STORED awaited afterwards (kb-health.ts). */
+  kbAhead?: boolean;
   canScale: boolean;
   scaled: boolean;
   delegation?: { exclude: string; role?: string };
@@ -116,6 +118,10 @@ export const expertSetup = setup({
     // Busy (or out of scope) everywhere, no scale-up left, and the wait still fits the budget.
     mayWait: ({ context }) => onlyBusy(context.attempts) && waitFor(context) !== undefined,
     delegated: ({ context }) => context.delegation !== undefined,
+    kbAhead: ({ context }) => context.kbAhead === true,
+    /** The KB's STORED for our STORE_FACT; kbAnswered: any answer to it (an error answer when not STORED). */
+    stored: ({ context, event }) => event.type === 'inbound' && answers(event, context.store) && contentType(event.envelope) === 'STORED',
+    kbAnswered: ({ context, event }) => event.type === 'inbound' && answers(event, context.store),
     cached: ({ context }) => context.candidates.length > 0,
     negotiate: ({ context }) => shouldNegotiate(context.agora, context.candidates.length),
     // auto: a fresh winning offer among the same candidates → straight to it (candidate-cache.ts WinnerMemory).
@@ -164,6 +170,10 @@ export const expertSetup = setup({
       enqueue.emit(agoraNote('COMPLETED', { candidate: env.sender }));
     }),
     kb: assign((_, p: { kb: KbOutcome }) => ({ kb: p.kb })),
+    /** Sets `kbAhead` from KbHealth; provided by factory.ts (default: wait for STORED). */
+    checkKb: assign(() => ({})),
+    /** What the KB did with this STORE_FACT, for KbHealth; provided by factory.ts. */
+    reportKb: (_, _p: { kb: KbOutcome }) => undefined,
     /** FIPA request AGREE to the Presenter, once: a specialist has the question (`by`), so the person can be told who works on it. */
     tellPresenter: enqueueActions(({ context, enqueue }, p: { by: string }) => {
       if (context.told || context.delegation) return;
