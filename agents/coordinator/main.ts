@@ -5,7 +5,7 @@
 // `session …` lines go on to the sessions agent (session-forward.ts).
 import { fromPromise } from 'xstate';
 import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
-import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, jidOfName, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
 import { announce, controlRequest } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
@@ -70,13 +70,16 @@ const expert = expertMachine.provide({
 const busyRetry = busyRetryFrom(process.env, resultTimeoutMs);
 const opts = { self: agent.name, domain: config.domain, timeouts, expert, canScale: envFlag('PARLEY_AUTOSCALE'), ...(busyRetry ? { busyRetry } : {}) };
 
+// The KB's sessions (it sends us directed presence): a KB that went away is not waited past (kb-health.ts).
+const kbHealth = new KbHealth();
+agent.transport.onPresence(kbHealth.watch(jidOfName('KB', config.domain)));
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
   cache: new CandidateCache(cacheMs),
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
   ...(envFlag('PARLEY_WINNER_MEMORY') ? { winners: new WinnerMemory() } : {}),
-  kb: new KbHealth(),
+  kb: kbHealth,
   agora,
   scheduling: {
     oacopTimeoutMs,

@@ -7,7 +7,7 @@ import { SqliteFactStore } from '../../shared/store/index.js';
 import { KB_KINDS, type KbInput, kbMachine } from './machine.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 
-const { agent, config, logger } = createAgent({ account: 'kb' });
+const { agent, config, logger } = createAgent({ account: 'kb', presenceTo: ['Coordinator'] });
 const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
 
 // provide() builds a new machine: once, not once per request (hot path).

@@ -10,7 +10,7 @@ import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import {
   EnrolmentAuthority, type EnrolledRole, installationRoster, joinedOperatorDid, type Roster,
 } from '../identity/index.js';
-import { identify, useRoleBook } from './names.js';
+import { identify, jidOfName, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
@@ -34,6 +34,8 @@ export interface BootOptions {
    * "Identities and trust"). Without the operator key (another host) nothing is enrolled here.
    */
   enrolAs?: EnrolledRole;
+  /** Agents (names) this one sends directed presence to when online: they see it go (client.ts presenceTo). */
+  presenceTo?: string[];
 }
 
 export interface Booted {
@@ -73,7 +75,8 @@ export function createAgent(opts: BootOptions): Booted {
   // server had routed but not yet acknowledged when it died is sent again, and a person's client
   // shows a copy as a second answer (issue "Keep every conversation through any single crash").
   // In a cluster (PARLEY_EJABBERD_NODES) the agent starts on the node its name hashes to and fails over to the others.
-  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, endpoints: c2sEndpoints(config), logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}) });
+  const transport = clientTransport({ jid, password, host: config.host, port: config.c2sPort, endpoints: c2sEndpoints(config), logger, resource, ...(opts.readsChat ? { ackDebounceMs: 0 } : {}),
+    ...(opts.presenceTo ? { presenceTo: opts.presenceTo.map((n) => jidOfName(n, config.domain)) } : {}) });
   // PARLEY_DURABLE=0: no snapshots, no ledger (benchmark comparisons; a crash then loses conversations).
   const store = opts.durable && envFlag('PARLEY_DURABLE') ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
   const agent = new Agent({

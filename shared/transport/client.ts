@@ -27,6 +27,12 @@ export interface ClientTransportOptions {
   /** Extra children for the initial presence (e.g. a status text). */
   presence?: Element[];
   /**
+   * Bare JIDs sent directed presence on every (re)connect (RFC 6121 §4.6): without a roster
+   * subscription they learn that this agent is online, and its server tells them when its
+   * session ends (§4.6.3: unavailable to every recipient of directed presence).
+   */
+  presenceTo?: string[];
+  /**
    * How long after a burst of stanzas the XEP-0198 ack request <r/> goes out (xmpp.js: 250 ms).
    * What the server has not acknowledged when the stream breaks is sent again after reconnect, so
    * for lines to people, who cannot drop a copy, this window is where duplicates come from.
@@ -116,6 +122,7 @@ export function clientTransport(opts: ClientTransportOptions): ClientTransport {
     unackedOut: () => sm.outbound_q.length,
     onOnline: async (t) => {
       await t.sendRaw(xml('presence', {}, xml('priority', {}, String(opts.priority ?? 1)), ...(opts.presence ?? [])));
+      for (const to of opts.presenceTo ?? []) await t.sendRaw(xml('presence', { to }));
     },
   }, sm);
   // Stanzas the server never acknowledged on a stream that could not be resumed: send again.
