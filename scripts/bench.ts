@@ -1,4 +1,4 @@
-// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR] [--console] [--repeat N]
+// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR] [--console [--paired N]] [--repeat N]
 // Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
 // same way, prints a table, the runtime/raw ratio against the goal (≤ 1.5×) and the full flow
 // against its own goal (never asserted).
@@ -10,7 +10,7 @@ import {
   rawEcho, asBenchReport, compareRuns, renderComparison, consoleWatcher, prepareConsoleBench,
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
-  registerScenario, type ScenarioResult, scenarios,
+  registerScenario, type ScenarioResult, scenarios, measurePaired,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -42,13 +42,15 @@ const program = new Command('bench')
   .option('--from <file>', 'with --compare: take the new figures from this --json file instead of measuring')
   .option('--repeat <n>', 'run the chosen scenarios n times in turn (A B A B …): comparisons pair each round and give the median', int, 1)
   .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection')
-  .option('--console', 'also run the full flow with the console running and a headless Chromium watching its sniffer, and compare (goal: within 5 %)');
+  .option('--console', 'also run the full flow with the console running and a headless Chromium watching its sniffer, and compare (goal: within 5 %)')
+  .option('--paired <blocks>', 'with --console: measure both on the same agents in one run, in alternating blocks (ABBA), this many per side', int);
 
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{
-    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean;
+    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean; paired?: number;
   }>();
+  if (o.paired && !o.console) throw new Error('--paired needs --console');
   const readReport = (file: string) => asBenchReport(JSON.parse(fs.readFileSync(file, 'utf8')), file);
   const old = o.compare ? readReport(o.compare) : undefined;
   if (o.from) {
@@ -56,19 +58,18 @@ async function main(): Promise<void> {
     console.log(renderComparison(compareRuns(old, readReport(o.from)), old.at));
     return;
   }
-  if (o.console) {
-    await prepareConsoleBench();
-    const w = consoleWatcher();
-    registerScenario(fullFlowWatched(w.watcher, w.what));
-  }
+  const watching = o.console ? (await prepareConsoleBench(), consoleWatcher()) : undefined;
+  if (watching) registerScenario(fullFlowWatched(watching.watcher, watching.what));
   const opts: BenchOptions = { rounds: o.rounds, warmup: o.warmup, inFlight: o.inFlight, total: o.total, maxFailures: o.maxFailures };
   if (o.cpuProf) {
     fs.mkdirSync(o.cpuProf, { recursive: true });
     process.env.PARLEY_BENCH_AGENT_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${fs.realpathSync(o.cpuProf)}`;
   }
   const wanted = o.only?.split(',').map((s) => s.trim());
-  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn));
-  if (chosen.length === 0) throw new Error(`no such scenario: ${o.only}`);
+  // --paired measures full-flow and full-flow+console together (shared/bench/paired.ts).
+  const pairedNames = new Set(['full-flow', 'full-flow+console']);
+  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn) && !(o.paired && pairedNames.has(s.name)));
+  if (chosen.length === 0 && !o.paired) throw new Error(`no such scenario: ${o.only}`);
 
   process.stderr.write('starting a private ejabberd… ');
   const instance = await startTempInstance();
@@ -97,6 +98,20 @@ async function main(): Promise<void> {
         results.push(r);
         const failed = r.failures.sequential + r.failures.concurrent;
         process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s${failed ? `, ${failed} failed` : ''}\n`);
+      } finally {
+        current = undefined;
+        await runner.close();
+      }
+    }
+    for (let round = 0; watching && o.paired && round < o.repeat; round++) {
+      const watched = fullFlowWatched(watching.watcher, watching.what);
+      process.stderr.write(`full-flow and full-flow+console, paired (${o.paired} blocks each): `);
+      const runner = await watched.setup(instance);
+      current = runner;
+      try {
+        const [p, w] = await measurePaired(fullFlow, watched, runner, opts, watching.toggle, o.paired);
+        results.push(p, w);
+        process.stderr.write(`p50 ${p.sequential.p50.toFixed(3)} → ${w.sequential.p50.toFixed(3)} ms, ${p.concurrent.perSecond.toFixed(0)} → ${w.concurrent.perSecond.toFixed(0)} rt/s\n`);
       } finally {
         current = undefined;
         await runner.close();

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { ensureConsoleToken } from '../console/index.js';
 import { consoleSettings } from '../console/settings.js';
 import { freePort } from '../ejabberd/index.js';
-import { consoleSpec } from '../supervisor/index.js';
+import { consoleSpec, type Supervisor } from '../supervisor/index.js';
 import { procCpuUs, type Watcher } from './full-flow.js';
+import type { Toggle } from './paired.js';
 import { envFlag, envRaw, envString } from '../config/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,11 +21,29 @@ export async function prepareConsoleBench(): Promise<void> {
   process.env.PARLEY_CONSOLE_PORT = String(await freePort());
 }
 
-export function consoleWatcher(): { watcher: Watcher; what: string } {
+export function consoleWatcher(): { watcher: Watcher; what: string; toggle: Toggle } {
   const withBrowser = fs.existsSync(CHROMIUM) && envFlag('PARLEY_BENCH_BROWSER');
   let closeBrowser: (() => Promise<void>) | undefined;
   let profileDir: string | undefined;
+  // Set by start(): what --paired switches on and off (paired.ts).
+  let supervisor: Supervisor | undefined;
+  let watch: (() => Promise<void>) | undefined;
+  let blank: (() => Promise<void>) | undefined;
   return {
+    toggle: {
+      async on() {
+        if (!supervisor) throw new Error('the console bench has not started');
+        if (supervisor.list().find((c) => c.name === 'console')?.status !== 'ready') {
+          supervisor.startOne('console');
+          await supervisor.whenReady(['console'], 30000);
+        }
+        await watch?.();
+      },
+      async off() {
+        await blank?.();
+        await supervisor?.stopOne('console');
+      },
+    },
     what: withBrowser ? 'console running (nice 10), Chromium watching the sniffer (SCHED_IDLE)' : `console running, no browser (${fs.existsSync(CHROMIUM) ? 'PARLEY_BENCH_BROWSER=0' : 'no Chromium at /usr/bin/chromium'})`,
     watcher: {
       async start(instance, sup, ctx) {
@@ -33,6 +52,7 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
         const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
         const spec = consoleSpec(ctx);
         sup.add({ ...spec, args: [...nodeArgs, ...spec.args] });
+        supervisor = sup;
         await sup.whenReady(['console'], 30000);
         if (!withBrowser) return;
         const token = ensureConsoleToken(consoleSettings(instance.cfg, { ...process.env, ...instance.env }).tokenFile);
@@ -54,12 +74,17 @@ export function consoleWatcher(): { watcher: Watcher; what: string } {
         };
         const page = context.pages()[0] ?? (await context.newPage());
         const base = `http://127.0.0.1:${envRaw('PARLEY_CONSOLE_PORT') ?? ''}`;
-        await page.goto(`${base}/login`);
-        await page.fill('#token', token);
-        await page.click('button[type=submit]');
-        await page.waitForURL(`${base}/`);
-        await page.goto(`${base}/#/sniffer`);
-        await page.waitForSelector('#live.on');
+        // Logged in each time: a restarted console has forgotten the sessions it gave out.
+        watch = async () => {
+          await page.goto(`${base}/login`);
+          await page.fill('#token', token);
+          await page.click('button[type=submit]');
+          await page.waitForURL(`${base}/`);
+          await page.goto(`${base}/#/sniffer`);
+          await page.waitForSelector('#live.on');
+        };
+        blank = async () => void (await page.goto('about:blank'));
+        await watch();
         // Where the renderer's time goes (script, style, layout, paint), printed when the run ends.
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');

@@ -8,8 +8,9 @@ export { type RequesterInput, type RequesterOutput, echoRequester, echoResponder
 export { fullFlow, fullFlowWatched, question } from './full-flow.js';
 export { llmDirect, llmSkill } from './llm.js';
 export { oneShotQuery } from './one-shot-query.js';
+export { blockOrder, measurePaired, type Toggle } from './paired.js';
 export { rawEcho } from './raw-echo.js';
 export { type BenchReport, buildReport, renderReport } from './report.js';
 export { type RuntimeAgent, runtimeAgent } from './runtime-agent.js';
 export { runtimeAskExpert, runtimeRequestReply } from './runtime-scenarios.js';
-export { type BenchOptions, type ScenarioResult, measure, registerScenario, scenarios } from './scenario.js';
+export { type BenchOptions, type Scenario, type ScenarioResult, measure, registerScenario, scenarios } from './scenario.js';
