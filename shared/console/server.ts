@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ParleyConfig } from '../config/index.js';
 import { contracts } from '../contracts/index.js';
-import { OpsError } from '../ops/index.js';
+import { OpsError } from '../ops/errors.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { ConsoleAuth, SESSION_COOKIE } from './auth.js';
 import { registerEvents } from './events.js';
