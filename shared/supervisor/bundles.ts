@@ -9,7 +9,11 @@ import path from 'node:path';
 
 /** What `npm run bundle` writes beside dist/bundle/<role>.mjs (<role>.inputs.json). */
 export interface BundleInputs {
-  /** Paths relative to the repository root, with the size and mtimeMs they had when bundled. */
+  /**
+   * Paths relative to the repository root, with the size and mtimeMs they had when bundled:
+   * Parley's modules, and for the packages node_modules/.package-lock.json (npm rewrites it
+   * whenever it installs; a package file edited by hand is not noticed).
+   */
   inputs: Array<[file: string, size: number, mtimeMs: number]>;
 }
 
