@@ -58,6 +58,12 @@ export const PUBLIC_ENTRIES = {
   // Whether and where the console runs (the supervisor reads it): not fastify and the HTTP API.
   // OpenTelemetry export: startConsole imports it lazily, only when PARLEY_OTLP_URL is set.
   'shared/console': { 'settings.ts': [], 'otel.ts': [] },
+  // The operators' error type: the console's routes and error handler need it at start-up, the
+  // service layer of index.ts (runtime, skills, stores) only on the first request that uses it.
+  'shared/ops': { 'errors.ts': [] },
+  // Reading the agents' telemetry files (the console's feed): not the analysis and the test person
+  // of index.ts, which load the agent runtime (names, policy, the XMPP client).
+  'shared/trace': { 'collect.ts': [] },
 };
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));

@@ -65,3 +65,10 @@ gen=dist/shared/contracts/validators.gen.cjs
 if [ ! -f "$gen" ] || [ -n "$(find contracts -name '*.json' -newer "$gen" -print -quit)" ]; then
   node -e "import('./dist/shared/contracts/index.js').then((m) => m.contracts())" >&2
 fi
+# Single-file agents (npm run bundle; shared/supervisor/bundles.ts): rebuilt after a build when
+# esbuild is installed (a devDependency). The supervisor uses a bundle only while it matches
+# dist/, so a failed or skipped bundling only costs start-up time: the agents start from dist/.
+if [ -d node_modules/esbuild ] && { [ ! -f dist/bundle/.built ] || [ dist/.built -nt dist/bundle/.built ]; }; then
+  say "bundling the agents…"
+  if node dist/scripts/bundle.js >&2; then touch dist/bundle/.built; else say "bundling failed: the agents start from dist/"; fi
+fi

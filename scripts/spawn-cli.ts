@@ -16,7 +16,8 @@ import { Command } from 'commander';
 import { configEnv, loadConfig } from '../shared/config/index.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { loadRoles } from '../shared/skills/index.js';
-import { OpsError, spawnSpecialist } from '../shared/ops/index.js';
+import { OpsError } from '../shared/ops/errors.js';
+import { spawnSpecialist } from '../shared/ops/index.js';
 import { checkSpawnSkills, calendarHostSpec, specialistSpec } from '../shared/supervisor/index.js';
 import { controlRequest } from '../shared/supervisor/ipc.js';
 

@@ -44,6 +44,8 @@ const ctx: SpecContext = {
   agentsDir: path.join(repoRoot(), 'dist', 'agents'),
   // Supervisor tests run a fake agent for every role (test/fixtures/fake-agent.ts).
   agentScript: envString('PARLEY_SUPERVISOR_AGENT_SCRIPT'),
+  // Single-file agents from `npm run bundle` while they match dist/ (shared/supervisor/bundles.ts).
+  ...(envFlag('PARLEY_AGENT_BUNDLES') ? { bundles: { dir: path.join(repoRoot(), 'dist', 'bundle'), root: repoRoot() } } : {}),
 };
 const sup = new Supervisor({
   env: { ...process.env, ...configEnv(cfg) },

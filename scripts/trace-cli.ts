@@ -9,9 +9,10 @@ import { Command } from 'commander';
 import { loadConfig, paths } from '../shared/config/index.js';
 import { closeApiAgent } from '../shared/ejabberd/index.js';
 import {
-  analyze, type Analysis, Person, readSettled, parseScenario, type Scenario, correlationTable,
+  analyze, type Analysis, Person, parseScenario, type Scenario, correlationTable,
   mermaid, summary, table, type ChatEnds,
 } from '../shared/trace/index.js';
+import { readSettled } from '../shared/trace/collect.js';
 import { installationRoster } from '../shared/identity/index.js';
 import { useRoleBook } from '../shared/runtime/index.js';
 

@@ -7,7 +7,6 @@ import { consoleSettings } from '../../shared/console/settings.js';
 import { startConsole } from '../../shared/console/index.js';
 import { installationRoster } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
-import { useRoleBook } from '../../shared/runtime/index.js';
 import { envNumber } from '../../shared/config/index.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
@@ -20,10 +19,14 @@ try {
   logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
 }
 const cfg = loadConfig();
-// Roles as the installation's agents see them: from its enrolment record, never from names.
-useRoleBook(installationRoster(cfg.home));
 const settings = consoleSettings(cfg);
-const running = await startConsole(cfg, settings, logger).catch((err: Error) => {
+// Roles as the installation's agents see them: from its enrolment record, never from names. Only
+// the service layer asks (agent lists, conversation checks), and the console imports it, with the
+// agent runtime that holds the RoleBook, on the first request that needs it (start-up, issue 15).
+const useRoster = async (): Promise<void> => {
+  (await import('../../shared/runtime/index.js')).useRoleBook(installationRoster(cfg.home));
+};
+const running = await startConsole(cfg, settings, logger, useRoster).catch((err: Error) => {
   logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');
   process.exit(1);
 });

@@ -53,13 +53,15 @@ const account = opts.name.startsWith('specialist-') ? opts.name : `specialist-${
 const dirs = defaultSkillDirs(config.home);
 const { roles, problems: roleProblems } = loadRoles(config.home);
 const wanted = parseList(opts.skills || opts.experts);
+// Read once for the selection check and the first host.apply (reading compiles every inputSchema).
+const catalogue = loadCatalogue(dirs);
 const { role, terms, llm } = (() => {
   try {
     assertLocalpart(account);
     const name = defaultRoleName(roles, account, opts.role);
     const r = roles.get(name);
     if (!r) throw new Error(`unknown role ${JSON.stringify(name)}; known: ${[...roles.keys()].join(', ')}`);
-    checkSelection(loadCatalogue(dirs), r, wanted);
+    checkSelection(catalogue, r, wanted);
     const cost = parsePerExpert(opts.cost ?? '', DEFAULT_TERMS.cost, '--cost');
     const eta = parsePerExpert(opts.etaMs ?? '', DEFAULT_TERMS.etaMs, '--eta-ms', { integer: true });
     const ttl = parsePerExpert(opts.ttlMs ?? '', DEFAULT_TERMS.ttlMs, '--ttl-ms', { integer: true, min: 1 });
@@ -92,7 +94,7 @@ const host = new SkillHost({
 });
 if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
 host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
-await host.apply(loadCatalogue(dirs));
+await host.apply(catalogue);
 
 // Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
 const slots = new Slots(concurrency + queue);

@@ -6,7 +6,8 @@
 import { EventEmitter } from 'node:events';
 import type { Statement } from 'better-sqlite3';
 import { type Db, openDb } from '../store/index.js';
-import { telemetryFiles, type TraceRecord } from '../trace/index.js';
+import type { TraceRecord } from '../trace/index.js';
+import { telemetryFiles } from '../trace/collect.js';
 
 type Stmt = Statement<unknown[]>;
 

@@ -20,7 +20,8 @@ export interface RunningConsole {
   close(): Promise<void>;
 }
 
-export async function startConsole(cfg: ParleyConfig, s: ConsoleSettings, logger: Logger): Promise<RunningConsole> {
+/** `prepareOps` runs once before the service layer (shared/ops) is first used: it is imported then. */
+export async function startConsole(cfg: ParleyConfig, s: ConsoleSettings, logger: Logger, prepareOps?: () => Promise<void>): Promise<RunningConsole> {
   const auth = new ConsoleAuth(ensureConsoleToken(s.tokenFile), s.sessionTtlMs);
   const feed = new TelemetryFeed(paths(cfg).telemetry);
   feed.start();
@@ -38,7 +39,7 @@ export async function startConsole(cfg: ParleyConfig, s: ConsoleSettings, logger
   const pruneTimer = setInterval(prune, 3600000);
   pruneTimer.unref();
   setTimeout(prune, 30000).unref(); // not during start-up, when the agents are busiest
-  const app = await buildConsole({ cfg, auth, feed });
+  const app = await buildConsole({ cfg, auth, feed, ...(prepareOps ? { prepareOps } : {}) });
   await app.listen({ host: s.bind, port: s.port });
   const url = `http://${s.bind.includes(':') ? `[${s.bind}]` : s.bind}:${s.port}/`;
   return {

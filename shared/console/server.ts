@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ParleyConfig } from '../config/index.js';
 import { contracts } from '../contracts/index.js';
-import { OpsError } from '../ops/index.js';
+import { OpsError } from '../ops/errors.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { ConsoleAuth, SESSION_COOKIE } from './auth.js';
 import { registerEvents } from './events.js';
@@ -20,6 +20,8 @@ export interface ConsoleServerOptions {
   cfg: ParleyConfig;
   auth: ConsoleAuth;
   feed: TelemetryFeed;
+  /** Before the service layer's first use (routes.ts). */
+  prepareOps?: () => Promise<void>;
 }
 
 /** Answer without credentials: the login page, what it loads, and the login call itself. */
@@ -82,8 +84,9 @@ export async function buildConsole(o: ConsoleServerOptions): Promise<FastifyInst
     return { ok: true };
   });
 
-  registerApi(app, { cfg: o.cfg, feed: o.feed });
-  const events = registerEvents(app, o.feed, agentsWithLoad({ cfg: o.cfg, feed: o.feed }));
+  const deps = { cfg: o.cfg, feed: o.feed, ...(o.prepareOps ? { prepareOps: o.prepareOps } : {}) };
+  registerApi(app, deps);
+  const events = registerEvents(app, o.feed, agentsWithLoad(deps));
   app.addHook('onClose', async () => events.close());
 
   const version = (JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8')) as { version: string }).version;

@@ -13,11 +13,9 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
-import standaloneModule from 'ajv/dist/standalone/index.js';
+import type standaloneModule from 'ajv/dist/standalone/index.js';
 
 const require = createRequire(import.meta.url);
-// ajv's standalone entry is CommonJS with `exports.default`; under NodeNext the default import is the module object.
-const standaloneCode = standaloneModule.default;
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 
 /** Where the compiled module lives: dist/shared/contracts/validators.gen.cjs when running from dist. */
@@ -59,6 +57,8 @@ export function writePrecompiled(ajv: Ajv, ids: readonly string[], print: string
   try {
     // The code requires ajv's runtime helpers and ajv-formats; name them by absolute path so the
     // module loads from wherever it is written (a moved tree fails to load and is compiled over).
+    // ajv's standalone entry is CommonJS with `exports.default`; required only when writing.
+    const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof standaloneModule).default;
     const code = standaloneCode(ajv, Object.fromEntries(ids.map((id) => [id, id])))
       .replace(/require\("([^"]+)"\)/g, (_, spec: string) => `require(${JSON.stringify(require.resolve(spec))})`);
     const tmp = `${file}.${process.pid}.tmp`;

@@ -5,9 +5,8 @@
 import type { ParleyConfig } from '../config/index.js';
 import { paths } from '../config/index.js';
 import { verifyEnvelope } from '../identity/index.js';
-import {
-  analyze, type Analysis, readConversation, telemetryFiles, mermaid, table, type TraceRecord,
-} from '../trace/index.js';
+import { analyze, type Analysis, mermaid, table, type TraceRecord } from '../trace/index.js';
+import { readConversation, telemetryFiles } from '../trace/collect.js';
 import { readRows } from './data.js';
 import { OpsError } from './errors.js';
 

@@ -1,7 +1,6 @@
 // The operator's service layer: what the CLIs (scripts/*-cli.ts) and the console's HTTP API
 // (shared/console/) both call, so spawning, stopping, skills, status, traces and sessions are
 // implemented once.
-export { OpsError } from './errors.js';
 export { agentSnapshot, componentJid, spawnSpecialist, stopAgent, type AgentRow, type AgentSnapshot, type Presence, type SpawnRequest } from './agents.js';
 export {
   checkUpload, findSkill, grantSkill, installSkillDir, installUpload, listSkills, removeSkill, setSkillEnabled, showSkill, updateSkillJson,

@@ -304,17 +304,20 @@ export function startsAtOnce(def: SkillDef): boolean {
 
 export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
   if (!startsAtOnce(def)) return 0;
-  let answered = 0;
-  for (const q of def.manifest.examples ?? []) {
-    const args = { question: q };
-    if (!def.validateInput(args) || (await pool.recognise(q, 2000).catch(() => 0)) <= 0) continue;
-    const deaths = pool.deaths;
-    const failure = await pool.run(args, 'sess-warm-up').then(() => { answered += 1; }, (err: ParleyError) => err);
-    if (failure && (pool.deaths > deaths || failure.code === 'TIMEOUT')) {
-      throw new Error(`disabled at warm-up: its example ${JSON.stringify(q)} failed (${failure.detail})`);
+  // One worker answers the examples; the spare starts with the first question (pool.ts).
+  return pool.withoutSpare(async () => {
+    let answered = 0;
+    for (const q of def.manifest.examples ?? []) {
+      const args = { question: q };
+      if (!def.validateInput(args) || (await pool.recognise(q, 2000).catch(() => 0)) <= 0) continue;
+      const deaths = pool.deaths;
+      const failure = await pool.run(args, 'sess-warm-up').then(() => { answered += 1; }, (err: ParleyError) => err);
+      if (failure && (pool.deaths > deaths || failure.code === 'TIMEOUT')) {
+        throw new Error(`disabled at warm-up: its example ${JSON.stringify(q)} failed (${failure.detail})`);
+      }
     }
-  }
-  return answered;
+    return answered;
+  });
 }
 
 /**

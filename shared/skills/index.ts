@@ -4,8 +4,8 @@ export {
   type Catalogue, type SkillDef, type SkillDirs, defaultSkillDirs, loadCatalogue, readRegistry,
   readSkill, writeRegistry,
 } from './catalogue.js';
-export { SKILL_NAME, type SkillManifest, checkSkillManifest } from './manifest.js';
-export { type Role, defaultRoleName, loadRoles, roleAllows } from './roles.js';
+export { MANIFEST_SCHEMA, SKILL_NAME, type SkillManifest, checkSkillManifest } from './manifest.js';
+export { type Role, ROLE_FILE_SCHEMA, defaultRoleName, loadRoles, roleAllows } from './roles.js';
 export {
   IN_PROCESS_MAX_CHARS, IN_PROCESS_MAX_OPERATORS, IN_PROCESS_MAX_PATTERNS, LINEAR_ENGINE,
   QuickRecogniser,

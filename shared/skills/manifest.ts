@@ -105,22 +105,29 @@ export const DEFAULT_INPUT_SCHEMA = {
   properties: { question: { type: 'string', minLength: 1 } },
 } as const;
 
-// One ajv for manifests and the skills' inputSchemas; strict off: skill authors write schemas.
+// Our own schemas (skill.json here, the roles file in roles.ts) share one ajv that does not check
+// them against the JSON Schema meta-schema: they are constants of this code, compiled by the tests,
+// and each ajv instance that meta-checks compiles the draft-07 meta-schema first (≈ 60 ms of CPU,
+// which the specialist paid three times at start-up, issue 15).
+// The skills' inputSchemas are written by skill authors: their ajv meta-checks them, strict off.
 // A skill's inputSchema validates every question's args in the specialist's main thread
 // (host.run): a backtracking `pattern` there (e.g. ^(a+)+$ took 13 s on 28 characters) would
 // stall the specialist. Its patterns run on the linear-time engine; one that cannot makes the
 // inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
 // Built on first use: the console, the supervisor and the CLIs load this module at start-up but
 // check a manifest only on an upload or a spawn (compiling cost each ≈ 0.1 s of CPU there).
+let ownAjv: Ajv | undefined;
+/** The ajv for Parley's own constant schemas (no meta-schema check). */
+export const ownSchemaAjv = (): Ajv => (ownAjv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false }));
+
 type ManifestValidators = { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv };
 let compiled: ManifestValidators | undefined;
 function validators(): ManifestValidators {
   if (compiled) return compiled;
-  const ajv = new Ajv({ allErrors: true, strict: false });
   const inputAjv = LINEAR_ENGINE
     ? new Ajv({ allErrors: true, strict: false, code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } })
-    : ajv;
-  compiled = { checkManifest: ajv.compile<SkillManifest>(MANIFEST_SCHEMA), inputAjv };
+    : new Ajv({ allErrors: true, strict: false });
+  compiled = { checkManifest: ownSchemaAjv().compile<SkillManifest>(MANIFEST_SCHEMA), inputAjv };
   return compiled;
 }
 

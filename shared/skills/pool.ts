@@ -34,6 +34,8 @@ export class SkillPool {
   private closed = false;
   /** Workers that died on their own (crash, exit, out of memory): the warm-up judges by it. */
   deaths = 0;
+  /** Inside withoutSpare(): taking the last idle worker starts no spare. */
+  private spareless = 0;
 
   constructor(readonly o: PoolOptions) {}
 
@@ -50,6 +52,21 @@ export class SkillPool {
       w.terminate();
       this.workers.delete(w);
       throw err;
+    }
+  }
+
+  /**
+   * Runs `fn` (the warm-up's own calls, host.ts) without starting the spare worker that taking the
+   * last idle one starts: at start-up that spare was a second sandboxed process per skill (mathjs:
+   * ≈ 0.5 s of CPU) competing with every agent's start on a shared machine (issue 15). The first
+   * question after start-up takes the last idle worker and starts the spare then.
+   */
+  async withoutSpare<T>(fn: () => Promise<T>): Promise<T> {
+    this.spareless += 1;
+    try {
+      return await fn();
+    } finally {
+      this.spareless -= 1;
     }
   }
 
@@ -123,7 +140,7 @@ export class SkillPool {
       if (++idle > 1) break;
     }
     if (!first) return undefined;
-    if (idle === 1 && this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
+    if (idle === 1 && this.spareless === 0 && this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
     clearTimeout(first.idleTimer);
     first.busy = true;
     return first;

@@ -4,9 +4,9 @@
 // Built-in roles: config/roles.json; the operator's $PARLEY_HOME/roles.json adds or replaces.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { formatErrors } from './manifest.js';
+import { formatErrors, ownSchemaAjv } from './manifest.js';
 
 export interface Role {
   name: string;
@@ -17,7 +17,7 @@ export interface Role {
   maxConcurrent: number;
 }
 
-const ROLE_FILE_SCHEMA = {
+export const ROLE_FILE_SCHEMA = {
   type: 'object',
   required: ['roles'],
   properties: {
@@ -51,7 +51,7 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   } catch (err) {
     return { roles: [], problem: `${file}: ${(err as Error).message}` };
   }
-  const check = (checkRoleFile ??= new Ajv({ allErrors: true, strict: false }).compile<RoleFile>(ROLE_FILE_SCHEMA));
+  const check = (checkRoleFile ??= ownSchemaAjv().compile<RoleFile>(ROLE_FILE_SCHEMA));
   if (!check(raw)) return { roles: [], problem: `${file}: ${formatErrors(check.errors)}` };
   const roles = Object.entries(raw.roles).map(([name, r]) => ({
     name, description: r.description ?? '', capabilities: r.capabilities ?? ['ASK_EXPERT'], skills: r.skills, maxConcurrent: r.maxConcurrent,

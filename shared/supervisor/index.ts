@@ -1,6 +1,7 @@
 // Public API of shared/supervisor/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
+export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';

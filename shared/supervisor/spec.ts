@@ -9,6 +9,7 @@ import { CORE_ROLES } from '../contracts/index.js';
 import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/index.js';
+import { freshBundle } from './bundles.js';
 
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
@@ -63,10 +64,13 @@ export interface SpecContext {
   /** dist/agents (compiled agents), or one script that plays every role (supervisor tests). */
   agentsDir: string;
   agentScript?: string;
+  /** Where fresh single-file bundles of the roles may be (./bundles.ts), and the repository root their inputs are relative to. */
+  bundles?: { dir: string; root: string };
 }
 
 function script(ctx: SpecContext, role: string): string {
-  return ctx.agentScript ?? path.join(ctx.agentsDir, role, 'main.js');
+  if (ctx.agentScript) return ctx.agentScript;
+  return (ctx.bundles && freshBundle(ctx.bundles.root, ctx.bundles.dir, role)) ?? path.join(ctx.agentsDir, role, 'main.js');
 }
 
 export function coreSpec(ctx: SpecContext, role: string): AgentSpec {

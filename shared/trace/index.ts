@@ -2,7 +2,6 @@
 // modules inside it import each other directly.
 export { type Analysis, analyze } from './analyze.js';
 export { Person, subscribeToPresenter } from './ask.js';
-export { readConversation, readSettled, telemetryFiles } from './collect.js';
 export { type Scenario, parseScenario } from './expect.js';
 export { correlationTable, mermaid, summary, table } from './render.js';
 export type { ChatEnds, TraceRecord } from './types.js';

@@ -16,7 +16,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { openDb } from '../../shared/store/index.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
-import { readConversation } from '../../shared/trace/index.js';
+import { readConversation } from '../../shared/trace/collect.js';
 import { clientTransport } from '../../shared/transport/index.js';
 import { bookedEvents } from '../support/calendars.js';
 import { ChatPerson } from '../support/chat-person.js';

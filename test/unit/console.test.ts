@@ -10,7 +10,8 @@ import {
 import { traceIdOf } from '../../shared/console/otel.js';
 import { consoleSettings } from '../../shared/console/settings.js';
 import { loadConfig } from '../../shared/config/index.js';
-import { checkUpload, OpsError } from '../../shared/ops/index.js';
+import { checkUpload } from '../../shared/ops/index.js';
+import { OpsError } from '../../shared/ops/errors.js';
 import { SqliteTelemetry } from '../../shared/runtime/index.js';
 import type { Envelope } from '../../shared/acl/index.js';
 

@@ -3,8 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { Ajv } from 'ajv';
 import { ParleyError } from '../../shared/acl/index.js';
-import { loadCatalogue, writeRegistry, checkSkillManifest } from '../../shared/skills/index.js';
+import { loadCatalogue, writeRegistry, checkSkillManifest, MANIFEST_SCHEMA, ROLE_FILE_SCHEMA } from '../../shared/skills/index.js';
 import { SkillHost } from '../../shared/skills/hosting.js';
 import { failure, HANDLERS, tempSkillDirs, writeSkill } from '../support/skills.js';
 
@@ -40,6 +41,11 @@ describe('Skills [directory] skill.json and _registry.json', () => {
     const r = checkSkillManifest({ ...base, inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } }, 'x');
     expect(r.ok).to.equal(false);
     expect(!r.ok && r.detail).to.match(/inputSchema does not compile/);
+  });
+
+  it('skill.json\'s and the roles file\'s own schemas are valid JSON Schema (their ajv skips the meta-schema check)', () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    for (const schema of [MANIFEST_SCHEMA, ROLE_FILE_SCHEMA]) expect(ajv.validateSchema(schema), ajv.errorsText()).to.equal(true);
   });
 
   it('_registry.json disables a skill; a user skill overrides the built-in of the same name', () => {

@@ -32,6 +32,20 @@ describe('Specialist [start-up] skills loaded per specialist and warmed before o
     expect(await warmExamples(plan, undefined as unknown as SkillPool)).to.equal(0); // never touches its pool
   });
 
+  it('warm-up keeps one worker; the first question after it starts the spare', async () => {
+    const def = loadCatalogue(tempSkillDirs()).skills.find((s) => s.name === 'time')!;
+    const pool = new SkillPool({ name: 'time', handlerPath: def.handlerPath, fingerprint: def.fingerprint, recognise: def.manifest.recognise ?? {}, timeoutMs: 5000, memoryMb: 128, maxWorkers: 3 });
+    try {
+      await pool.warm();
+      expect(await warmExamples(def, pool)).to.be.greaterThan(0);
+      expect(pool.size, 'workers after the warm-up').to.equal(1);
+      await pool.run({ question: def.manifest.examples![0]! }, 'sess-1');
+      expect(pool.size, 'workers after the first question').to.equal(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a specialist serving only time never starts an arithmetic worker', async () => {
     const host = new SkillHost({ select: (d) => d.name === 'time', maxWorkers: 1 });
     try {

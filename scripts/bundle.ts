@@ -1,0 +1,84 @@
+// `npm run bundle` (optional, issue 15): one esbuild bundle per agent role, dist/bundle/<role>.mjs,
+// which the supervisor starts instead of dist/agents/<role>/main.js while it matches dist/
+// (shared/supervisor/bundles.ts; PARLEY_AGENT_BUNDLES=0 turns that off). esbuild is a
+// devDependency: without it this says so and nothing changes. Run it after `npm run build`;
+// a later build makes the bundles stale and the supervisor falls back to dist/ until the next run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../shared/runtime/repo-root.js';
+import { type BundleInputs, bundleFile, inputsFile, stamp } from '../shared/supervisor/index.js';
+
+// The part of esbuild's API used here (it is imported by name: not every install has it).
+interface Esbuild {
+  build(o: Record<string, unknown>): Promise<{ metafile: { inputs: Record<string, unknown> } }>;
+}
+interface OnLoadArgs { path: string }
+interface PluginBuild { onLoad(o: { filter: RegExp }, cb: (a: OnLoadArgs) => Promise<{ contents: string; loader: string } | undefined>): void }
+
+const root = repoRoot();
+const agentsDir = path.join(root, 'dist', 'agents');
+const outDir = path.join(root, 'dist', 'bundle');
+
+let esbuild: Esbuild;
+try {
+  const name = 'esbuild';
+  esbuild = (await import(name)) as Esbuild;
+} catch {
+  console.error('[parley] npm run bundle needs esbuild (npm install --include=dev); the agents start from dist/ as before');
+  process.exit(1);
+}
+
+// Each module keeps the import.meta.url of its file in dist/: the contracts' precompiled
+// validators, the skill worker's script and the repository root are found beside the module that
+// names them, as when it is not bundled.
+const keepImportMetaUrl = {
+  name: 'keep-import-meta-url',
+  setup(b: PluginBuild) {
+    b.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const src = await fs.promises.readFile(args.path, 'utf8');
+      if (!src.includes('import.meta.url')) return undefined;
+      return { contents: src.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
+    });
+  },
+};
+
+// A module that finds its files by __dirname would look beside the bundle: such a role is left to dist/.
+const FREE_DIRNAME = /^(?!\s*(\*|\/\/)).*\b__(dirname|filename)\b/m;
+
+fs.mkdirSync(outDir, { recursive: true });
+const roles = fs.readdirSync(agentsDir).filter((r) => fs.existsSync(path.join(agentsDir, r, 'main.js'))).sort();
+let failed = 0;
+for (const role of roles) {
+  const out = bundleFile(outDir, role);
+  fs.rmSync(inputsFile(outDir, role), { force: true }); // stale until written again
+  try {
+    const r = await esbuild.build({
+      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+      outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [keepImportMetaUrl],
+      // Native code (better-sqlite3) and pino (its transports find their workers by __dirname) load from node_modules.
+      external: ['better-sqlite3', 'pino'],
+      // CommonJS packages inside an ES module bundle call require().
+      banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
+    });
+    if (FREE_DIRNAME.test(fs.readFileSync(out, 'utf8'))) {
+      fs.rmSync(out, { force: true });
+      console.log(`${role}: not bundled (a module uses __dirname); it starts from dist/`);
+      continue;
+    }
+    // Parley's files one by one; the packages through npm's own record of node_modules, which
+    // every npm install or ci rewrites (stat-ing each package file cost the supervisor ≈ 90 ms).
+    const files = Object.keys(r.metafile.inputs);
+    const own = files.filter((f) => !f.split(/[\\/]/).includes('node_modules'));
+    if (own.length < files.length) own.push(path.join('node_modules', '.package-lock.json'));
+    const record: BundleInputs = { inputs: own.map((f) => stamp(root, f)) };
+    fs.writeFileSync(inputsFile(outDir, role), JSON.stringify(record) + '\n');
+    console.log(`${role}: ${path.relative(root, out)} (${record.inputs.length} modules, ${Math.round(fs.statSync(out).size / 1024)} kB)`);
+  } catch (err) {
+    failed += 1;
+    fs.rmSync(out, { force: true });
+    console.error(`${role}: ${(err as Error).message}`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,55 @@
+// Optional single-file agents (shared/supervisor/bundles.ts, issue 15): the supervisor starts
+// dist/bundle/<role>.mjs only while every file it was built from is unchanged, else dist/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { type BundleInputs, bundleFile, consoleSpec, coreSpec, freshBundle, inputsFile, stamp } from '../../shared/supervisor/index.js';
+
+describe('Supervisor [bundles] a single-file agent is used only while it matches dist/', () => {
+  let root: string;
+  let dir: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bundles-'));
+    dir = path.join(root, 'dist', 'bundle');
+    fs.mkdirSync(path.join(root, 'dist', 'agents', 'registry'), { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), 'export {};\n');
+    fs.writeFileSync(bundleFile(dir, 'registry'), '// bundle\n');
+    const record: BundleInputs = { inputs: [stamp(root, 'dist/agents/registry/main.js')] };
+    fs.writeFileSync(inputsFile(dir, 'registry'), JSON.stringify(record));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const ctx = () => ({ agentsDir: path.join(root, 'dist', 'agents'), bundles: { dir, root } });
+
+  it('a fresh bundle is started in place of main.js', () => {
+    expect(freshBundle(root, dir, 'registry')).to.equal(bundleFile(dir, 'registry'));
+    expect(coreSpec(ctx(), 'registry').args[0]).to.equal(bundleFile(dir, 'registry'));
+  });
+
+  it('an input rebuilt since (other size or mtime) makes it stale: main.js', () => {
+    fs.writeFileSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), 'export const changed = 1;\n');
+    expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+    expect(coreSpec(ctx(), 'registry').args[0]).to.equal(path.join(root, 'dist', 'agents', 'registry', 'main.js'));
+    const t = new Date(Date.now() + 5000);
+    fs.writeFileSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), 'export {};\n');
+    fs.utimesSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), t, t); // same size, newer file
+    expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+  });
+
+  it('a vanished input, a missing or broken record, or no bundle: main.js', () => {
+    fs.writeFileSync(inputsFile(dir, 'registry'), '{not json');
+    expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+    fs.writeFileSync(inputsFile(dir, 'registry'), JSON.stringify({ inputs: [['dist/agents/registry/gone.js', 1, 1]] }));
+    expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+    fs.rmSync(inputsFile(dir, 'registry'));
+    expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+    expect(freshBundle(root, dir, 'console')).to.equal(undefined);
+    expect(consoleSpec(ctx()).args[0]).to.equal(path.join(root, 'dist', 'agents', 'console', 'main.js'));
+  });
+
+  it('without bundles in the context (PARLEY_AGENT_BUNDLES=0) a fresh bundle is not used', () => {
+    expect(coreSpec({ agentsDir: path.join(root, 'dist', 'agents') }, 'registry').args[0]).to.equal(path.join(root, 'dist', 'agents', 'registry', 'main.js'));
+  });
+});
