@@ -74,7 +74,7 @@ export class Directory {
     const head = ranked[0];
     if (head) {
       this.lastUse = Math.max(now, this.lastUse + 1);
-      head.last_used = this.lastUse;
+      this.index.markUsed(head.profile.jid, this.lastUse);
       this.store.markUsed(head.profile.jid, this.lastUse);
     }
     return ranked.map((r) => r.profile.jid);
