@@ -158,6 +158,16 @@ describe('Registry [index] directory over the index', () => {
     expect(dir.describe(undefined, 1001).map((e) => e.profile.jid)).to.deep.equal(['b@localhost']);
   });
 
+  it('lists at most max_results (FIPA SC00023 max-results), never more than its limit', () => {
+    const dir = new Directory(new MemoryDirectoryStore(), LEASE);
+    for (let i = 0; i < 120; i++) dir.register(profile(`s${String(i).padStart(3, '0')}`), 1000);
+    expect(dir.candidates('ASK_EXPERT', undefined, 1001, undefined, 8)).to.deep.equal(Array.from({ length: 8 }, (_, i) => `s${String(i).padStart(3, '0')}@localhost`));
+    // The head was marked used: the next 8 start one further, as without a limit.
+    expect(dir.candidates('ASK_EXPERT', undefined, 1002, undefined, 8)[0]).to.equal('s001@localhost');
+    expect(dir.candidates('ASK_EXPERT', undefined, 1003, undefined, 1000)).to.have.length(MAX_CANDIDATES);
+    expect(dir.candidates('ASK_EXPERT', undefined, 1004)).to.have.length(MAX_CANDIDATES);
+  });
+
   it('deregister removes from the index and the store', () => {
     const store = new SqliteDirectoryStore(':memory:');
     const dir = new Directory(store, LEASE);
