@@ -84,8 +84,8 @@ export function loadOrCreateRing(home: string, ring: string, names: readonly str
   ensurePrivateDir(keysDir(home));
   const present = new Set(fs.readdirSync(keysDir(home)));
   const stored = present.has(path.basename(file)) ? readRing(file) : new Map<string, { did: string; privateKey: string }>();
-  let added = 0;
-  const identities = names.map((name) => {
+  const fresh = new Map<string, number>();
+  const identities = names.map((name, i) => {
     const own = keyFile(home, name);
     if (own === file) throw new Error(`identity name ${JSON.stringify(name)} is the key ring's own`);
     if (present.has(path.basename(own))) return readKeyFile(own);
@@ -98,13 +98,22 @@ export function loadOrCreateRing(home: string, ring: string, names: readonly str
     }
     const identity = identityFromKeyPair(generateKeyPair());
     stored.set(name, { did: identity.did, privateKey: Buffer.from(identity.privateKey).toString('base64url') });
-    added += 1;
+    fresh.set(name, i);
     return identity;
   });
-  if (added > 0) {
-    const data: KeyRingV1 = { version: 1, type: 'Ed25519-ring', keys: Object.fromEntries(stored) };
+  if (fresh.size === 0) return identities;
+  withLock(file, () => {
+    // Another process of the same host (a shard started at the same time) may have written the
+    // ring meanwhile: a key it wrote wins over the one made here, so both run the same DIDs.
+    const now = fs.existsSync(file) ? readRing(file) : new Map<string, { did: string; privateKey: string }>();
+    for (const [name, i] of fresh) {
+      const theirs = now.get(name);
+      if (theirs === undefined) now.set(name, stored.get(name) as { did: string; privateKey: string });
+      else identities[i] = createIdentity(new Uint8Array(Buffer.from(theirs.privateKey, 'base64url')));
+    }
+    const data: KeyRingV1 = { version: 1, type: 'Ed25519-ring', keys: Object.fromEntries(now) };
     writePrivateFile(file, JSON.stringify(data) + '\n');
-  }
+  });
   return identities;
 }
 

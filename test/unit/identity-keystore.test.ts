@@ -31,6 +31,28 @@ describe('identity [keystore] persisted identities', () => {
     expect(loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0005'])[0]?.did).to.equal(again[4]?.did);
   });
 
+  it('takes the keys another process wrote to the ring meanwhile (two shards of one host starting at once)', () => {
+    // Process A made its keys; process B wrote the ring before A's write: A must run B's DIDs.
+    const ring = path.join(home, 'secrets', 'keys', 'vagents-h.ring.json');
+    const other = loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001']);
+    const written = fs.readFileSync(ring, 'utf8');
+    fs.rmSync(ring);
+    const realExists = fs.existsSync;
+    // The ring is absent when A lists the directory and present when A takes the lock.
+    let calls = 0;
+    (fs as { existsSync: typeof fs.existsSync }).existsSync = (p) => {
+      if (p === ring && calls++ === 0) fs.writeFileSync(ring, written, { mode: 0o600 });
+      return realExists(p);
+    };
+    try {
+      const mine = loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']);
+      expect(mine[0]?.did).to.equal(other[0]?.did);
+      expect(loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']).map((i) => i.did)).to.deep.equal(mine.map((i) => i.did));
+    } finally {
+      (fs as { existsSync: typeof fs.existsSync }).existsSync = realExists;
+    }
+  });
+
   it('refuses a key ring others can read, one whose key does not match its DID, and a name that is the ring itself', () => {
     loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']);
     const ring = path.join(home, 'secrets', 'keys', 'vagents-h.ring.json');
