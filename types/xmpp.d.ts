@@ -20,9 +20,16 @@ declare module '@xmpp/xml' {
     toString(): string;
   }
   type Child = Element | string | null | undefined | false;
+  /** The stream parser (ltx SAX underneath): emits 'start', 'element', 'end', 'error'. */
+  export class Parser {
+    on(event: 'element' | 'start' | 'end', listener: (el: Element) => void): this;
+    on(event: 'error', listener: (err: Error) => void): this;
+    write(data: string | Buffer): void;
+    end(data?: string | Buffer): void;
+  }
   function xml(name: string, attrs?: Record<string, unknown> | null, ...children: Child[]): Element;
   namespace xml {
-    export { Element };
+    export { Element, Parser };
   }
   export { Element, xml };
   export default xml;

@@ -2,7 +2,7 @@
 // docs/acl_contract.md "Negotiated requests"): when to negotiate, the CFP, reading offers, the
 // documented pick, and the ACCEPT / REJECT envelopes. The machine (machine.ts) only wires them.
 import { ASK_EXPERT_RESOURCE, type Envelope, replyTo } from '../../shared/acl/index.js';
-import type { AgoraRejectReason } from '../../shared/contracts/index.js';
+import type { AgoraRejectReason, NeedContent } from '../../shared/contracts/index.js';
 import type { Candidate } from './candidates.js';
 import { outbound } from './envelopes.js';
 
@@ -23,6 +23,26 @@ export interface AgoraSettings {
   maxCost?: number;
   /** An offer counts as expired this long before its ttl ends (the ACCEPT's trip). */
   acceptMarginMs: number;
+}
+
+/**
+ * How many candidates a question asks the DF for (NEED max_results; FIPA SC00023 df
+ * search-constraints max-results), undefined = the DF's whole list (up to 100). Negotiating, the
+ * Coordinator CFPs only the first maxCandidates (openCfp) and falls back only among them, so it
+ * asks for those: the 92 others of a host's 100 were signed, sent, parsed and verified for
+ * nothing (docs/bench.md "Virtual agents"). `never` walks the whole list one by one: no limit.
+ * At least 2, so that `auto` still negotiates whenever the DF has two; `extra` counts candidates
+ * the caller drops itself (a delegation's own specialist).
+ */
+export function candidatesWanted(settings: AgoraSettings | undefined, extra = 0): number | undefined {
+  if (!settings || settings.mode === 'never' || settings.maxCandidates === undefined) return undefined;
+  return Math.min(100, Math.max(2, settings.maxCandidates) + extra);
+}
+
+/** The QUERY-REF NEED content of the expert flow's LOOKUP (expert/lookup.ts; the bench sends the same). */
+export function needContent(hint: string, settings: AgoraSettings | undefined, delegation?: { role?: string; exclude?: string }): NeedContent {
+  const max = candidatesWanted(settings, delegation?.exclude !== undefined ? 1 : 0);
+  return { need: 'ASK_EXPERT', hint, ...(delegation?.role ? { role: delegation.role } : {}), ...(max !== undefined ? { max_results: max } : {}) };
 }
 
 /** auto: negotiate when the DF lists ≥ 2 candidates (one candidate = the direct flow). */

@@ -68,13 +68,18 @@ export class Directory {
     return this.store.remove(key) || had;
   }
 
-  /** Every live agent offering `need` (of `role`, when given), best first (ranking.ts), at most MAX_CANDIDATES; the head is marked used. */
-  candidates(need: string, hint: string | undefined, now: number, role?: string): string[] {
-    const ranked = this.index.top(need, hint, { now, leaseMs: this.leaseMs, k: MAX_CANDIDATES, admits: this.admits, ...(role !== undefined ? { role } : {}) });
+  /**
+   * Every live agent offering `need` (of `role`, when given), best first (ranking.ts), at most
+   * `max` (NEED max_results, FIPA SC00023 max-results) and never more than MAX_CANDIDATES; the
+   * head is marked used.
+   */
+  candidates(need: string, hint: string | undefined, now: number, role?: string, max = MAX_CANDIDATES): string[] {
+    const k = Math.min(MAX_CANDIDATES, max);
+    const ranked = this.index.top(need, hint, { now, leaseMs: this.leaseMs, k, admits: this.admits, ...(role !== undefined ? { role } : {}) });
     const head = ranked[0];
     if (head) {
       this.lastUse = Math.max(now, this.lastUse + 1);
-      head.last_used = this.lastUse;
+      this.index.markUsed(head.profile.jid, this.lastUse);
       this.store.markUsed(head.profile.jid, this.lastUse);
     }
     return ranked.map((r) => r.profile.jid);

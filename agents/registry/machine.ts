@@ -50,7 +50,8 @@ export interface DirectoryOps {
   heartbeat(input: { jid: string; now: number }): Maybe<boolean>;
   deregister(input: { jid: string }): Maybe<boolean>;
   bind(input: { jid: string; did: string; now: number }): Maybe<BindOutcome>;
-  candidates(input: { need: string; hint?: string; role?: string; now: number }): Maybe<CandidatesOutput>;
+  /** max: NEED max_results (FIPA SC00023 df search-constraints max-results). */
+  candidates(input: { need: string; hint?: string; role?: string; max?: number; now: number }): Maybe<CandidatesOutput>;
   describe(input: { capability?: string; now: number }): Maybe<DirectoryEntry[]>;
   redeem(input: { token: string; jid: string; did: string }): Maybe<RedeemOutcome>;
   /** REGISTER_MANY: one entry checked as the pipeline checks a REGISTER alone (register-many.ts). */
@@ -141,7 +142,10 @@ async function answer(ops: DirectoryOps, kind: RegistryKind, r: Request, steps: 
       return enrol(ops, r);
     case 'NEED': {
       const c = content<NeedContent>(r);
-      const found = await ops.candidates({ need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}), now: r.now });
+      const found = await ops.candidates({
+        need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}),
+        ...(c.max_results !== undefined ? { max: c.max_results } : {}), now: r.now,
+      });
       return inform({ candidates: found.candidates, ...(found.dids && Object.keys(found.dids).length > 0 ? { dids: found.dids } : {}) });
     }
     case 'DESCRIBE': {

@@ -41,7 +41,7 @@ const ops: DirectoryOps = {
     return outcome;
   },
   candidates: (input) => {
-    const candidates = directory.candidates(input.need, input.hint, input.now, input.role);
+    const candidates = directory.candidates(input.need, input.hint, input.now, input.role, input.max);
     const dids: Record<string, string> = {};
     for (const jid of candidates) {
       const did = roster.didOf(jid) ?? pinnedDids(config.home).get(jid);

@@ -113,7 +113,12 @@ export function featureScore(f: RankFeatures, hint: PreparedHint | undefined): n
 /** The order of rankCandidates for records already scored: true when `a` comes before `b`. */
 export function ranksBefore(a: { r: DirectoryRecord; score: number }, b: { r: DirectoryRecord; score: number }): boolean {
   if (a.score !== b.score) return a.score > b.score;
-  if (a.r.last_used !== b.r.last_used) return a.r.last_used < b.r.last_used;
-  if (a.r.registered_at !== b.r.registered_at) return a.r.registered_at < b.r.registered_at;
-  return a.r.profile.jid < b.r.profile.jid;
+  return turnBefore(a.r, b.r);
+}
+
+/** The order of rankCandidates between two equal scores (rules 2 and 3 of the header). */
+export function turnBefore(a: DirectoryRecord, b: DirectoryRecord): boolean {
+  if (a.last_used !== b.last_used) return a.last_used < b.last_used;
+  if (a.registered_at !== b.registered_at) return a.registered_at < b.registered_at;
+  return a.profile.jid < b.profile.jid;
 }

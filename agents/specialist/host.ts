@@ -15,7 +15,7 @@ import { loadTunables, envFlag, envNumber, envString, loadConfig, paths } from '
 import { componentEndpoints, assertLocalpart } from '../../shared/ejabberd/index.js';
 import { componentSecret } from '../../shared/ejabberd/index.js';
 import {
-  EnrolmentAuthority, loadOrCreateIdentity, pinnedDidsFile, installationRoster, joinedOperatorDid,
+  EnrolmentAuthority, loadOrCreateRing, pinnedDidsFile, installationRoster, joinedOperatorDid,
   TrustStore,
 } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
@@ -96,10 +96,11 @@ const t0 = performance.now();
 const roster = installationRoster(config.home);
 useRoleBook(roster);
 const width = Math.max(4, String(opts.count).length);
-const members = Array.from({ length: opts.count }, (_, i) => {
-  const local = `${opts.host}-${String(i + 1).padStart(width, '0')}`;
-  return { local, jid: `${local}@${domain}`, identity: loadOrCreateIdentity(config.home, `vagent-${local}`) };
-});
+// One key ring per host (secrets/keys/vagents-NAME.ring.json), not a key file per agent: a new file
+// costs ≈ 1 ms of CPU (keystore.ts loadOrCreateRing); an agent's own key file, if any, still wins.
+const locals = Array.from({ length: opts.count }, (_, i) => `${opts.host}-${String(i + 1).padStart(width, '0')}`);
+const identities = loadOrCreateRing(config.home, `vagents-${opts.host}.ring`, locals.map((local) => `vagent-${local}`));
+const members = locals.map((local, i) => ({ local, jid: `${local}@${domain}`, identity: identities[i] as (typeof identities)[number] }));
 const authority = new EnrolmentAuthority(config.home);
 if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
   const { revoked, enrolled } = authority.ensureEnrolledMany(members.map((m) => ({ jid: m.jid, did: m.identity.did })), 'specialist');

@@ -2,7 +2,8 @@
 // (agents/specialist/host.ts) serving PARLEY_BENCH_AGENTS virtual agents (default 1,000). Reports
 // the time to start and register them all, RSS per agent (host with N minus host with 1, over
 // N − 1), then measures the round trip: one DF candidate query (QUERY-REF NEED) with N registered,
-// once the Registry has gone quiet (the registration's tail, resent REGISTERs, is not in it).
+// once the Registry has gone quiet (the registration's tail, resent REGISTERs, is not in it), with
+// the content the Coordinator's expert flow sends (needContent, its max_results included).
 // CPU (user + system, /proc) of the Registry, the host and ejabberd during the registration is
 // printed per agent: on the shared 2-core box it compares runs where wall-clock figures do not.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -11,7 +12,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { toPromise } from 'xstate';
 import { makeEnvelope } from '../acl/index.js';
-import { envNumber, envString } from '../config/index.js';
+import { needContent } from '../../agents/coordinator/negotiation.js';
+import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { procCpuUs } from './full-flow.js';
@@ -123,9 +125,14 @@ export const agentsScale: Scenario = {
     process.stderr.write(`Registry quiet ${waited} ms after "agents registered" (${((procCpuUs(regPid) - regBefore) / 1000).toFixed(0)} ms of its CPU meanwhile); queries from now\n  `);
     const coord = await runtimeAgent(instance.cfg, 'coordinator', { telemetry: 'memory' });
     await coord.agent.start();
+    // The query the Coordinator's expert flow sends with this environment's settings (needContent:
+    // NEED max_results = the candidates it would CFP, PARLEY_CFP_MAX_CANDIDATES, unless PARLEY_NEGOTIATE=never).
+    const t = loadTunables(process.env, instance.cfg.domain);
+    const need = needContent('what is 2 * 3?', { mode: t.negotiate, cfpTimeoutMs: t.cfpTimeoutMs, maxCandidates: t.cfpMaxCandidates, acceptMarginMs: t.offerMarginMs });
+    process.stderr.write(`the Coordinator's query: ${JSON.stringify(need)}\n  `);
     return {
       async roundTrip() {
-        const env2 = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${Math.random().toString(36).slice(2)}`, content: { need: 'ASK_EXPERT', hint: 'what is 2 * 3?' } });
+        const env2 = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${Math.random().toString(36).slice(2)}`, content: need });
         const reply = await toPromise(coord.agent.router.start(`${env2.conversation_id}/q`, oneShotQuery, { envelope: env2 }));
         const c = (reply as { content?: { candidates?: unknown[] } }).content;
         if (!c?.candidates || c.candidates.length === 0) throw new Error(`no candidates: ${JSON.stringify(reply).slice(0, 300)}`);

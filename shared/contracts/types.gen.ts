@@ -796,6 +796,10 @@ export interface NeedContent {
    * Optional: the request text, so the DF can rank candidates by topic (the list still holds every capable agent).
    */
   hint?: string;
+  /**
+   * Optional (FIPA SC00023 df search-constraints max-results): at most this many candidates, the best first. Without it the DF lists up to its limit, 100.
+   */
+  max_results?: number;
 }
 /**
  * NOT-UNDERSTOOD (FIPA SC00037): answer to input that fails the pipeline's checks. reason mirrors the NOT-UNDERSTOOD rows of shared/acl/errors.ts (a unit test keeps them equal).

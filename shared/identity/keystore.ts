@@ -54,6 +54,69 @@ function writeKeyFile(file: string, identity: Identity): void {
   writePrivateFile(file, JSON.stringify(data, null, 2) + '\n');
 }
 
+/** A key ring (loadOrCreateRing): many names' seeds in one 0600 file. */
+interface KeyRingV1 {
+  version: 1;
+  type: 'Ed25519-ring';
+  keys: Record<string, { did: string; privateKey: string }>;
+}
+
+function readRing(file: string): Map<string, { did: string; privateKey: string }> {
+  const mode = fs.statSync(file).mode & 0o777;
+  if (mode & 0o077) throw new Error(`${file} has mode ${mode.toString(8)}; run chmod 600 on it`);
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<KeyRingV1>;
+  if (data.version !== 1 || data.type !== 'Ed25519-ring' || typeof data.keys !== 'object' || data.keys === null) {
+    throw new Error(`${file} is not a Parley key ring`);
+  }
+  return new Map(Object.entries(data.keys));
+}
+
+/**
+ * The identities of `names`, created on first use, kept in one key ring file
+ * (secrets/keys/<ring>.json, 0600 like every key file): a host's virtual agents
+ * (agents/specialist/host.ts). Creating a file cost ≈ 1 ms of CPU on this machine's ext4
+ * (writeFileSync of a new file 1,003 µs, its rename 33 µs), so 10,000 key files were most of a
+ * first start's keys + enrolment; a ring is one write. A name's own key file (written before
+ * rings, or by `npm run keys -- rotate`) still wins over its ring entry.
+ */
+export function loadOrCreateRing(home: string, ring: string, names: readonly string[]): Identity[] {
+  const file = keyFile(home, ring);
+  ensurePrivateDir(keysDir(home));
+  const present = new Set(fs.readdirSync(keysDir(home)));
+  const stored = present.has(path.basename(file)) ? readRing(file) : new Map<string, { did: string; privateKey: string }>();
+  const fresh = new Map<string, number>();
+  const identities = names.map((name, i) => {
+    const own = keyFile(home, name);
+    if (own === file) throw new Error(`identity name ${JSON.stringify(name)} is the key ring's own`);
+    if (present.has(path.basename(own))) return readKeyFile(own);
+    const entry = stored.get(name);
+    if (entry) {
+      const seed = Buffer.from(String(entry.privateKey), 'base64url');
+      const identity = seed.length === KEY_BYTES ? createIdentity(new Uint8Array(seed)) : undefined;
+      if (identity?.did !== entry.did) throw new Error(`${file}: the key of ${name} does not match its did`);
+      return identity;
+    }
+    const identity = identityFromKeyPair(generateKeyPair());
+    stored.set(name, { did: identity.did, privateKey: Buffer.from(identity.privateKey).toString('base64url') });
+    fresh.set(name, i);
+    return identity;
+  });
+  if (fresh.size === 0) return identities;
+  withLock(file, () => {
+    // Another process of the same host (a shard started at the same time) may have written the
+    // ring meanwhile: a key it wrote wins over the one made here, so both run the same DIDs.
+    const now = fs.existsSync(file) ? readRing(file) : new Map<string, { did: string; privateKey: string }>();
+    for (const [name, i] of fresh) {
+      const theirs = now.get(name);
+      if (theirs === undefined) now.set(name, stored.get(name) as { did: string; privateKey: string });
+      else identities[i] = createIdentity(new Uint8Array(Buffer.from(theirs.privateKey, 'base64url')));
+    }
+    const data: KeyRingV1 = { version: 1, type: 'Ed25519-ring', keys: Object.fromEntries(now) };
+    writePrivateFile(file, JSON.stringify(data) + '\n');
+  });
+  return identities;
+}
+
 /** The identity `name` (an account localpart, e.g. "registry"), created on first use. */
 export function loadOrCreateIdentity(home: string, name: string): Identity {
   const file = keyFile(home, name);

@@ -63,7 +63,10 @@ export class TrustStore implements DidResolver {
   /** Records a binding vouched for by the Registry; the pinned file always wins. False if ignored. */
   learn(jid: string, did: string): boolean {
     const key = bareKey(jid);
-    if (!isDidKey(did) || this.pinned[key] !== undefined) return false;
+    if (this.pinned[key] !== undefined) return false;
+    // The same binding again (every INFORM candidates repeats up to 100): already checked when
+    // learned, so no did:key decoding (≈ 6 µs each, 0.6 ms of CPU per answer at 100 candidates).
+    if (this.learned.get(key) !== did && !isDidKey(did)) return false;
     this.learned.delete(key);
     this.learned.set(key, did);
     if (this.learned.size > this.maxLearned) this.learned.delete(this.learned.keys().next().value as string);

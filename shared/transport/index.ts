@@ -5,3 +5,4 @@ export { clientTransport, ClientTransport, type ClientTransportOptions } from '.
 export { Endpoints } from './endpoints.js';
 export { HomeReturn } from './home.js';
 export { NS_SM, fixInboundCounter } from './sm-fix.js';
+export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';

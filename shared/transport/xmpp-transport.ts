@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
+import { useChunkSafeParsers } from './chunk-safe-parser.js';
 import { Endpoints } from './endpoints.js';
 import { HomeReturn } from './home.js';
 import type { AckGate } from './sm-fix.js';
@@ -91,6 +92,8 @@ export class XmppTransport implements Transport {
     this.events.setMaxListeners(50);
     // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
     this.entity.reconnect.stop();
+    // ltx's parser is quadratic in a read that ends inside a large <body> (chunk-safe-parser.ts).
+    useChunkSafeParsers(this.entity);
     this.entity.on('error', (err: Error) => this.failed(err));
     this.entity.on('status', (s: string) => {
       if (s === 'connect') this.entity.socket?.setNoDelay(true);

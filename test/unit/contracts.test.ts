@@ -123,6 +123,11 @@ describe('contracts [validate] rejects bad input', () => {
       message: "must have required property 'conversation_id'" });
   });
 
+  it('refuses a NEED max_results that is not an integer from 1 to 100 (FIPA SC00023 max-results)', () => {
+    for (const max of [0, -1, 101, 2.5, '8', null]) expect(codeOf('QUERY-REF', { need: 'ASK_EXPERT', max_results: max }), String(max)).to.equal('SCHEMA_VIOLATION');
+    expect(validateEnvelope(seedEnvelope('QUERY-REF', { need: 'ASK_EXPERT', max_results: 8 })).ok).to.equal(true);
+  });
+
   it('refuses an unknown header field', () => {
     const env = { ...seedEnvelope('AGREE', { status: 'accepted' }), priority: 'high' };
     expect(failure(validateEnvelope(env)).errors[0]?.keyword).to.equal('additionalProperties');

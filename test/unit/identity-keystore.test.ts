@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  DidError, createIdentity, keyFile, loadIdentity, loadOrCreateIdentity, nobleEd25519, pinnedDids, pinnedDidsFile,
+  DidError, createIdentity, keyFile, loadIdentity, loadOrCreateIdentity, loadOrCreateRing, nobleEd25519, pinnedDids, pinnedDidsFile,
 } from '../../shared/identity/index.js';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
@@ -15,6 +15,56 @@ describe('identity [keystore] persisted identities', () => {
     fs.chmodSync(home, 0o755);
   });
   afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  it('keeps many names in one key ring (0600): created once, the same DIDs afterwards, new names added, an own key file wins', () => {
+    const names = ['vagent-h-0001', 'vagent-h-0002', 'vagent-h-0003'];
+    const own = loadOrCreateIdentity(home, 'vagent-h-0004');
+    const first = loadOrCreateRing(home, 'vagents-h.ring', names);
+    const ring = path.join(home, 'secrets', 'keys', 'vagents-h.ring.json');
+    expect(mode(ring)).to.equal(0o600);
+    expect(fs.readdirSync(path.dirname(ring)).sort()).to.deep.equal(['vagent-h-0004.json', 'vagents-h.ring.json']);
+    expect(new Set(first.map((i) => i.did)).size).to.equal(3);
+    const again = loadOrCreateRing(home, 'vagents-h.ring', [...names, 'vagent-h-0004', 'vagent-h-0005']);
+    expect(again.slice(0, 3).map((i) => i.did)).to.deep.equal(first.map((i) => i.did));
+    expect(again[3]?.did).to.equal(own.did);
+    expect(nobleEd25519.publicKey(again[0]!.privateKey)).to.deep.equal(first[0]!.publicKey);
+    expect(loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0005'])[0]?.did).to.equal(again[4]?.did);
+  });
+
+  it('takes the keys another process wrote to the ring meanwhile (two shards of one host starting at once)', () => {
+    // Process A made its keys; process B wrote the ring before A's write: A must run B's DIDs.
+    const ring = path.join(home, 'secrets', 'keys', 'vagents-h.ring.json');
+    const other = loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001']);
+    const written = fs.readFileSync(ring, 'utf8');
+    fs.rmSync(ring);
+    const realExists = fs.existsSync;
+    // The ring is absent when A lists the directory and present when A takes the lock.
+    let calls = 0;
+    (fs as { existsSync: typeof fs.existsSync }).existsSync = (p) => {
+      if (p === ring && calls++ === 0) fs.writeFileSync(ring, written, { mode: 0o600 });
+      return realExists(p);
+    };
+    try {
+      const mine = loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']);
+      expect(mine[0]?.did).to.equal(other[0]?.did);
+      expect(loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']).map((i) => i.did)).to.deep.equal(mine.map((i) => i.did));
+    } finally {
+      (fs as { existsSync: typeof fs.existsSync }).existsSync = realExists;
+    }
+  });
+
+  it('refuses a key ring others can read, one whose key does not match its DID, and a name that is the ring itself', () => {
+    loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001', 'vagent-h-0002']);
+    const ring = path.join(home, 'secrets', 'keys', 'vagents-h.ring.json');
+    fs.chmodSync(ring, 0o644);
+    expect(() => loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001'])).to.throw(/mode 644/);
+    fs.chmodSync(ring, 0o600);
+    const data = JSON.parse(fs.readFileSync(ring, 'utf8')) as { keys: Record<string, { did: string; privateKey: string }> };
+    data.keys['vagent-h-0001']!.did = data.keys['vagent-h-0002']!.did;
+    fs.writeFileSync(ring, JSON.stringify(data));
+    expect(() => loadOrCreateRing(home, 'vagents-h.ring', ['vagent-h-0001'])).to.throw(/does not match its did/);
+    expect(() => loadOrCreateRing(home, 'vagents-h.ring', ['vagents-h.ring'])).to.throw(/key ring's own/);
+  });
 
   it('creates secrets/keys/<name>.json (file 0600, dir 0700) once and loads the same DID afterwards', () => {
     expect(loadIdentity(home, 'registry')).to.equal(undefined);

@@ -58,6 +58,52 @@ describe('Registry [index] top-k selection', () => {
     }
   });
 
+  it('keeps that order while heads are marked used and agents register again or leave (turns over many queries)', () => {
+    const rnd = prng(11);
+    const now = 1_000_000;
+    const records = Array.from({ length: 200 }, (_, i) => randomRecord(i, rnd, now));
+    const index = new DirectoryIndex(records);
+    let live = [...records];
+    let used = 10;
+    for (let q = 0; q < 300; q++) {
+      const hint = HINTS[q % HINTS.length];
+      const role = q % 3 === 0 ? 'math' : undefined;
+      const expected = rankCandidates(live.filter((r) => r.profile.capabilities.includes('ASK_EXPERT') && isLive(r, now, LEASE)
+        && (role === undefined || r.profile.role === role)), hint).slice(0, 20);
+      const got = index.top('ASK_EXPERT', hint, { now, leaseMs: LEASE, k: 20, admits: () => true, ...(role ? { role } : {}) });
+      expect(got.map((r) => r.profile.jid), `query ${q}`).to.deep.equal(expected.map((r) => r.profile.jid));
+      if (got[0]) expect(index.markUsed(got[0].profile.jid, (used += 1))).to.equal(true);
+      if (q % 7 === 0) {
+        // One registers again (a fresh record: last_used 0), one leaves.
+        const again = { ...(live[q % live.length] as DirectoryRecord), registered_at: now + q, last_used: 0 };
+        index.set(again);
+        live = live.map((r) => (r.profile.jid === again.profile.jid ? again : r));
+        const gone = live[(q * 13) % live.length] as DirectoryRecord;
+        expect(index.delete(gone.profile.jid)).to.equal(true);
+        live = live.filter((r) => r !== gone);
+      }
+    }
+    expect(index.markUsed('nobody@agents.localhost', 1)).to.equal(false);
+  });
+
+  it('reads only what it lists: 10,000 agents of one skill set, a list of 100 from a query whose cost does not grow with them', () => {
+    const now = 1_000_000;
+    const make = (n: number) => new DirectoryIndex(Array.from({ length: n }, (_, i) => ({
+      profile: { jid: `m-${String(i).padStart(5, '0')}@agents.localhost`, name: `m${i}`, version: '1', capabilities: ['ASK_EXPERT'], topics: ['arithmetic'], examples: ['what is 17 * 23?'] },
+      registered_at: now, last_seen: now, last_used: 0,
+    })));
+    const big = make(10_000);
+    let leaseChecks = 0;
+    // isLive reads last_seen: count the reads through a getter on every record.
+    for (const r of big.records()) {
+      const seen = r.last_seen;
+      Object.defineProperty(r, 'last_seen', { get: () => ((leaseChecks += 1), seen), configurable: true });
+    }
+    const top = big.top('ASK_EXPERT', 'what is 2 * 3?', { now, leaseMs: LEASE, k: MAX_CANDIDATES, admits: () => true });
+    expect(top.map((r) => r.profile.jid)).to.deep.equal(Array.from({ length: MAX_CANDIDATES }, (_, i) => `m-${String(i).padStart(5, '0')}@agents.localhost`));
+    expect(leaseChecks).to.be.at.most(MAX_CANDIDATES + 1);
+  });
+
   it('asks `admits` only about agents that make the list, and parses one feature set per distinct skills', () => {
     const now = 1_000_000;
     const index = new DirectoryIndex(Array.from({ length: 5000 }, (_, i) => ({
@@ -110,6 +156,16 @@ describe('Registry [index] directory over the index', () => {
     revoked.add('a@localhost');
     expect(dir.candidates('ASK_EXPERT', undefined, 1001)).to.deep.equal(['b@localhost']);
     expect(dir.describe(undefined, 1001).map((e) => e.profile.jid)).to.deep.equal(['b@localhost']);
+  });
+
+  it('lists at most max_results (FIPA SC00023 max-results), never more than its limit', () => {
+    const dir = new Directory(new MemoryDirectoryStore(), LEASE);
+    for (let i = 0; i < 120; i++) dir.register(profile(`s${String(i).padStart(3, '0')}`), 1000);
+    expect(dir.candidates('ASK_EXPERT', undefined, 1001, undefined, 8)).to.deep.equal(Array.from({ length: 8 }, (_, i) => `s${String(i).padStart(3, '0')}@localhost`));
+    // The head was marked used: the next 8 start one further, as without a limit.
+    expect(dir.candidates('ASK_EXPERT', undefined, 1002, undefined, 8)[0]).to.equal('s001@localhost');
+    expect(dir.candidates('ASK_EXPERT', undefined, 1003, undefined, 1000)).to.have.length(MAX_CANDIDATES);
+    expect(dir.candidates('ASK_EXPERT', undefined, 1004)).to.have.length(MAX_CANDIDATES);
   });
 
   it('deregister removes from the index and the store', () => {

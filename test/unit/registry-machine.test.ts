@@ -157,6 +157,12 @@ describe('Registry [QUERY-REF] machines', () => {
     expect(sent[0]?.content).to.deep.equal({ candidates: ['specialist-x@localhost', 'specialist-y@localhost'], dids });
   });
 
+  it('passes NEED max_results (FIPA SC00023 max-results) to the lookup as max', async () => {
+    const req = request('Coordinator', 'QUERY-REF', { need: 'ASK_EXPERT', hint: 'a math question', max_results: 8 });
+    const { calls } = await run('NEED', input(req), { candidates: { candidates: [], dids: {} } });
+    expect(calls).to.deep.equal([{ actor: 'candidates', input: { need: 'ASK_EXPERT', hint: 'a math question', max: 8, now: NOW } }]);
+  });
+
   it('answers an empty candidate list when nobody offers the capability', async () => {
     const req = request('Coordinator', 'QUERY-REF', { need: 'NOBODY' });
     const { sent, calls } = await run('NEED', input(req), { candidates: { candidates: [], dids: {} } });

@@ -129,6 +129,23 @@ describe('signing [trust] pinned file and learned bindings', () => {
     expect(trust.didOf('specialist-a@localhost')?.did).to.equal(pinned);
     expect(trust.didOf('specialist-b@localhost')).to.deep.equal({ did: learned, source: 'learned' });
   });
+
+  it('learns the same binding again without a new check, and still checks any other DID for that JID', () => {
+    const trust = new TrustStore(pinnedDidsFile(home));
+    const learned = createIdentity().did;
+    expect(trust.learn('specialist-b@localhost', learned)).to.equal(true);
+    expect(trust.learn('specialist-b@localhost', learned)).to.equal(true);
+    // Not the cached DID: checked in full, refused, and the learned binding stays.
+    expect(trust.learn('specialist-b@localhost', `${learned.slice(0, -1)}0`)).to.equal(false);
+    expect(trust.learn('specialist-b@localhost', 'did:web:example.com')).to.equal(false);
+    expect(trust.didOf('specialist-b@localhost')).to.deep.equal({ did: learned, source: 'learned' });
+    // A pin made after learning still wins, and the same DID is not learned over it.
+    const pinned = createIdentity().did;
+    pinnedDids(home).pin('specialist-b@localhost', pinned);
+    const fresh = new TrustStore(pinnedDidsFile(home));
+    expect(fresh.learn('specialist-b@localhost', learned)).to.equal(false);
+    expect(fresh.didOf('specialist-b@localhost')?.did).to.equal(pinned);
+  });
 });
 
 describe('signing [provisioning] keys and rotation', () => {

@@ -4,6 +4,7 @@ import { assign, emit } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import { reasonOf } from '../envelopes.js';
 import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, type RegistryLookupOutput } from '../registry-lookup.js';
+import { needContent } from '../negotiation.js';
 import { DIRECTORY_UNAVAILABLE } from '../replies.js';
 import { type Ctx, expertSetup, usableCandidates } from './setup.js';
 
@@ -27,7 +28,7 @@ export const lookupStates = {
   lookup: expertSetup.createStateConfig({
     invoke: {
       id: REGISTRY_LOOKUP, src: 'registryLookup',
-      input: lookupInput((c: Ctx) => [{ need: 'ASK_EXPERT', hint: c.hint, ...(c.delegation?.role ? { role: c.delegation.role } : {}) }], (c) => c.t.registryTimeoutMs),
+      input: lookupInput((c: Ctx) => [needContent(c.hint, c.agora, c.delegation)], (c) => c.t.registryTimeoutMs),
       onDone: [
         {
           guard: ({ event }) => event.output.timedOut,
