@@ -3,14 +3,13 @@ import { expect } from 'chai';
 import { chunkSafe, messageStanza, useChunkSafeParsers } from '../../shared/transport/index.js';
 
 /** A stream parser as xmpp.js attaches one: the stream header, then stanzas. */
-function parse(chunks: string[], safe: boolean): { stanzas: Element[]; ms: number } {
+function parse(chunks: string[], safe: boolean): { stanzas: Element[] } {
   const parser = new xml.Parser();
   if (safe) chunkSafe(parser);
   const stanzas: Element[] = [];
   parser.on('element', (el: Element) => stanzas.push(el));
-  const t0 = performance.now();
   for (const c of chunks) parser.write(c);
-  return { stanzas, ms: performance.now() - t0 };
+  return { stanzas };
 }
 
 function split(text: string, size: number): string[] {
@@ -51,15 +50,25 @@ describe('chunk-safe parser [wire] large stanzas read in pieces (ltx quadratic t
     expect(got[0]?.getChildText('body')).to.equal('y'.repeat(5000));
   });
 
-  it('parses a 64 kB body read in 4 kB pieces in linear time (the unwrapped parser is quadratic there)', () => {
+  it('hands ltx only writes that end with ">" (what keeps its text fast-forward linear), and a 64 kB body read in 4 kB pieces whole', () => {
+    // The speed itself is npm run bench's business (docs/bench.md, agents-scale); here the property
+    // that gives it: no write to the underlying parser ends inside text or an attribute value.
     const text = HEADER + messageStanza({ to: 'registry@localhost', id: 'm', body: 'z'.repeat(64_000) }).toString();
-    const chunks = split(text, 4096);
-    parse(chunks, true);
-    const safe = Math.min(...[0, 1, 2].map(() => parse(chunks, true).ms));
-    const plain = Math.min(...[0, 1, 2].map(() => parse(chunks, false).ms));
-    expect(parse(chunks, true).stanzas[0]?.getChildText('body')).to.have.length(64_000);
-    // Measured 0.1 ms against ≈ 3–8 ms; a wide margin for a loaded machine.
-    expect(safe, `chunk-safe ${safe.toFixed(2)} ms, plain ${plain.toFixed(2)} ms`).to.be.below(plain / 4);
+    const parser = new xml.Parser();
+    const writes: string[] = [];
+    const inner = parser.write.bind(parser);
+    parser.write = (d: string | Buffer) => {
+      writes.push(String(d));
+      inner(d);
+    };
+    chunkSafe(parser);
+    const got: Element[] = [];
+    parser.on('element', (el: Element) => got.push(el));
+    for (const c of split(text, 4096)) parser.write(c);
+    expect(got[0]?.getChildText('body')).to.have.length(64_000);
+    expect(writes.length).to.be.greaterThan(0);
+    expect(writes.every((w) => w.endsWith('>')), 'every write ends with ">"').to.equal(true);
+    expect(writes.join('')).to.equal(text);
   });
 
   it('wraps every parser an xmpp.js entity attaches, at each stream (re)open', () => {
