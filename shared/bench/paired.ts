@@ -5,8 +5,9 @@
 // minute or less apart, in an order that cancels a steady drift (ABBA), leave the watcher's own
 // cost. "Off" is the console stopped by the supervisor and the browser on about:blank; "on" is
 // the console started again and the browser logged in and watching the sniffer. After each switch
-// a few round trips settle (not measured), so the console's start and catch-up are not counted
-// against either side.
+// round trips settle, not measured, for at least `settleMs` (2 s) and 30 round trips, so neither
+// side carries the switch: the console's start, its catch-up and a freshly started process's
+// first seconds (JIT, first page render) happen once in a real deployment, not once a minute.
 import type { Runner, Scenario, ScenarioResult, BenchOptions } from './scenario.js';
 import { latency } from './scenario.js';
 
@@ -31,7 +32,9 @@ const msSince = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
  * opts.rounds round trips per side; throughput: opts.total per side at opts.inFlight. Failures
  * are counted per side, as in measure().
  */
-export async function measurePaired(plain: Scenario, watched: Scenario, runner: Runner, opts: BenchOptions, toggle: Toggle, blocks: number, timeoutMs = 15000): Promise<[ScenarioResult, ScenarioResult]> {
+export async function measurePaired(
+  plain: Scenario, watched: Scenario, runner: Runner, opts: BenchOptions, toggle: Toggle, blocks: number, { timeoutMs = 15000, settleMs = 2000 } = {},
+): Promise<[ScenarioResult, ScenarioResult]> {
   const order = blockOrder(blocks);
   const settle = Math.min(30, opts.warmup);
   const sides = {
@@ -60,7 +63,8 @@ export async function measurePaired(plain: Scenario, watched: Scenario, runner: 
     if (side === current) return;
     await (side === 'on' ? toggle.on() : toggle.off());
     current = side;
-    for (let i = 0; i < settle; i++) await roundTrip(side, 'settle');
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < settle || msSince(t0) < settleMs; i++) await roundTrip(side, 'settle');
   };
   // Warm-up with the watcher on (its first start is the costly one), then the blocks.
   await switchTo('on');
