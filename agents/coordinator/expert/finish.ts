@@ -15,6 +15,18 @@ function answerFor(context: Ctx, kb: KbOutcome | 'pending'): Envelope {
   return presenterReply(context.request, `${answerText(r.answer)}${partial ? `\n${partial}` : ''}`, { answered_by: r.answeredBy, kb });
 }
 
+/** What the KB did with the fact: kept in the context (rich.kb, the note) and told to KbHealth. */
+const heard = (kb: KbOutcome) => [{ type: 'kb', params: { kb } }, { type: 'reportKb', params: { kb } }] as const;
+/** The KB's STORED, its error answer, or its silence until KB_TIMEOUT: each leads to `target`. */
+const kbAnswers = (target: 'done' | 'kbHeard') => ({
+  inbound: [
+    { guard: 'stored', target, actions: heard('stored') },
+    // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
+    { guard: 'kbAnswered', target, actions: heard('KB_STORE_FAILED') },
+  ],
+  timeout: { KB_TIMEOUT: { target, actions: heard('KB_UNAVAILABLE') } },
+}) as const;
+
 export const finishStates = {
   // ANSWERED: a person's answer is stored in the KB; a delegated one goes straight back.
   answered: expertSetup.createStateConfig({
@@ -46,15 +58,8 @@ export const finishStates = {
       emit(({ context }) => ({ type: 'send' as const, envelope: context.store as Envelope })),
     ],
     always: { guard: 'kbAhead', target: 'ahead' },
-    on: {
-      inbound: [
-        { guard: 'cancelled', target: 'cancelled' },
-        { guard: 'stored', target: 'done', actions: [{ type: 'kb', params: { kb: 'stored' } }, { type: 'reportKb', params: { kb: 'stored' } }] },
-        // FAILURE KB_STORE_FAILED (or any error answer): the KB is there but did not keep it.
-        { guard: 'kbAnswered', target: 'done', actions: [{ type: 'kb', params: { kb: 'KB_STORE_FAILED' } }, { type: 'reportKb', params: { kb: 'KB_STORE_FAILED' } }] },
-      ],
-    },
-    after: { KB_TIMEOUT: { target: 'done', actions: [{ type: 'kb', params: { kb: 'KB_UNAVAILABLE' } }, { type: 'reportKb', params: { kb: 'KB_UNAVAILABLE' } }] } },
+    on: { inbound: [{ guard: 'cancelled', target: 'cancelled' }, ...kbAnswers('done').inbound] },
+    after: kbAnswers('done').timeout,
   }),
   // DONE, part 2: PRESENTER_REPLY in_reply_to the USER_MSG.
   done: expertSetup.createStateConfig({
@@ -71,13 +76,8 @@ export const finishStates = {
       emit(({ context }) => ({ type: 'note' as const, decision: 'answered', detail: { answered_by: context.result?.answeredBy, kb: 'pending' } })),
       emit(({ context }) => ({ type: 'send' as const, envelope: answerFor(context, 'pending') })),
     ],
-    on: {
-      inbound: [
-        { guard: 'stored', target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'stored' } }, { type: 'reportKb', params: { kb: 'stored' } }] },
-        { guard: 'kbAnswered', target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'KB_STORE_FAILED' } }, { type: 'reportKb', params: { kb: 'KB_STORE_FAILED' } }] },
-      ],
-    },
-    after: { KB_TIMEOUT: { target: 'kbHeard', actions: [{ type: 'kb', params: { kb: 'KB_UNAVAILABLE' } }, { type: 'reportKb', params: { kb: 'KB_UNAVAILABLE' } }] } },
+    on: { inbound: kbAnswers('kbHeard').inbound },
+    after: kbAnswers('kbHeard').timeout,
   }),
   kbHeard: expertSetup.createStateConfig({
     type: 'final',
