@@ -9,7 +9,7 @@
 // side carries the switch: the console's start, its catch-up and a freshly started process's
 // first seconds (JIT, first page render) happen once in a real deployment, not once a minute.
 import type { Runner, Scenario, ScenarioResult, BenchOptions } from './scenario.js';
-import { latency } from './scenario.js';
+import { bounded, latency } from './scenario.js';
 
 export interface Toggle {
   /** The console running and the browser watching the sniffer; resolves once it shows the live flow. */
@@ -42,10 +42,10 @@ export async function measurePaired(
     on: { samples: [] as number[], failures: { sequential: 0, concurrent: 0, examples: [] as string[] }, seconds: 0, done: 0, cpuUs: 0, childUs: 0 },
   };
   let failed = 0;
+  const once = bounded(runner, timeoutMs);
   const roundTrip = async (side: Side, phase: 'sequential' | 'concurrent' | 'settle'): Promise<boolean> => {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([runner.roundTrip(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`a round trip took over ${timeoutMs} ms (message lost?)`)), timeoutMs)))]);
+      await once();
       return true;
     } catch (err) {
       if (phase === 'settle') return false;
@@ -54,8 +54,6 @@ export async function measurePaired(
       if (f.examples.length < 5) f.examples.push((err as Error).message);
       if (++failed > (opts.maxFailures ?? 100)) throw new Error(`paired console bench: over ${opts.maxFailures ?? 100} failed round trips, e.g. ${f.examples.join(' | ')}`);
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   };
   let current: Side | undefined;

@@ -85,7 +85,7 @@ export function latency(samples: number[]): Latency {
 }
 
 /** A lost message must fail the round trip with a reason, not hang it. */
-function bounded(runner: Runner, timeoutMs: number): () => Promise<void> {
+export function bounded(runner: Runner, timeoutMs: number): () => Promise<void> {
   return () => new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`a round trip took over ${timeoutMs} ms (message lost?)`)), timeoutMs);
     runner.roundTrip().then(() => {
