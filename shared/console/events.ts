@@ -1,5 +1,5 @@
 // GET /api/events: Server-Sent Events of the newest envelopes (from the telemetry feed, within a
-// poll period of the agent's write; at most ≈ 27 a second, the rest counted in `skipped`) and of
+// poll period of the agent's write; at most ≈ 33 a second, the rest counted in `skipped`) and of
 // agent state changes (supervisor status, presence, DF).
 // A slow browser only loses its own events: writes that do not drain drop the client.
 import type { FastifyInstance } from 'fastify';
@@ -7,14 +7,14 @@ import type { TraceRecord } from '../trace/index.js';
 import type { TelemetryFeed } from './feed.js';
 
 /**
- * Rows a client gets per batch: ≈ 27 a second, more than a person can read. Each
+ * Rows a client gets per batch: ≈ 33 a second, more than a person can read. Each
  * row a browser draws costs its renderer (a software rasteriser on a server without a GPU) CPU
  * that the agents on the same cores would have used: at 400 rows a second a headless Chromium on
  * the sniffer took ≈ 12 % of a core (npm run bench -- --console, docs/bench.md).
  */
 export const MAX_ROWS_PER_FLUSH = 20;
 /** At most one batch per FLUSH_MS; the first rows after a quiet spell go out at once. */
-export const FLUSH_MS = 750;
+export const FLUSH_MS = 600;
 
 /**
  * One client's envelope stream: at most one batch every FLUSH_MS with at most MAX_ROWS_PER_FLUSH
@@ -88,7 +88,7 @@ export function registerEvents(app: FastifyInstance, feed: TelemetryFeed, agents
 
   app.get<{ Querystring: { topics?: string } }>('/api/events', {
     schema: {
-      summary: 'Server-Sent Events: `envelopes` (the newest telemetry rows, headers only, at most ≈ 27 a second; `skipped` counts the rest) and `agents` (state changes); `topics` picks them (default both)',
+      summary: 'Server-Sent Events: `envelopes` (the newest telemetry rows, headers only, at most ≈ 33 a second; `skipped` counts the rest) and `agents` (state changes); `topics` picks them (default both)',
       tags: ['messages'],
       querystring: { type: 'object', additionalProperties: false, properties: { topics: { type: 'string', pattern: '^(envelopes|agents)(,(envelopes|agents))?$' } } },
     },

@@ -60,7 +60,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
    * `everyMs` while someone subscribes to the rows (a browser on the sniffer, OpenTelemetry);
    * `idleMs` otherwise, when only the agents page's one-minute rates need the counts.
    */
-  constructor(private readonly dir: string, private readonly everyMs = 250, private readonly idleMs = 1000) {
+  constructor(private readonly dir: string, private readonly everyMs = 200, private readonly idleMs = 1000) {
     super();
   }
 

@@ -106,6 +106,27 @@ describe('Console dashboard [browser]', function () {
     }
   });
 
+  it('pauses the live flow with every kept row to scroll back through, and resumes it with the newest', async () => {
+    await page.goto(`${c.base}/#/sniffer`);
+    await page.waitForSelector('#live.on');
+    await page.waitForSelector('#flow tr');
+    await page.click('#pause');
+    await page.waitForSelector('#pause:text("Resume")');
+    const person = await Person.connect(s!.cfg, 'pauser');
+    try {
+      const thread = newConversationId();
+      await person.ask('what is 3 + 4?', { thread });
+      // Its rows reach the page (counted on the button) but the paused flow does not move.
+      await page.waitForFunction(() => /^Resume \(\d+ new\)$/.test(document.getElementById('pause')?.textContent ?? ''), undefined, { timeout: 10000 });
+      expect(await page.$$(`#flow tr[data-conversation="${thread}"]`)).to.have.length(0);
+      await page.click('#pause');
+      await page.waitForSelector(`#flow tr[data-conversation="${thread}"]`, { timeout: 5000 });
+      expect(await page.textContent('#pause')).to.equal('Pause');
+    } finally {
+      await person.close();
+    }
+  });
+
   it('toggles a skill from the skills page', async () => {
     await page.goto(`${c.base}/#/skills`);
     const box = 'tr[data-skill="time"] input[type=checkbox]';

@@ -63,7 +63,12 @@ export function loadScript(src) {
 }
 
 export const shortJid = (jid) => (jid ?? '?').split('/')[0].split('@')[0];
-export const fmtTime = (ms) => new Date(ms).toLocaleTimeString([], { hour12: false }) + '.' + String(Math.floor(ms % 1000)).padStart(3, '0');
+const two = (n) => String(n).padStart(2, '0');
+/** HH:MM:SS.mmm in local time (the sniffer formats a few rows a second; no Intl formatter per row). */
+export const fmtTime = (ms) => {
+  const d = new Date(ms);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+};
 
 // One EventSource for the whole page: pages subscribe while they are shown.
 // Envelopes only: the agents page polls /api/agents itself, so the console need not ask ejabberd

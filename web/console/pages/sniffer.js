@@ -3,12 +3,18 @@
 // fields, its signature check and the time of every hop.
 import { api, fmtTime, h, loadScript, onEvent, shortJid } from '../app.js';
 
-/** Rows kept on the page (about 20 show at once; the rest a scroll away); allRows keeps as many for the filters. */
-const MAX_ROWS = 100;
-/** Per render: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
-const RENDER_ROWS = 20;
+/**
+ * Rows on the page while the flow is live: the 20 that show and a few. Each batch repaints every
+ * row it moves down (a watching Chromium's renderer took 1.1 ms of CPU per conversation with 100
+ * rows and 20 per batch, 0.7 ms with 30 and 10; the agents' own CPU grows with it, issue 13).
+ * Paused, the page shows every row kept (KEPT_ROWS) to scroll back through.
+ */
+const LIVE_ROWS = 25;
+const KEPT_ROWS = 200;
+/** Per batch: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
+const RENDER_ROWS = 8;
 /** Conversations listed: the newest; older ones are in Data and /api/conversations. */
-const MAX_CONVERSATIONS = 60;
+const MAX_CONVERSATIONS = 30;
 let mermaidReady = false;
 let renderSeq = 0;
 
@@ -73,6 +79,7 @@ export async function snifferPage(main, [openId]) {
   const fAgent = h('input', { placeholder: 'agent', id: 'f-agent' });
   const fPerf = h('input', { placeholder: 'performative', id: 'f-performative' });
   const flow = h('tbody#flow');
+  const filters = h('div.filters', {}, fConv, fAgent, fPerf);
   const skippedNote = h('p.muted.small#skipped', {}, '');
   const convList = h('ul.convs#conversations');
   const detailBox = h('div.card.detail#detail', {}, h('p.muted', {}, 'Pick a conversation to see its sequence diagram.'));
@@ -95,22 +102,32 @@ export async function snifferPage(main, [openId]) {
     h('div.sniffer', {},
       h('div.col', {},
         h('div.card', {}, h('h3', {}, 'Conversations'), convList),
-        h('div.card', {}, h('h3', {}, 'Live flow'), h('div.filters', {}, fConv, fAgent, fPerf), skippedNote,
+        h('div.card', {}, h('h3', {}, 'Live flow'), filters, skippedNote,
           h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content', 'conv'].map((t) => h('th', {}, t)))), flow)))),
       detailBox));
   for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
   // The flow starts with the last rows already recorded, then follows live.
   const recent = await api('/api/messages?order=desc&limit=200');
   const allRows = [];
-  // The console sends at most one batch of about 20 rows per 750 ms (shared/console/events.ts);
-  // each is drawn at the next frame (none while the tab is hidden), the newest MAX_ROWS kept.
+  // The console sends at most one batch of about 20 rows per 600 ms (shared/console/events.ts);
+  // each is drawn at the next frame (none while the tab is hidden), the newest LIVE_ROWS kept on the page.
   let pending = [];
   let frame;
+  // Rows the stream counted but did not send, and rows sent but not drawn (RENDER_ROWS per batch).
+  let skippedTotal = 0;
+  const countSkipped = (rows) => {
+    skippedTotal += rows;
+    skippedNote.textContent = `${skippedTotal.toLocaleString()} rows went by too fast to show live; open a conversation to see all of its envelopes.`;
+  };
+  let paused = false;
   const render = (limit = RENDER_ROWS) => {
     frame = undefined;
+    if (paused) return;
     const rows = pending;
     pending = [];
-    const shownRows = rows.filter(matches).slice(-limit);
+    const matching = rows.filter(matches);
+    const shownRows = matching.slice(-limit);
+    if (limit === RENDER_ROWS && matching.length > shownRows.length) countSkipped(matching.length - shownRows.length);
     // Only the conversations of the rows drawn: each list item is work for the renderer too.
     for (const r of shownRows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
     while (convList.children.length > MAX_CONVERSATIONS) {
@@ -118,28 +135,39 @@ export async function snifferPage(main, [openId]) {
       convList.lastChild.remove();
     }
     flow.prepend(...shownRows.reverse().map((r) => flowRow(r, open)));
-    while (flow.children.length > MAX_ROWS) flow.lastChild.remove();
+    while (flow.children.length > LIVE_ROWS) flow.lastChild.remove();
   };
   const push = (rows) => {
     allRows.push(...rows);
-    if (allRows.length > MAX_ROWS) allRows.splice(0, allRows.length - MAX_ROWS);
+    if (allRows.length > KEPT_ROWS) allRows.splice(0, allRows.length - KEPT_ROWS);
+    if (paused) {
+      missed += rows.length;
+      pauseBtn.textContent = `Resume (${missed.toLocaleString()} new)`;
+      return;
+    }
     pending.push(...rows);
-    if (pending.length > MAX_ROWS) pending.splice(0, pending.length - MAX_ROWS);
+    if (pending.length > LIVE_ROWS) pending.splice(0, pending.length - LIVE_ROWS);
     frame ??= window.requestAnimationFrame(() => render());
   };
+  const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, paused ? KEPT_ROWS : LIVE_ROWS).map((r) => flowRow(r, open)));
+  // Paused: the flow stands still with every kept row; resumed: the newest again, live.
+  let missed = 0;
+  const pauseBtn = h('button.small#pause', { type: 'button', onclick: () => {
+    paused = !paused;
+    missed = 0;
+    pending = [];
+    pauseBtn.textContent = paused ? 'Resume' : 'Pause';
+    refilter();
+  } }, 'Pause');
+  filters.append(pauseBtn);
   push(recent.messages.reverse());
   window.cancelAnimationFrame(frame);
-  render(MAX_ROWS); // the history at once; live rows as they come
-  const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, MAX_ROWS).map((r) => flowRow(r, open)));
+  render(LIVE_ROWS); // the history at once; live rows as they come
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
   const off = onEvent('envelopes', push);
   // The stream carries a few hundred rows a second at most (shared/console/events.ts); the rest is
   // counted here, and every row stays in the conversations and /api/messages.
-  let skippedTotal = 0;
-  const offSkipped = onEvent('skipped', ({ rows }) => {
-    skippedTotal += rows;
-    skippedNote.textContent = `${skippedTotal.toLocaleString()} rows went by too fast to show live; open a conversation to see all of its envelopes.`;
-  });
+  const offSkipped = onEvent('skipped', ({ rows }) => countSkipped(rows));
   if (openId) await detail(detailBox, openId);
   return { leave: () => (off(), offSkipped(), window.cancelAnimationFrame(frame)) };
 }
