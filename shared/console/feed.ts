@@ -21,7 +21,10 @@ interface Tail {
   counts: Stmt;
   /** Conversations of new rows (active conversations). */
   conversations: Stmt;
+  /** The last row handed to live views. */
   lastSeq: number;
+  /** The last row counted into the rates and the graph. */
+  countSeq: number;
 }
 
 export interface FeedEvents {
@@ -60,7 +63,15 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
    * `everyMs` while someone subscribes to the rows (a browser on the sniffer, OpenTelemetry);
    * `idleMs` otherwise, when only the agents page's one-minute rates need the counts.
    */
-  constructor(private readonly dir: string, private readonly everyMs = 200, private readonly idleMs = 1000) {
+  private lastCount = -Infinity;
+
+  constructor(
+    private readonly dir: string,
+    private readonly everyMs = 200,
+    private readonly idleMs = 1000,
+    private readonly countEveryMs = 1000,
+    private readonly now: () => number = Date.now,
+  ) {
     super();
   }
 
@@ -101,6 +112,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
           WHERE seq > ? AND seq <= ? GROUP BY agent, direction, sender, receiver`),
         conversations: db.prepare('SELECT DISTINCT agent, conversation_id AS id FROM envelopes WHERE seq > ? AND seq <= ? AND conversation_id IS NOT NULL'),
         lastSeq: last,
+        countSeq: last,
       };
     } catch {
       db.close(); // no table yet: try again next poll
@@ -112,10 +124,14 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
     const all: TraceRecord[] = [];
     const sample: TraceRecord[] = [];
     let total = 0;
-    const second = Math.floor(Date.now() / 1000);
-    const bucket = this.bucket(second);
+    const now = this.now();
+    const second = Math.floor(now / 1000);
     const wantAll = this.listenerCount('rows') > 0;
     const wantSample = this.listenerCount('sample') > 0;
+    // Rates and the graph are per second over a minute: counted once a second, not every live poll
+    // (a browser on the sniffer makes the feed poll every 200 ms).
+    const count = initial || now - this.lastCount >= this.countEveryMs;
+    if (count) this.lastCount = now;
     for (const file of telemetryFiles(this.dir)) {
       let t = this.tails.get(file);
       if (!t) {
@@ -124,32 +140,23 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
         this.tails.set(file, t);
       }
       try {
-        const from = t.lastSeq;
-        let to = Number.MAX_SAFE_INTEGER;
-        if (wantAll) {
-          const rows = t.rows.all(from) as TraceRecord[];
-          if (rows.length === 0) continue;
-          to = rows.at(-1)!.seq;
-          all.push(...rows);
-        }
-        const counts = t.counts.all(from, to) as { agent: string; direction: string; sender: string | null; receiver: string | null; n: number; hi: number }[];
-        if (counts.length === 0) continue;
-        to = Math.max(...counts.map((c) => c.hi));
-        for (const c of counts) {
-          total += c.n;
-          const a = this.agentIn(bucket, c.agent);
-          if (c.direction === 'in') a.in += c.n;
-          else if (c.direction === 'out') {
-            a.out += c.n;
-            if (c.sender && c.receiver) {
-              const key = `${bare(c.sender)}\u0000${bare(c.receiver)}`;
-              bucket.edges.set(key, (bucket.edges.get(key) ?? 0) + c.n);
-            }
+        if (wantAll || wantSample) {
+          const from = t.lastSeq;
+          if (wantAll) {
+            const rows = t.rows.all(from) as TraceRecord[];
+            if (rows.length > 0) t.lastSeq = rows.at(-1)!.seq;
+            all.push(...rows);
+            if (wantSample) sample.push(...rows.slice(-SAMPLE_ROWS));
+          } else {
+            // Newest first: the first row is this poll's last (seq grows by one per row, so the
+            // rows not read are counted from it).
+            const rows = t.newest.all(from, Number.MAX_SAFE_INTEGER) as TraceRecord[];
+            if (rows.length > 0) t.lastSeq = rows[0]!.seq;
+            sample.push(...rows);
           }
+          total += t.lastSeq - from;
         }
-        for (const c of t.conversations.all(from, to) as { agent: string; id: string }[]) this.agentIn(bucket, c.agent).conversations.add(c.id);
-        if (wantSample) sample.push(...(t.newest.all(from, to) as TraceRecord[]));
-        t.lastSeq = to;
+        if (count) this.count(t, second, !(wantAll || wantSample));
       } catch {
         t.db.close();
         this.tails.delete(file); // replaced or removed (a test's new home): reopen
@@ -158,6 +165,28 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
     for (const s of this.buckets.keys()) if (s <= second - WINDOW_S) this.buckets.delete(s);
     if (all.length > 0) this.emit('rows', all.sort((a, b) => a.at - b.at));
     if (sample.length > 0) this.emit('sample', sample.sort((a, b) => a.at - b.at).slice(-SAMPLE_ROWS), total);
+  }
+
+  /** Counts the rows after the last count into `second`'s bucket; `unwatched`: no live view reads the rows, so their cursor follows. */
+  private count(t: Tail, second: number, unwatched: boolean): void {
+    const bucket = this.bucket(second);
+    const counts = t.counts.all(t.countSeq, Number.MAX_SAFE_INTEGER) as { agent: string; direction: string; sender: string | null; receiver: string | null; n: number; hi: number }[];
+    if (counts.length === 0) return;
+    const to = Math.max(...counts.map((c) => c.hi));
+    for (const c of counts) {
+      const a = this.agentIn(bucket, c.agent);
+      if (c.direction === 'in') a.in += c.n;
+      else if (c.direction === 'out') {
+        a.out += c.n;
+        if (c.sender && c.receiver) {
+          const key = `${bare(c.sender)}\u0000${bare(c.receiver)}`;
+          bucket.edges.set(key, (bucket.edges.get(key) ?? 0) + c.n);
+        }
+      }
+    }
+    for (const c of t.conversations.all(t.countSeq, to) as { agent: string; id: string }[]) this.agentIn(bucket, c.agent).conversations.add(c.id);
+    t.countSeq = to;
+    if (unwatched) t.lastSeq = Math.max(t.lastSeq, to);
   }
 
   private bucket(second: number): Bucket {
@@ -175,7 +204,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   /** Per agent over the last minute: envelopes in and out, and conversations touched in the last 5 s. */
   rates(): Map<string, { in_per_min: number; out_per_min: number; active_conversations: number }> {
     const out = new Map<string, { in_per_min: number; out_per_min: number; active_conversations: number }>();
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     const active = new Map<string, Set<string>>();
     for (const [second, b] of this.buckets) {
       if (second <= now - WINDOW_S) continue;
@@ -194,7 +223,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   /** Who sent to whom in the last minute (bare JIDs), from the senders' out rows. */
   edges(): { from: string; to: string; count: number }[] {
     const counts = new Map<string, number>();
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     for (const [second, b] of this.buckets) {
       if (second <= now - WINDOW_S) continue;
       for (const [key, n] of b.edges) counts.set(key, (counts.get(key) ?? 0) + n);

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson, type Line } from '../support/chat-person.js';
-import { type Fault, injectFault, type Moment, rowsToRun, untilMoment, untilServerFlushed } from '../support/crash-matrix.js';
+import { explain, type Fault, injectFault, type Moment, rowsToRun, untilMoment, untilServerFlushed } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -120,6 +120,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
         p.say('session', thread);
         const shown = await p.waitFor((l) => l.thread === thread && !l.progress, `${name}'s session`, 30000, from);
         const steps = [...shown.body.matchAll(/^\d+\. \[(?:todo|done)\] (.+)$/gm)].map((m) => m[1] as string);
+        if (JSON.stringify(steps) !== JSON.stringify(ok.map((l) => l.text))) console.log(`      ${name}'s session holds ${JSON.stringify(steps)}; what the agents recorded:\n${explain(cfg, thread, since)}`);
         expect(steps, `${name}'s steps`).to.deep.equal(ok.map((l) => l.text));
       }
       console.log(`      (${c.label}: ${applied} of ${PEOPLE.length * STEPS} updates applied, ${failed} refused or failed; fault at ${seen} replies, back in ${backMs} ms)`);

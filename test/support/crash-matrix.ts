@@ -213,3 +213,31 @@ export function flowTimeouts(resultMs: number, presenterMs: number): Record<stri
   const r = String(resultMs);
   return { PARLEY_AGREE_TIMEOUT_MS: r, PARLEY_RESULT_TIMEOUT_MS: r, PARLEY_REGISTRY_TIMEOUT_MS: r, PARLEY_KB_TIMEOUT_MS: r, PARLEY_PRESENTER_TIMEOUT_MS: String(presenterMs) };
 }
+
+/**
+ * What the agents recorded about one conversation (telemetry rows in time order) and what the
+ * restarted agents restored, for a failed row's report: a rare failure explains itself in the
+ * CI log instead of needing a rerun.
+ */
+export function explain(cfg: ParleyConfig, conversationId: string, since: number): string {
+  const dir = path.join(cfg.home, 'telemetry');
+  const rows: Array<{ agent: string; direction: string; at: number; performative: string | null; content_type: string | null; decision: string; reply_with: string | null; in_reply_to: string | null }> = [];
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith('.sqlite')) : []) {
+    const db = new Database(path.join(dir, f), { readonly: true, fileMustExist: true });
+    try {
+      rows.push(...(db.prepare('SELECT agent, direction, at, performative, content_type, decision, reply_with, in_reply_to FROM envelopes WHERE conversation_id = ? AND at >= ?').all(conversationId, since) as typeof rows));
+    } catch {
+      // no table yet
+    } finally {
+      db.close();
+    }
+  }
+  const lines = rows.sort((a, b) => a.at - b.at).map((r) => `        +${Math.round(r.at - since)} ms ${r.agent} ${r.direction} ${r.performative ?? ''} ${r.content_type ?? ''} ${r.decision} id=${r.reply_with ?? ''} re=${r.in_reply_to ?? ''}`);
+  const logs = path.join(cfg.home, 'logs');
+  for (const f of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    for (const l of fs.readFileSync(path.join(logs, f), 'utf8').split('\n')) {
+      if (/restored exchanges|resending|restore failed|could not be resumed/.test(l)) lines.push(`        ${f}: ${l.slice(0, 300)}`);
+    }
+  }
+  return lines.join('\n');
+}

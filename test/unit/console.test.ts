@@ -93,13 +93,44 @@ describe('Console [feed]', () => {
     language: 'application/json', timestamp: new Date().toISOString(), content: { type: 'USER_MSG', text: 'hi', attachments: [], user: 'alice@localhost' },
   } as unknown as Envelope);
 
+  it('hands live views every poll\'s newest rows but counts rates once a second', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-feed-'));
+    try {
+      const presenter = new SqliteTelemetry(path.join(dir, 'Presenter.sqlite'), 'Presenter');
+      let now = 1_000_000;
+      const feed = new TelemetryFeed(dir, 200, 1000, 1000, () => now);
+      const samples: number[] = [];
+      feed.on('sample', (rows, total) => samples.push(total));
+      feed.poll(true);
+      const step = (ms: number, rows: number) => {
+        for (let i = 0; i < rows; i++) presenter.envelope('out', env(samples.length * 10 + i), 'sent');
+        presenter.flush();
+        now += ms;
+        feed.poll();
+      };
+      step(200, 3);
+      step(200, 2);
+      expect(samples).to.deep.equal([3, 2], 'each live poll hands on its rows');
+      expect(feed.rates().get('Presenter'), 'not counted yet: less than a second since the first count').to.equal(undefined);
+      step(600, 1);
+      expect(samples).to.deep.equal([3, 2, 1]);
+      expect(feed.rates().get('Presenter')?.out_per_min, 'all six counted once, a second after the first count').to.equal(6);
+      step(200, 0);
+      expect(samples, 'nothing new, nothing handed on').to.have.length(3);
+      feed.stop();
+      presenter.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('follows new rows of every telemetry file, counts rates and edges, and prunes by age', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-feed-'));
     try {
       const presenter = new SqliteTelemetry(path.join(dir, 'Presenter.sqlite'), 'Presenter');
       presenter.envelope('out', env(0), 'sent');
       presenter.flush();
-      const feed = new TelemetryFeed(dir);
+      const feed = new TelemetryFeed(dir, 200, 1000, 0); // counted at every poll here (see below for once a second)
       const seen: string[] = [];
       feed.on('rows', (rows) => seen.push(...rows.map((r) => `${r.agent}:${r.direction}:${r.conversation_id}:${r.body === null}`)));
       feed.poll(true); // history is not live

@@ -4,15 +4,16 @@
 import { api, fmtTime, h, loadScript, onEvent, shortJid } from '../app.js';
 
 /**
- * Rows on the page while the flow is live: the 20 that show and a few. Each batch repaints every
- * row it moves down (a watching Chromium's renderer took 1.1 ms of CPU per conversation with 100
- * rows and 20 per batch, 0.7 ms with 30 and 10; the agents' own CPU grows with it, issue 13).
- * Paused, the page shows every row kept (KEPT_ROWS) to scroll back through.
+ * Rows on the page while the flow is live: the ≈ 19 that show and a few. Each batch repaints every
+ * row it moves down, and a watching Chromium slows the agents beside it even at SCHED_IDLE (its
+ * renderer took 1.1 ms of CPU per conversation with 100 rows and 20 per batch, 0.45 with 25 and 8;
+ * half of what is left is the flow, issue 13, docs/console.md). Newest at the bottom instead
+ * (append, follow the scroll) cost as much. Paused, the page shows every row kept (KEPT_ROWS).
  */
-const LIVE_ROWS = 25;
+const LIVE_ROWS = 22;
 const KEPT_ROWS = 200;
 /** Per batch: a person reads a few rows a second; every row stays in its conversation and /api/messages. */
-const RENDER_ROWS = 8;
+const RENDER_ROWS = 6;
 /** Conversations listed: the newest; older ones are in Data and /api/conversations. */
 const MAX_CONVERSATIONS = 30;
 let mermaidReady = false;
