@@ -10,6 +10,7 @@ import { consoleSettings } from '../console/settings.js';
 import { freePort } from '../ejabberd/index.js';
 import { consoleSpec, type Supervisor } from '../supervisor/index.js';
 import { procCpuUs, type Watcher } from './full-flow.js';
+import { freezeIdle, processTree, signal } from './freeze.js';
 import type { Toggle } from './paired.js';
 import { envFlag, envRaw, envString } from '../config/index.js';
 
@@ -27,21 +28,28 @@ export function consoleWatcher(): { watcher: Watcher; what: string; toggle: Togg
   let profileDir: string | undefined;
   // Set by start(): what --paired switches on and off (paired.ts).
   let supervisor: Supervisor | undefined;
-  let watch: (() => Promise<void>) | undefined;
-  let blank: (() => Promise<void>) | undefined;
+  let live: (() => Promise<void>) | undefined;
+  // Off: the console and the browser frozen (freeze.ts); on: thawed, the page showing the live flow.
+  // Thawed whatever happens: a frozen console would hold up the supervisor's SIGTERM for ever.
+  let frozen: number[] = [];
+  const thaw = () => {
+    signal(frozen, 'SIGCONT');
+    frozen = [];
+  };
+  process.once('exit', thaw);
   return {
     toggle: {
       async on() {
         if (!supervisor) throw new Error('the console bench has not started');
-        if (supervisor.list().find((c) => c.name === 'console')?.status !== 'ready') {
-          supervisor.startOne('console');
-          await supervisor.whenReady(['console'], 30000);
-        }
-        await watch?.();
+        thaw();
+        await live?.();
       },
       async off() {
-        await blank?.();
-        await supervisor?.stopOne('console');
+        const pid = supervisor?.list().find((c) => c.name === 'console')?.pid;
+        const browser = profileDir ? processTree(profileDir) : [];
+        signal(browser, 'SIGSTOP');
+        if (pid) await freezeIdle(pid);
+        frozen = [...(pid ? [pid] : []), ...browser];
       },
     },
     what: withBrowser ? 'console running (nice 10), Chromium watching the sniffer (SCHED_IDLE)' : `console running, no browser (${fs.existsSync(CHROMIUM) ? 'PARLEY_BENCH_BROWSER=0' : 'no Chromium at /usr/bin/chromium'})`,
@@ -74,17 +82,13 @@ export function consoleWatcher(): { watcher: Watcher; what: string; toggle: Togg
         };
         const page = context.pages()[0] ?? (await context.newPage());
         const base = `http://127.0.0.1:${envRaw('PARLEY_CONSOLE_PORT') ?? ''}`;
-        // Logged in each time: a restarted console has forgotten the sessions it gave out.
-        watch = async () => {
-          await page.goto(`${base}/login`);
-          await page.fill('#token', token);
-          await page.click('button[type=submit]');
-          await page.waitForURL(`${base}/`);
-          await page.goto(`${base}/#/sniffer`);
-          await page.waitForSelector('#live.on');
-        };
-        blank = async () => void (await page.goto('about:blank'));
-        await watch();
+        await page.goto(`${base}/login`);
+        await page.fill('#token', token);
+        await page.click('button[type=submit]');
+        await page.waitForURL(`${base}/`);
+        await page.goto(`${base}/#/sniffer`);
+        live = async () => void (await page.waitForSelector('#live.on'));
+        await live();
         // Where the renderer's time goes (script, style, layout, paint), printed when the run ends.
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
@@ -102,6 +106,7 @@ export function consoleWatcher(): { watcher: Watcher; what: string; toggle: Togg
       },
       cpuUs: () => (profileDir ? browserCpuUs(profileDir) : 0),
       async close() {
+        thaw();
         await closeBrowser?.();
       },
     },
@@ -110,27 +115,5 @@ export function consoleWatcher(): { watcher: Watcher; what: string; toggle: Togg
 
 /** CPU (µs) of the browser started with this profile and all its descendants (renderer, GPU, utility). */
 function browserCpuUs(profile: string): number {
-  const parents = new Map<number, number>();
-  const roots: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) roots.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = new Set(roots);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (tree.has(pid) || !tree.has(ppid)) continue;
-      tree.add(pid);
-      grew = true;
-    }
-  }
-  return [...tree].reduce((sum, pid) => sum + procCpuUs(pid), 0);
+  return processTree(profile).reduce((sum, pid) => sum + procCpuUs(pid), 0);
 }

@@ -3,18 +3,19 @@
 // instead of two runs minutes apart. On the shared 2-core machine the plain run alone moved
 // 21.6 → 27.1 ms p50 from one run to the next, as much as the effect being measured; blocks a
 // minute or less apart, in an order that cancels a steady drift (ABBA), leave the watcher's own
-// cost. "Off" is the console stopped by the supervisor and the browser on about:blank; "on" is
-// the console started again and the browser logged in and watching the sniffer. After each switch
-// round trips settle, not measured, for at least `settleMs` (2 s) and 30 round trips, so neither
-// side carries the switch: the console's start, its catch-up and a freshly started process's
-// first seconds (JIT, first page render) happen once in a real deployment, not once a minute.
+// cost. "Off" is the console and the browser frozen (SIGSTOP, freeze.ts: no CPU, as if absent);
+// "on" is both thawed, the browser watching the sniffer. After each switch round trips settle,
+// not measured, for at least `settleMs` (2 s) and 30 round trips, so neither side carries the
+// switch (the console's catch-up after a thaw). Stopping and restarting them each block instead
+// put the console's start, JIT warm-up and a page load, which happen once in a deployment, into
+// every watched block.
 import type { Runner, Scenario, ScenarioResult, BenchOptions } from './scenario.js';
 import { bounded, latency } from './scenario.js';
 
 export interface Toggle {
   /** The console running and the browser watching the sniffer; resolves once it shows the live flow. */
   on(): Promise<void>;
-  /** The console stopped and the browser on a blank page. */
+  /** The console and the browser taking no CPU (frozen). */
   off(): Promise<void>;
 }
 
@@ -101,7 +102,7 @@ export async function measurePaired(
     const x = sides[side];
     return {
       name: s.name,
-      description: `${s.description}; paired: ${blocks} blocks per side in one run (ABBA), the console ${side === 'on' ? 'running and watched' : 'stopped, the browser on a blank page'}`,
+      description: `${s.description}; paired: ${blocks} blocks per side in one run (ABBA), the console ${side === 'on' ? 'running and watched' : 'and the browser frozen (SIGSTOP)'}`,
       ...(s.goal ? { goal: s.goal } : {}),
       sequential: latency(x.samples),
       failures: x.failures,

@@ -1,0 +1,64 @@
+// The paired console bench's "off" (paired.ts): the console and the watching browser frozen with
+// SIGSTOP instead of stopped. A frozen process takes no CPU, so the agents run as if it were not
+// there, and SIGCONT brings it back as it was: its JIT warm, the page still open on the sniffer,
+// as a deployment's console is between two glances. Stopping and starting them each block (the
+// first design) put the console's start, its warm-up and a page load into every watched block.
+import fs from 'node:fs';
+
+/** The processes whose command line contains `marker`, and all their descendants. */
+export function processTree(marker: string): number[] {
+  const parents = new Map<number, number>();
+  const roots: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set(roots);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (tree.has(pid) || !tree.has(ppid)) continue;
+      tree.add(pid);
+      grew = true;
+    }
+  }
+  return [...tree];
+}
+
+/** A process's scheduler state (R running, S sleeping, T stopped, …), or undefined when it is gone. */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * SIGSTOP `pid` once its main thread sleeps (waits for I/O or a timer): a Node process is then
+ * between two event-loop turns, never inside a SQLite read that would hold an agent's WAL open
+ * while it is frozen. Gives up waiting after `maxMs` and stops it anyway.
+ */
+export async function freezeIdle(pid: number, maxMs = 1000): Promise<void> {
+  const t0 = Date.now();
+  while (procState(pid) === 'R' && Date.now() - t0 < maxMs) await new Promise((r) => setImmediate(r));
+  signal([pid], 'SIGSTOP');
+}
+
+export function signal(pids: number[], sig: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
