@@ -35,6 +35,15 @@ onProcessEnd(log, async (why) => { fs.writeFileSync(process.argv[2], why); proce
 setInterval(() => {}, 1000);
 process.send?.({ type: 'up' });
 `);
+    // An agent whose shutdown never ends (it waits on a server that is gone), with a 300 ms grace.
+    fs.writeFileSync(path.join(dir, 'stuck.mjs'), `
+import fs from 'node:fs';
+const { onProcessEnd } = await import(${JSON.stringify(processEnd)});
+const log = { error: (o, msg) => fs.writeFileSync(process.argv[2], msg), info() {} };
+onProcessEnd(log, () => new Promise(() => {}), 300);
+setInterval(() => {}, 1000);
+process.send?.({ type: 'up' });
+`);
     // The supervisor: forks the agent with an IPC channel and reports its pid.
     fs.writeFileSync(path.join(dir, 'supervisor.mjs'), `
 import { fork } from 'node:child_process';
@@ -68,5 +77,16 @@ setInterval(() => {}, 1000);
     agent.kill('SIGTERM');
     await new Promise((resolve) => agent.once('exit', resolve));
     expect(fs.readFileSync(marker, 'utf8')).to.equal('SIGTERM');
+  });
+
+  it('a shutdown that never finishes (its server gone) still ends the process after the grace, code 1', async () => {
+    const marker = path.join(dir, 'ended-3');
+    const agent = fork(path.join(dir, 'stuck.mjs'), [marker], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    started.push(agent);
+    await new Promise((resolve) => agent.once('message', resolve));
+    const exited = new Promise<number | null>((resolve) => agent.once('exit', (code) => resolve(code)));
+    agent.kill('SIGTERM');
+    expect(await exited).to.equal(1);
+    expect(fs.readFileSync(marker, 'utf8')).to.equal('shutdown did not finish in time: exiting');
   });
 });
