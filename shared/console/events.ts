@@ -4,7 +4,7 @@
 // A slow browser only loses its own events: writes that do not drain drop the client.
 import type { FastifyInstance } from 'fastify';
 import type { TraceRecord } from '../trace/index.js';
-import type { TelemetryFeed } from './feed.js';
+import { BUSY_ROWS_PER_S, type TelemetryFeed } from './feed.js';
 
 /**
  * Rows a client gets per batch: ≈ 33 a second, more than a person can read. Each
@@ -15,6 +15,12 @@ import type { TelemetryFeed } from './feed.js';
 export const MAX_ROWS_PER_FLUSH = 20;
 /** At most one batch per FLUSH_MS; the first rows after a quiet spell go out at once. */
 export const FLUSH_MS = 600;
+/**
+ * Above BUSY_ROWS_PER_S (feed.ts, ≈ 10 conversations a second) the live view is a sample anyway
+ * (a person sees 6 rows of each batch, the rest is counted): one batch a second then, which is
+ * what a watching browser costs the agents (issue 13: ≤ 5 %). Quieter flows keep FLUSH_MS.
+ */
+export const BUSY_FLUSH_MS = 1000;
 
 /**
  * One client's envelope stream: at most one batch every FLUSH_MS with at most MAX_ROWS_PER_FLUSH
@@ -28,11 +34,22 @@ export class Outbox {
   private skipped = 0;
   private timer: NodeJS.Timeout | undefined;
   private last = 0;
+  /** Rows (sent or counted) since windowStart: the flow's rate, measured over about a second. */
+  private windowStart = 0;
+  private windowRows = 0;
+  private busy = false;
 
   constructor(private readonly send: (event: string, data: unknown) => boolean, private readonly now: () => number = Date.now) {}
 
   /** `unread`: rows the feed counted but did not read (it reads only the newest of each poll). */
   push(rows: TraceRecord[], unread = 0): void {
+    const now = this.now();
+    this.windowRows += rows.length + unread;
+    if (now - this.windowStart >= 1000) {
+      this.busy = (this.windowRows * 1000) / Math.max(1, now - this.windowStart) >= BUSY_ROWS_PER_S;
+      this.windowStart = now;
+      this.windowRows = 0;
+    }
     this.skipped += unread;
     this.rows.push(...rows);
     const over = this.rows.length - MAX_ROWS_PER_FLUSH;
@@ -41,7 +58,7 @@ export class Outbox {
       this.skipped += over;
     }
     if (this.timer) return;
-    const wait = Math.max(0, this.last + FLUSH_MS - this.now());
+    const wait = Math.max(0, this.last + (this.busy ? BUSY_FLUSH_MS : FLUSH_MS) - now);
     this.timer = setTimeout(() => this.flush(), wait);
     this.timer.unref();
   }

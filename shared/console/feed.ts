@@ -36,6 +36,8 @@ export interface FeedEvents {
 
 const WINDOW_S = 60;
 const ACTIVE_S = 5;
+/** Rows a second above which a live view is a sample refreshed about once a second (events.ts BUSY_FLUSH_MS). */
+export const BUSY_ROWS_PER_S = 150;
 /** A live view draws a few dozen rows a second; reading (and parsing) more would be wasted work. */
 export const SAMPLE_ROWS = 20;
 const HEADERS = `seq, agent, direction, at, conversation_id, performative, sender, receiver, reply_with,
@@ -64,6 +66,10 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
    * `idleMs` otherwise, when only the agents page's one-minute rates need the counts.
    */
   private lastCount = -Infinity;
+  /** More than BUSY_ROWS_PER_S new rows at the last poll: live views are a sample, read every busyEveryMs. */
+  private busy = false;
+  private lastPoll = 0;
+  private readonly busyEveryMs = 400;
 
   constructor(
     private readonly dir: string,
@@ -82,7 +88,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
       this.timer = setTimeout(() => {
         this.poll(false);
         next();
-      }, this.listenerCount('rows') + this.listenerCount('sample') > 0 ? this.everyMs : this.idleMs);
+      }, this.listenerCount('rows') + this.listenerCount('sample') > 0 ? (this.busy ? this.busyEveryMs : this.everyMs) : this.idleMs);
       this.timer.unref();
     };
     next();
@@ -163,6 +169,8 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
       }
     }
     for (const s of this.buckets.keys()) if (s <= second - WINDOW_S) this.buckets.delete(s);
+    if (wantAll || wantSample) this.busy = (total * 1000) / Math.max(1, now - this.lastPoll) >= BUSY_ROWS_PER_S;
+    this.lastPoll = now;
     if (all.length > 0) this.emit('rows', all.sort((a, b) => a.at - b.at));
     if (sample.length > 0) this.emit('sample', sample.sort((a, b) => a.at - b.at).slice(-SAMPLE_ROWS), total);
   }

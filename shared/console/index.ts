@@ -10,8 +10,8 @@ import { buildConsole } from './server.js';
 import type { ConsoleSettings } from './settings.js';
 
 export { ConsoleAuth, ensureConsoleToken, SESSION_COOKIE } from './auth.js';
-export { TelemetryFeed, pruneTelemetry, SAMPLE_ROWS } from './feed.js';
-export { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from './events.js';
+export { BUSY_ROWS_PER_S, TelemetryFeed, pruneTelemetry, SAMPLE_ROWS } from './feed.js';
+export { BUSY_FLUSH_MS, FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from './events.js';
 export { openApiDocument } from './openapi.js';
 
 export interface RunningConsole {

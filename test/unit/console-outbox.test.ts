@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/index.js';
+import { BUSY_FLUSH_MS, BUSY_ROWS_PER_S, FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from '../../shared/console/index.js';
 import type { TraceRecord } from '../../shared/trace/index.js';
 
 const row = (seq: number) => ({ seq, at: seq, agent: 'Coordinator', direction: 'out' }) as unknown as TraceRecord;
@@ -53,6 +53,50 @@ describe('Console [stream] a client gets a bounded batch of the newest rows and 
       await sending;
       expect(sent).to.deep.equal([1_000_000, 1_000_000 + FLUSH_MS]);
     } finally {
+      box.close();
+    }
+  });
+
+  it('above BUSY_ROWS_PER_S (a sample anyway) waits BUSY_FLUSH_MS between batches, and FLUSH_MS again once the flow is quiet', () => {
+    let now = 1_000_000;
+    const box = new Outbox(() => true, () => now);
+    const armed: number[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    // The wait each push arms, read from the timer it sets (the batches themselves are flushed by hand).
+    globalThis.setTimeout = ((fn: () => void, ms: number) => {
+      armed.push(ms);
+      return realSetTimeout(() => undefined, 0);
+    }) as typeof setTimeout;
+    try {
+      const second = (rowsPerS: number) => {
+        for (let t = 0; t < 5; t++) {
+          now += 200;
+          box.push([row(now)], rowsPerS / 5 - 1);
+          box.flush();
+        }
+      };
+      second(10); // quiet
+      second(10);
+      armed.length = 0;
+      now += 200;
+      box.push([row(now)]);
+      expect(armed.at(-1), 'quiet: FLUSH_MS after the last batch').to.equal(FLUSH_MS - 200);
+      box.flush();
+      second(2 * BUSY_ROWS_PER_S);
+      second(2 * BUSY_ROWS_PER_S);
+      armed.length = 0;
+      now += 200;
+      box.push([row(now)], 50);
+      expect(armed.at(-1), 'busy: BUSY_FLUSH_MS after the last batch').to.equal(BUSY_FLUSH_MS - 200);
+      box.flush();
+      second(10);
+      second(10);
+      armed.length = 0;
+      now += 200;
+      box.push([row(now)]);
+      expect(armed.at(-1), 'quiet again').to.equal(FLUSH_MS - 200);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
       box.close();
     }
   });
