@@ -3,8 +3,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { freezeIdle, processTree, procState, signal } from '../../shared/bench/freeze.js';
-import { procCpuUs } from '../../shared/bench/full-flow.js';
+import { freezeIdle, procCpuUs, processTree, procState, signal } from '../../shared/bench/index.js';
 import { until } from '../support/wait.js';
 
 describe('bench [freeze] the watchers taken off the CPU between watched blocks', () => {
