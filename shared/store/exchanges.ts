@@ -71,8 +71,13 @@ export class ExchangeStore {
 
   /** The exchange reached a final state; `sends` are the envelopes it sent in its last moments. */
   remove(key: string, sends: Envelope[] = []): void {
-    this.stmts.remove.run(this.prefix + key);
-    if (sends.length > 0) this.stmts.finish.run(this.prefix + key, JSON.stringify(sends), this.now());
+    // One transaction: a kill -9 between the live record's delete and its tombstone left neither,
+    // and the answer that was still in the socket buffer was never sent again (the Coordinator
+    // waited its 24 s for a session step that had been applied; durability-sessions.test).
+    this.atomically(() => {
+      this.stmts.remove.run(this.prefix + key);
+      if (sends.length > 0) this.stmts.finish.run(this.prefix + key, JSON.stringify(sends), this.now());
+    });
     if (++this.root.writes % 1000 === 0) this.root.prune();
   }
 
