@@ -4,6 +4,7 @@
 // as a deployment's console is between two glances. Stopping and starting them each block (the
 // first design) put the console's start, its warm-up and a page load into every watched block.
 import fs from 'node:fs';
+import { procStat } from './full-flow.js';
 
 /** The processes whose command line contains `marker`, and all their descendants. */
 export function processTree(marker: string): number[] {
@@ -12,9 +13,10 @@ export function processTree(marker: string): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
+    const f = procStat(pid);
+    if (!f) continue; // gone meanwhile
+    parents.set(pid, Number(f[1]));
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
       if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
     } catch {
       // gone meanwhile
@@ -34,12 +36,7 @@ export function processTree(marker: string): number[] {
 
 /** A process's scheduler state (R running, S sleeping, T stopped, …), or undefined when it is gone. */
 export function procState(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
+  return procStat(pid)?.[0];
 }
 
 /**

@@ -29,16 +29,24 @@ const CLK_TCK = (() => {
   }
 })();
 
-/** user + system CPU of a process, µs (Linux /proc; 0 when it is gone or elsewhere). */
-export function procCpuUs(pid: number): number {
+/**
+ * A process's /proc/PID/stat fields after the ")" that ends its command name (so [0] is the state,
+ * field 3; [1] the parent, field 4; [11] and [12] utime and stime, fields 14 and 15), or undefined
+ * when it is gone (Linux only).
+ */
+export function procStat(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the ")" that ends the command name: state is field 3, utime 14, stime 15.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1e6;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** user + system CPU of a process, µs (Linux /proc; 0 when it is gone or elsewhere). */
+export function procCpuUs(pid: number): number {
+  const f = procStat(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1e6 : 0;
 }
 
 /** A product question with varying numbers, and the answer it must get. */

@@ -113,9 +113,9 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
       return {
         db,
         rows: db.prepare(`SELECT ${HEADERS} FROM envelopes WHERE seq > ? ORDER BY seq LIMIT 5000`),
-        newest: db.prepare(`SELECT ${HEADERS} FROM envelopes WHERE seq > ? AND seq <= ? ORDER BY seq DESC LIMIT ${SAMPLE_ROWS}`),
+        newest: db.prepare(`SELECT ${HEADERS} FROM envelopes WHERE seq > ? ORDER BY seq DESC LIMIT ${SAMPLE_ROWS}`),
         counts: db.prepare(`SELECT agent, direction, sender, receiver, COUNT(*) AS n, MAX(seq) AS hi FROM envelopes
-          WHERE seq > ? AND seq <= ? GROUP BY agent, direction, sender, receiver`),
+          WHERE seq > ? GROUP BY agent, direction, sender, receiver`),
         conversations: db.prepare('SELECT DISTINCT agent, conversation_id AS id FROM envelopes WHERE seq > ? AND seq <= ? AND conversation_id IS NOT NULL'),
         lastSeq: last,
         countSeq: last,
@@ -156,7 +156,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
           } else {
             // Newest first: the first row is this poll's last (seq grows by one per row, so the
             // rows not read are counted from it).
-            const rows = t.newest.all(from, Number.MAX_SAFE_INTEGER) as TraceRecord[];
+            const rows = t.newest.all(from) as TraceRecord[];
             if (rows.length > 0) t.lastSeq = rows[0]!.seq;
             sample.push(...rows);
           }
@@ -178,7 +178,7 @@ export class TelemetryFeed extends EventEmitter<FeedEvents> {
   /** Counts the rows after the last count into `second`'s bucket; `unwatched`: no live view reads the rows, so their cursor follows. */
   private count(t: Tail, second: number, unwatched: boolean): void {
     const bucket = this.bucket(second);
-    const counts = t.counts.all(t.countSeq, Number.MAX_SAFE_INTEGER) as { agent: string; direction: string; sender: string | null; receiver: string | null; n: number; hi: number }[];
+    const counts = t.counts.all(t.countSeq) as { agent: string; direction: string; sender: string | null; receiver: string | null; n: number; hi: number }[];
     if (counts.length === 0) return;
     const to = Math.max(...counts.map((c) => c.hi));
     for (const c of counts) {
