@@ -9,6 +9,7 @@ import { useChunkSafeParsers } from './chunk-safe-parser.js';
 import { Endpoints } from './endpoints.js';
 import { HomeReturn } from './home.js';
 import type { AckGate } from './sm-fix.js';
+import { type BurstCommit, BurstSends } from './burst.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
@@ -82,6 +83,8 @@ export class XmppTransport implements Transport {
   private readonly endpoints: Endpoints;
   private readonly home: HomeReturn;
   private lastTrafficAt = 0;
+  /** Group commit around each inbound burst (useGroupCommit): its sends wait there for the commit. */
+  private readonly burst: BurstSends;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
@@ -100,7 +103,8 @@ export class XmppTransport implements Transport {
     });
     this.entity.on('online', () => void this.onlineNow());
     this.entity.on('disconnect', () => this.lost());
-    this.inbox = new Inbox(this.events, opts.gate);
+    this.burst = new BurstSends(this.log, (stanza) => this.enqueue(stanza));
+    this.inbox = new Inbox(this.events, opts.gate, this.burst);
     this.entity.on('stanza', (stanza: Element) => {
       this.lastTrafficAt = Date.now();
       this.inbox.dispatch(stanza);
@@ -125,9 +129,17 @@ export class XmppTransport implements Transport {
     return this._status;
   }
 
+  /**
+   * Commits `group` once per inbound burst (shared/store/group-commit.ts): the stanzas of a burst
+   * are acknowledged (XEP-0198), and the messages sent while it was handled leave, only after it.
+   */
+  useGroupCommit(group: BurstCommit): void {
+    this.burst.use(group);
+  }
+
   /** Stanzas waiting in the outbox for the next connection. */
   get queued(): number {
-    return this.outbox.length + this.unacked.length;
+    return this.outbox.length + this.unacked.length + this.burst.size;
   }
 
   /**
@@ -136,6 +148,7 @@ export class XmppTransport implements Transport {
    */
   async start(): Promise<void> {
     this.stopping = false;
+    this.inbox.reopen();
     this._status = 'connecting';
     const ready = new Promise<void>((resolve) => this.events.once('online', resolve));
     // Several nodes: start on the first that accepts connections (endpoints.ts).
@@ -151,6 +164,7 @@ export class XmppTransport implements Transport {
   }
 
   async stop(): Promise<void> {
+    this.inbox.close(); // what was handled is committed and answered before the stream closes; the rest comes again
     this.stopping = true;
     this.home.stop();
     clearTimeout(this.attemptTimer);
@@ -227,6 +241,7 @@ export class XmppTransport implements Transport {
 
   private enqueue(stanza: Element): void {
     this.lastTrafficAt = Date.now();
+    if (this.burst.hold(stanza)) return;
     if (this._status === 'online' && this.outbox.length === 0) {
       this.corkTurn();
       this.entity.send(stanza).catch((err: Error) => {
