@@ -141,7 +141,7 @@ export async function ensureHosts(cfg: ParleyConfig, nodes: number, running: num
   }
   if (hosts.mode === 'netns') await ensureNetns(cfg, hosts.subnet as string, nodes, running);
   fs.mkdirSync(paths(cfg).ejabberd, { recursive: true });
-  fs.writeFileSync(stateFile(cfg), JSON.stringify(hosts) + '\n', { mode: 0o644 });
+  fs.writeFileSync(stateFile(cfg), JSON.stringify(hosts) + '\n', { mode: 0o600 }); // like every file of the state dir
   return hosts;
 }
 
