@@ -41,6 +41,7 @@ export const VARIABLES = {
   PARLEY_EJABBERD_NODES: { kind: 'number', default: 1, min: 1, integer: true, doc: 'ejabberd nodes joined in one cluster (`join_cluster`, Mnesia replication); node *i* listens on every port + (i − 1) × the port step, agents fail over between them (docs/cluster.md)' },
   PARLEY_RETURN_HOME_MS: { kind: 'number', default: 30000, min: 0, integer: true, doc: 'in a cluster, an agent that failed over checks about this often (ms) whether its own node is back, and moves there after a quiet quarter of it, by XEP-0198 resumption; `0`: it stays (docs/cluster.md)' },
   PARLEY_EJABBERD_PORT_STEP: { kind: 'number', default: 100, min: 1, integer: true, doc: "how far apart the cluster nodes' client, component and HTTP ports are" },
+  PARLEY_CLUSTER_HOSTS: { kind: 'enum', default: 'auto', values: ['auto', 'netns', 'loopback'], doc: "how the cluster's nodes are kept apart as separate hosts: `auto` puts node *i* > 1 in a network namespace of its own where the sandbox permits (root, iproute2), else on a loopback address; `netns` fails rather than fall back; `loopback` never makes namespaces (docs/cluster.md)" },
   PARLEY_MAM: { kind: 'flag', default: false, doc: '`1` turns on message archiving (slow under agent load)' },
   PARLEY_OFFLINE_LIMIT: { kind: 'number', default: 100000, min: 1, integer: true, doc: "messages ejabberd keeps per offline account" },
   PARLEY_EJABBERD_LOGLEVEL: { kind: 'enum', default: 'warning', values: EJABBERD_LOG_LEVELS, doc: "ejabberd's log level" },
