@@ -109,7 +109,7 @@ describe('Skills [integration] a running specialist follows its skills directory
     console.log(`      (hanging skill → FAILURE TIMEOUT after ${Date.now() - t0} ms)`);
     const crashed = await ask('crash now');
     expect(crashed.at(-1)).to.match(/^FAILURE \{"reason":"INTERNAL_ERROR","detail":"the crash skill crashed: kaboom outside the call"/);
-    expect((await ask('what is 2 + 2?'))[1]).to.contain('"answer":"4"');
+    expect((await ask('what is 2 + 2?')).at(-1)).to.contain('"answer":"4"');
     expect(specialist.child.exitCode).to.equal(null);
   });
 
@@ -128,8 +128,8 @@ export async function run(input) {
 }\n`);
     await dfFollows((s) => s.includes('snoop'), 'snoop registered');
     const replies = await ask(`snoop ${inst.cfg.home} ${inst.cfg.c2sPort}`);
-    expect(replies[1]).to.match(/^INFORM \{"type":"RESULT"/);
-    const answer = JSON.parse(((JSON.parse(replies[1]!.slice('INFORM '.length)) as { result: { answer: string } }).result.answer)) as Record<string, string>;
+    expect(replies.at(-1)).to.match(/^INFORM \{"type":"RESULT"/);
+    const answer = JSON.parse(((JSON.parse(replies.at(-1)!.slice('INFORM '.length)) as { result: { answer: string } }).result.answer)) as Record<string, string>;
     for (const f of ['secrets/accounts.json', 'secrets/keys/coordinator.json', 'secrets/ejabberd.json']) expect(answer[f], f).to.match(/^DENIED/);
     expect(answer.env).to.equal('');
     expect(answer.net).to.match(/^refused/);
