@@ -7,8 +7,10 @@ import { SqliteFactStore } from '../../shared/store/index.js';
 import { KB_KINDS, type KbInput, kbMachine } from './machine.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 
-const { agent, config, logger } = createAgent({ account: 'kb', presenceTo: ['Coordinator'] });
+const { agent, config, logger, groupWith } = createAgent({ account: 'kb', presenceTo: ['Coordinator'] });
 const store = new SqliteFactStore(path.join(paths(config).data, 'kb.sqlite'));
+// A fact commits with its burst, before the replay ledger; the STORED leaves after it (docs/runtime.md "Group commit").
+groupWith(store.group());
 
 // provide() builds a new machine: once, not once per request (hot path).
 const machine = kbMachine(store);

@@ -8,8 +8,8 @@ import { announce } from '../../shared/supervisor/ipc.js';
 import { wireSessions } from './wire.js';
 
 // Durable (docs/runtime.md "Durability"): a request caught by a kill -9 is answered once after the restart.
-const { agent, config, logger, roster, store: exchanges, onShutdown } = createAgent({ account: 'sessions', durable: true });
-const sessions = wireSessions({ agent, config, logger, roster, onShutdown }, loadTunables(process.env, config.domain).heartbeatMs);
+const { agent, config, logger, roster, store: exchanges, onShutdown, groupWith } = createAgent({ account: 'sessions', durable: true });
+const sessions = wireSessions({ agent, config, logger, roster, onShutdown, groupWith }, loadTunables(process.env, config.domain).heartbeatMs);
 if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
 await agent.start();

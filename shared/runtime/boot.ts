@@ -48,6 +48,8 @@ export interface Booted {
   store?: ExchangeStore;
   /** Registers work to do before the transport stops (deregister, flush). */
   onShutdown(fn: () => Promise<void> | void): void;
+  /** Another file the handlers write commits with each inbound burst (group commit; PARLEY_GROUP_COMMIT=0: nothing). */
+  groupWith(part: Grouped): void;
 }
 
 export function telemetryFile(cfg: ParleyConfig, name: string): string {
@@ -95,8 +97,8 @@ export function createAgent(opts: BootOptions): Booted {
   });
   // Group commit (issue 15; shared/store/group-commit.ts): one transaction per inbound burst over
   // the exchange store and then the replay ledger; acks and sends wait for it (transport/burst.ts).
-  const groups = [store?.group(), agent.signing?.ledger?.group()].filter((g): g is Grouped => g !== undefined);
-  if (envFlag('PARLEY_GROUP_COMMIT') && groups.length > 0) transport.useGroupCommit(new GroupCommit(groups));
+  const group = envFlag('PARLEY_GROUP_COMMIT') ? new GroupCommit(store ? [store.group()] : [], agent.signing?.ledger?.group()) : undefined;
+  if (group) transport.useGroupCommit(group);
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -110,7 +112,7 @@ export function createAgent(opts: BootOptions): Booted {
     process.exit(0);
   };
   onProcessEnd(logger, shutdown);
-  return { agent, config, logger, roster, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn) };
+  return { agent, config, logger, roster, ...(store ? { store } : {}), onShutdown: (fn) => hooks.push(fn), groupWith: (part) => group?.add(part) };
 }
 
 /** Provisioning on the operator's host: the agent's key, and its enrolment as `role`. */

@@ -6,6 +6,7 @@
 import type { Fact, FactFilter, StoredFact } from '../contracts/index.js';
 import type { Db } from './sqlite.js';
 import { openDb } from './sqlite.js';
+import { type Grouped, groupOn } from './group-commit.js';
 
 export type { Fact, FactFilter, StoredFact };
 
@@ -94,6 +95,7 @@ interface Row {
 /** Durable across restarts: `$PARLEY_HOME/data/kb.sqlite` in production, `:memory:` in tests. */
 export class SqliteFactStore implements FactStore {
   private readonly db: Db;
+  private grouped: Grouped | undefined;
   private readonly insert;
 
   constructor(file: string) {
@@ -141,7 +143,15 @@ export class SqliteFactStore implements FactStore {
     });
   }
 
+  /** Inserts during a burst commit with it (shared/store/group-commit.ts): the KB's STORED leaves after its fact is committed. */
+  group(): Grouped {
+    this.grouped ??= groupOn(this.db);
+    return this.grouped;
+  }
+
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.grouped?.commit();
+    this.db.close();
   }
 }

@@ -47,8 +47,18 @@ export function groupOn(db: Db): Grouped {
  */
 export class GroupCommit {
   private open = false;
+  private readonly parts: Grouped[];
 
-  constructor(private readonly parts: readonly Grouped[]) {}
+  /** `parts` commit in order, then `last` (the replay ledger: after whatever its entries vouch for). */
+  constructor(parts: readonly Grouped[], private readonly last?: Grouped) {
+    this.parts = [...parts];
+    if (last) this.parts.push(last);
+  }
+
+  /** Another file written by the same handling (the KB's facts): committed before `last`. */
+  add(part: Grouped): void {
+    this.parts.splice(this.last ? this.parts.length - 1 : this.parts.length, 0, part);
+  }
 
   /** True when at least one part opened a transaction: the caller then holds acks and sends until commit(). */
   begin(): boolean {

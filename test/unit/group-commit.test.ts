@@ -151,4 +151,27 @@ describe('group commit [issue 15] one transaction per inbound burst; acks and an
     expect(s.entity.messages()).to.equal(2);
     expect(s.sm.inbound).to.equal(2); // 6 and 7 are the server's to deliver again
   });
+
+  it('a file added later (the KB\'s facts) commits before the replay ledger; a failure there rolls the ledger back', () => {
+    const order: string[] = [];
+    const part = (name: string, fail = false): Grouped => ({
+      begin: () => true,
+      commit: () => {
+        if (fail) throw new Error(`${name} failed`);
+        order.push(`commit ${name}`);
+      },
+      rollback: () => order.push(`rollback ${name}`),
+    });
+    const ok = new GroupCommit([part('exchanges')], part('ledger'));
+    ok.add(part('facts'));
+    expect(ok.begin()).to.equal(true);
+    ok.commit();
+    expect(order).to.deep.equal(['commit exchanges', 'commit facts', 'commit ledger']);
+    order.length = 0;
+    const bad = new GroupCommit([], part('ledger'));
+    bad.add(part('facts', true));
+    bad.begin();
+    expect(() => bad.commit()).to.throw('facts failed');
+    expect(order).to.deep.equal(['rollback facts', 'rollback ledger']);
+  });
 });
