@@ -25,7 +25,7 @@ import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 
 // Durable (docs/runtime.md "Durability"): question actors in data/presenter-exchanges.sqlite.
-const { agent, config, logger, store } = createAgent({
+const { agent, config, logger, store, groupWith } = createAgent({
   account: 'presenter',
   durable: true,
   readsChat: true,
@@ -96,9 +96,12 @@ function say(line: ChatEmitted): void {
   }
 }
 
+// A thread's owner commits with the burst of the line that claimed it (docs/runtime.md "Group commit").
+const threadOwners = new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'));
+groupWith(threadOwners.group());
 const desk = new ChatDesk({
   allow,
-  conversationIds: new ConversationIds(tunables.presenterIdleMs, undefined, undefined, new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'))),
+  conversationIds: new ConversationIds(tunables.presenterIdleMs, undefined, undefined, threadOwners),
   timeoutMs: tunables.presenterTimeoutMs,
   progressMs: tunables.presenterProgressMs,
   resultTimeoutMs: tunables.resultTimeoutMs,

@@ -1,7 +1,7 @@
 // Who owns a client thread, kept across Presenter restarts (issue "Close the perimeter" §7):
 // in memory only, whoever sent a thread id first after a restart took it over and locked its
 // owner out. One row per thread in $PARLEY_HOME/data/presenter-threads.sqlite (owner-only, WAL).
-import { type Db, openDb } from '../../shared/store/index.js';
+import { type Db, type Grouped, groupOn, openDb } from '../../shared/store/index.js';
 
 export interface ThreadOwners {
   get(thread: string): string | undefined;
@@ -10,6 +10,7 @@ export interface ThreadOwners {
 
 export class SqliteThreadOwners implements ThreadOwners {
   private readonly db: Db;
+  private grouped: Grouped | undefined;
   private readonly getStmt;
   private readonly setStmt;
 
@@ -29,7 +30,15 @@ export class SqliteThreadOwners implements ThreadOwners {
     this.setStmt.run(thread, person, Date.now());
   }
 
+  /** Claims made during an inbound burst commit with it (shared/store/group-commit.ts). */
+  group(): Grouped {
+    this.grouped ??= groupOn(this.db);
+    return this.grouped;
+  }
+
   close(): void {
+    if (!this.db.open) return;
+    this.grouped?.commit();
     this.db.close();
   }
 }
