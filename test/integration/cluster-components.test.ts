@@ -1,0 +1,130 @@
+// Issue #14 §1/§3, component connections back home (docs/cluster.md "Back home"): two nodes under
+// the real supervisor, a specialist host with four virtual math agents on agents.<domain> and the
+// rooms component on rooms.<domain>, both at home on node 1 (the first of componentEndpoints).
+// Node 1's beam is killed with SIGKILL: both components fail over to node 2. Node 1 restarts and
+// rejoins: both move back to node 1 make-before-break (shared/transport/component-move.ts) while
+// people on node 2 keep asking the virtual agents; every question is answered, none twice. Where
+// a component is connected is read from its process's own sockets (componentConnections).
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { type ParleyConfig, paths } from '../../shared/config/index.js';
+import { type ComponentKind, componentConnections, nodeConfig, nodeName } from '../../shared/ejabberd/index.js';
+import { killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
+import { agentSnapshot } from '../../shared/ops/index.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
+import type { ChildInfo } from '../../shared/supervisor/index.js';
+import { controlRequest } from '../../shared/supervisor/ipc.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { clusterPorts } from '../support/cluster.js';
+import { type Asked, askAll, flowTimeouts, report, settle } from '../support/crash-matrix.js';
+import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
+import { until } from '../support/wait.js';
+
+const run = promisify(execFile);
+const PEOPLE = 3;
+const RESULT_TIMEOUT_MS = 6000;
+const MOVED = 'component connection moved home (make-before-break)';
+
+describe('ejabberd cluster [cluster]: component connections move back home after a failover', function () {
+  this.timeout(300000);
+  let s: Supervised | undefined;
+  let cfg: ParleyConfig;
+  let people: ChatPerson[] = [];
+
+  const child = async (name: string): Promise<ChildInfo> => {
+    const all = ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
+    const c = all.find((a) => a.name === name);
+    if (!c?.pid) throw new Error(`${name} is not running (${all.map((a) => a.name).join(', ')})`);
+    return c;
+  };
+  /** The nodes (1-based) process `name`'s `which` component connections go to, one entry per connection. */
+  const nodesOf = async (name: string, which: ComponentKind): Promise<number[]> =>
+    componentConnections(cfg, (await child(name)).pid as number).filter((c) => c.which === which).map((c) => c.node);
+  const onlyOn = async (i: number): Promise<boolean> =>
+    JSON.stringify(await nodesOf('agents-vs', 'agents')) === `[${i}]` && JSON.stringify(await nodesOf('rooms', 'rooms')) === `[${i}]`;
+  /** The host's and the rooms process's log records of completed moves. */
+  const moves = (): Array<Record<string, unknown>> => ['agents-vs', 'rooms'].flatMap((n) => {
+    const f = path.join(paths(cfg).logsDir, `${n}.log`);
+    if (!fs.existsSync(f)) return [];
+    return fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.includes(MOVED)).map((l) => ({ process: n, ...(JSON.parse(l) as Record<string, unknown>) }));
+  });
+
+  const answered = async (who: ChatPerson[], label: string): Promise<void> => {
+    const v = await settle(askAll(who, 1), 30000, 500);
+    console.log(`      (${report(label, v)})`);
+    expect(v.answered, label).to.equal(who.length);
+  };
+
+  before(async function () {
+    this.timeout(240000);
+    s = await startSupervisor('parley-cluster-comp-', {
+      ...(await clusterPorts(2)),
+      // Arithmetic only from the virtual agents of the host below.
+      PARLEY_SPECIALISTS: 'time:time',
+      PARLEY_AUTOSCALE: '0',
+      // Back home checked every 1–3 s; the old component connection closes after 500 ms without a stanza on it.
+      PARLEY_RETURN_HOME_MS: '2000',
+      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
+    }, { timeoutMs: 200000 });
+    cfg = s.cfg;
+    const r = await run(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'spawn-cli.js'), 'specialist', '--count', '4', '--host', 'vs', '--role', 'math'], { env: s.env, timeout: 90000 });
+    console.log(`      ${r.stdout.trim()}`);
+    // People on node 2, which is never killed here: their client has one endpoint.
+    people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(nodeConfig(cfg, 2), `comp-${i}`)));
+    await answered(people, 'warm-up');
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+    await stopSupervisor(s?.sup, cfg);
+  });
+
+  it('the components start on node 1, their home (one connection each, seen from their own sockets and in npm run status)', async () => {
+    await until(() => onlyOn(1), 'agents-vs and rooms connected to node 1 only', 10000, 100);
+    const rooms = (await agentSnapshot(cfg)).agents.find((a) => a.name === 'rooms');
+    expect(rooms?.node, 'the rooms row of npm run status').to.equal(nodeName(nodeConfig(cfg, 1)));
+  });
+
+  it('node 1 killed: the components fail over to node 2, and the virtual agents keep answering', async () => {
+    expect(killNode(cfg, 1), 'node 1 killed').to.equal(true);
+    const t0 = Date.now();
+    await until(() => onlyOn(2), 'agents-vs and rooms on node 2', 20000, 50);
+    console.log(`      (components on node 2 ${Date.now() - t0} ms after the kill)`);
+    await answered(people, 'after the failover');
+  });
+
+  it('node 1 restarts: both move back make-before-break while questions run; none lost, none twice', async () => {
+    const before = moves().length;
+    const t0 = Date.now();
+    await startNode(cfg, 1);
+    const rejoinMs = Date.now() - t0;
+    const all = [nodeName(nodeConfig(cfg, 1)), nodeName(nodeConfig(cfg, 2))].sort();
+    expect((await listCluster(nodeConfig(cfg, 2))).sort(), 'node 2 sees').to.deep.equal(all);
+    // A question from every person every 250 ms, from the rejoin until both moves are done and 1 s after.
+    const asked: Asked[] = [];
+    let doneAt = 0;
+    let twoSeen = false; // a process held two connections at once (make-before-break observed)
+    const t1 = Date.now();
+    while (doneAt === 0 || Date.now() - doneAt < 1000) {
+      asked.push(...askAll(people, 1));
+      const [vs, rooms] = [await nodesOf('agents-vs', 'agents'), await nodesOf('rooms', 'rooms')];
+      if (vs.length > 1 || rooms.length > 1) twoSeen = true;
+      if (doneAt === 0 && moves().length >= before + 2 && (await onlyOn(1))) doneAt = Date.now();
+      if (Date.now() - t1 > 60000) throw new Error(`not back on node 1 within 60 s: agents-vs ${JSON.stringify(vs)}, rooms ${JSON.stringify(rooms)}`);
+      await new Promise((r) => setTimeout(r, 250)); // pacing of the questions, not a wait for a condition
+    }
+    const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000, 1500);
+    const done = moves().slice(before).map((m) => `${String(m.process)}: drain ${String(m.drain_ms)} ms, route gap ${String(m.route_gap_ms)} ms`);
+    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t1} ms later (${done.join('; ')}); two connections seen at once: ${twoSeen}; ${report(`${asked.length} questions during the moves`, v)})`);
+    expect(v.lost, 'questions without a line').to.equal(0);
+    expect(v.duplicated, 'questions answered twice').to.equal(0);
+    expect(v.answered, 'answered').to.equal(asked.length);
+    const rooms = (await agentSnapshot(cfg)).agents.find((a) => a.name === 'rooms');
+    expect(rooms?.node, 'the rooms row of npm run status').to.equal(nodeName(nodeConfig(cfg, 1)));
+    await answered(people, 'after the moves');
+  });
+});
