@@ -43,6 +43,8 @@ export class XmppTransport implements Transport {
   private readonly inboundAt = new WeakMap<XmppEntity, number>();
   private readonly iqHandlers: Array<[type: 'get' | 'set', ns: string, name: string, handler: IqHandler]> = [];
   private readonly mover: ComponentMove<XmppEntity> | undefined;
+  /** Connections a component's move replaced (closing, or closed). */
+  private readonly retired = new WeakSet<XmppEntity>();
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
@@ -77,6 +79,10 @@ export class XmppTransport implements Transport {
     // ltx's parser is quadratic in a read that ends inside a large <body> (chunk-safe-parser.ts).
     useChunkSafeParsers(e);
     for (const [type, ns, name, handler] of this.iqHandlers) answerIq(e, this.address, type, ns, name, handler);
+    // xmpp.js answers IQs (iq-callee: ping) on the connection they came in on. One that came in on
+    // a replaced connection, which is closing, is answered on the one in use.
+    const own = e.send.bind(e);
+    e.send = (el: Element) => (this.retired.has(e) && this.entity.status === 'online' ? this.entity.send(el) : own(el));
     e.on('error', (err: Error) => (e === this.entity ? this.failed(err) : this.log.debug({ err: err.message }, 'xmpp error on a connection being replaced')));
     e.on('status', (s: string) => {
       if (s === 'connect') e.socket?.setNoDelay(true);
@@ -94,6 +100,7 @@ export class XmppTransport implements Transport {
   /** A component's move home: `fresh` is online (its route registered), so outbound switches to it. */
   private adopt(fresh: XmppEntity): boolean {
     if (this.stopping || this._status !== 'online' || this.entity.status !== 'online') return false;
+    this.retired.add(this.entity);
     this.entity = fresh;
     this.endpoints.arrivedHome();
     return true;

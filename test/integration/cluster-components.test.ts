@@ -11,7 +11,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import { type ComponentKind, componentConnections, nodeConfig, nodeName } from '../../shared/ejabberd/index.js';
+import xml from '@xmpp/xml';
+import { type ComponentKind, componentConnections, ensureAccount, nodeConfig, nodeName } from '../../shared/ejabberd/index.js';
+import { silentLogger } from '../../shared/log/index.js';
+import { agentsDomain, roomsDomain } from '../../shared/runtime/index.js';
+import { type ClientTransport, clientTransport } from '../../shared/transport/index.js';
 import { killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { agentSnapshot } from '../../shared/ops/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
@@ -19,7 +23,7 @@ import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
-import { type Asked, askAll, flowTimeouts, report, settle } from '../support/crash-matrix.js';
+import { type Asked, askAll, flowTimeouts, report, settle, timedOut } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
@@ -33,6 +37,43 @@ describe('ejabberd cluster [cluster]: component connections move back home after
   let s: Supervised | undefined;
   let cfg: ParleyConfig;
   let people: ChatPerson[] = [];
+  let prober: ClientTransport | undefined;
+
+  /**
+   * XEP-0199 pings from a client on node 2 to a virtual agent and to the rooms component, in
+   * bursts (every 100 ms for 1 s, then 700 ms of silence, in which an old connection that waits
+   * for 500 ms without a stanza can close). Node 2 routes them through the connection on node 2
+   * while it exists (ejabberd_router:balancing_route prefers a local route). Until stop().
+   */
+  const probe = (): { stop: () => Promise<{ sent: number; ok: number; failed: string[] }> } => {
+    let sent = 0;
+    let ok = 0;
+    const failed: string[] = [];
+    const pending: Array<Promise<void>> = [];
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        for (let k = 0; k < 10 && running; k++) {
+          for (const to of [`vs-0001@${agentsDomain(cfg.domain)}`, roomsDomain(cfg.domain)]) {
+            sent += 1;
+            const id = `probe-${sent}`;
+            pending.push(prober!.iq(xml('iq', { type: 'get', to, id }, xml('ping', { xmlns: 'urn:xmpp:ping' })), 10000)
+              .then(() => void (ok += 1), (err: Error) => void failed.push(`${id} to ${to}: ${err.message}`)));
+          }
+          await new Promise((r) => setTimeout(r, 100)); // pacing of the probes
+        }
+        await new Promise((r) => setTimeout(r, 700));
+      }
+    })();
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+        await Promise.all(pending);
+        return { sent, ok, failed };
+      },
+    };
+  };
 
   const child = async (name: string): Promise<ChildInfo> => {
     const all = ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
@@ -74,12 +115,17 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     console.log(`      ${r.stdout.trim()}`);
     // People on node 2, which is never killed here: their client has one endpoint.
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(nodeConfig(cfg, 2), `comp-${i}`)));
+    const { jid, password } = await ensureAccount(cfg, 'comp-prober');
+    const n2 = nodeConfig(cfg, 2);
+    prober = clientTransport({ jid, password, host: n2.host, port: n2.c2sPort, logger: silentLogger(), resource: 'probe' });
+    await prober.start();
     await answered(people, 'warm-up');
   });
 
   after(async function () {
     this.timeout(60000);
     await Promise.all(people.map((p) => p.close().catch(() => undefined)));
+    await prober?.stop().catch(() => undefined);
     await stopSupervisor(s?.sup, cfg);
   });
 
@@ -109,6 +155,7 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     let doneAt = 0;
     let twoSeen = false; // a process held two connections at once (make-before-break observed)
     const t1 = Date.now();
+    const pings = probe();
     while (doneAt === 0 || Date.now() - doneAt < 1000) {
       asked.push(...askAll(people, 1));
       const [vs, rooms] = [await nodesOf('agents-vs', 'agents'), await nodesOf('rooms', 'rooms')];
@@ -117,9 +164,13 @@ describe('ejabberd cluster [cluster]: component connections move back home after
       if (Date.now() - t1 > 60000) throw new Error(`not back on node 1 within 60 s: agents-vs ${JSON.stringify(vs)}, rooms ${JSON.stringify(rooms)}`);
       await new Promise((r) => setTimeout(r, 250)); // pacing of the questions, not a wait for a condition
     }
+    const p = await pings.stop();
     const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000, 1500);
     const done = moves().slice(before).map((m) => `${String(m.process)}: drain ${String(m.drain_ms)} ms, route gap ${String(m.route_gap_ms)} ms`);
-    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t1} ms later (${done.join('; ')}); two connections seen at once: ${twoSeen}; ${report(`${asked.length} questions during the moves`, v)})`);
+    // A stanza lost at the XMPP level shows as a Coordinator timeout (the question then goes to the next offer).
+    const waited = timedOut(cfg, t1);
+    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t1} ms later (${done.join('; ')}); two connections seen at once: ${twoSeen}; ${report(`${asked.length} questions during the moves`, v)}; ${waited.size} waited for a Coordinator timeout${waited.size ? `: ${[...waited].slice(0, 5).join(' ')}` : ''}; pings from node 2: ${p.ok} of ${p.sent} answered)`);
+    expect(p.failed, 'pings to the components lost').to.deep.equal([]);
     expect(v.lost, 'questions without a line').to.equal(0);
     expect(v.duplicated, 'questions answered twice').to.equal(0);
     expect(v.answered, 'answered').to.equal(asked.length);
