@@ -105,9 +105,15 @@ export class ComponentMove<C extends MovableConnection> {
     // Both routes are registered; outbound goes through `fresh`. Close `old` at a quiet moment.
     this.draining = old;
     const t0 = Date.now();
+    let told = false;
     while (!this.stopped && old.status === 'online') {
       const idle = Date.now() - this.host.lastInbound(old);
       if (idle >= this.o.quietMs) break;
+      // Stanzas that enter on the old node keep taking the old route; both connections serve them.
+      if (!told && Date.now() - t0 > 20 * this.o.quietMs) {
+        told = true;
+        this.o.logger.info({ service, quiet_ms: this.o.quietMs }, 'the old component connection still receives stanzas: it closes at the first quiet spell');
+      }
       await sleep(Math.min(this.o.quietMs, this.o.quietMs - idle));
     }
     const drainMs = Date.now() - t0;

@@ -39,40 +39,14 @@ describe('ejabberd cluster [cluster]: component connections move back home after
   let people: ChatPerson[] = [];
   let prober: ClientTransport | undefined;
 
-  /**
-   * XEP-0199 pings from a client on node 2 to a virtual agent and to the rooms component, in
-   * bursts (every 100 ms for 1 s, then 700 ms of silence, in which an old connection that waits
-   * for 500 ms without a stanza can close). Node 2 routes them through the connection on node 2
-   * while it exists (ejabberd_router:balancing_route prefers a local route). Until stop().
-   */
-  const probe = (): { stop: () => Promise<{ sent: number; ok: number; failed: string[] }> } => {
-    let sent = 0;
-    let ok = 0;
-    const failed: string[] = [];
-    const pending: Array<Promise<void>> = [];
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        for (let k = 0; k < 10 && running; k++) {
-          for (const to of [`vs-0001@${agentsDomain(cfg.domain)}`, roomsDomain(cfg.domain)]) {
-            sent += 1;
-            const id = `probe-${sent}`;
-            pending.push(prober!.iq(xml('iq', { type: 'get', to, id }, xml('ping', { xmlns: 'urn:xmpp:ping' })), 10000)
-              .then(() => void (ok += 1), (err: Error) => void failed.push(`${id} to ${to}: ${err.message}`)));
-          }
-          await new Promise((r) => setTimeout(r, 100)); // pacing of the probes
-        }
-        await new Promise((r) => setTimeout(r, 700));
-      }
-    })();
-    return {
-      stop: async () => {
-        running = false;
-        await loop;
-        await Promise.all(pending);
-        return { sent, ok, failed };
-      },
-    };
+  /** XEP-0199 pings from a client on node 2 to a virtual agent and to the rooms component: their outcome. */
+  const pings = { sent: 0, ok: 0, failed: [] as string[], pending: [] as Array<Promise<void>> };
+  const ping = (): void => {
+    for (const to of [`vs-0001@${agentsDomain(cfg.domain)}`, roomsDomain(cfg.domain)]) {
+      const id = `probe-${++pings.sent}`;
+      pings.pending.push(prober!.iq(xml('iq', { type: 'get', to, id }, xml('ping', { xmlns: 'urn:xmpp:ping' })), 10000)
+        .then(() => void (pings.ok += 1), (err: Error) => void pings.failed.push(`${id} to ${to}: ${err.message}`)));
+    }
   };
 
   const child = async (name: string): Promise<ChildInfo> => {
@@ -140,7 +114,16 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     const t0 = Date.now();
     await until(() => onlyOn(2), 'agents-vs and rooms on node 2', 20000, 50);
     console.log(`      (components on node 2 ${Date.now() - t0} ms after the kill)`);
-    await answered(people, 'after the failover');
+    // What was in flight on the dead node may end in a clear failure (docs/cluster.md "Measured");
+    // the virtual agents keep answering: a round in which every question is answered, within 3.
+    let ok = false;
+    for (let round = 1; round <= 3 && !ok; round++) {
+      const v = await settle(askAll(people, 1), 30000, 500);
+      console.log(`      (${report(`after the failover, round ${round}`, v)})`);
+      expect(v.lost, 'questions without a line').to.equal(0);
+      ok = v.answered === people.length;
+    }
+    expect(ok, 'a round fully answered on node 2').to.equal(true);
   });
 
   it('node 1 restarts: both move back make-before-break while questions run; none lost, none twice', async () => {
@@ -150,27 +133,39 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     const rejoinMs = Date.now() - t0;
     const all = [nodeName(nodeConfig(cfg, 1)), nodeName(nodeConfig(cfg, 2))].sort();
     expect((await listCluster(nodeConfig(cfg, 2))).sort(), 'node 2 sees').to.deep.equal(all);
-    // A question from every person every 250 ms, from the rejoin until both moves are done and 1 s after.
+    // Rounds until both moves are done, and one more: every person asks a question, and pings go
+    // out every 100 ms until the round is answered; then 700 ms of silence, in which an old
+    // connection that waits for 500 ms without a stanza can close. Node 2 routes the pings, and
+    // the Coordinator's stanzas while it is on node 2, through the connection on node 2 while it
+    // exists (ejabberd_router:balancing_route prefers a route on the routing node).
     const asked: Asked[] = [];
     let doneAt = 0;
+    let rounds = 0;
     let twoSeen = false; // a process held two connections at once (make-before-break observed)
     const t1 = Date.now();
-    const pings = probe();
-    while (doneAt === 0 || Date.now() - doneAt < 1000) {
-      asked.push(...askAll(people, 1));
-      const [vs, rooms] = [await nodesOf('agents-vs', 'agents'), await nodesOf('rooms', 'rooms')];
-      if (vs.length > 1 || rooms.length > 1) twoSeen = true;
+    const answeredRound = (round: Asked[]) => round.every((q) => q.person.lines.some((l) => l.thread === q.thread && !l.progress));
+    for (let extra = 0; extra < 2; rounds++) {
+      const round = askAll(people, 1);
+      asked.push(...round);
+      const roundEnds = Date.now() + 20000;
+      while (!answeredRound(round) && Date.now() < roundEnds) {
+        ping();
+        const [vs, rooms] = [await nodesOf('agents-vs', 'agents'), await nodesOf('rooms', 'rooms')];
+        if (vs.length > 1 || rooms.length > 1) twoSeen = true;
+        await new Promise((r) => setTimeout(r, 100)); // pacing of the pings
+      }
+      await new Promise((r) => setTimeout(r, 700)); // the silence between rounds (pacing)
       if (doneAt === 0 && moves().length >= before + 2 && (await onlyOn(1))) doneAt = Date.now();
-      if (Date.now() - t1 > 60000) throw new Error(`not back on node 1 within 60 s: agents-vs ${JSON.stringify(vs)}, rooms ${JSON.stringify(rooms)}`);
-      await new Promise((r) => setTimeout(r, 250)); // pacing of the questions, not a wait for a condition
+      if (doneAt > 0) extra += 1;
+      if (Date.now() - t1 > 90000) throw new Error(`not back on node 1 within 90 s: agents-vs ${JSON.stringify(await nodesOf('agents-vs', 'agents'))}, rooms ${JSON.stringify(await nodesOf('rooms', 'rooms'))}`);
     }
-    const p = await pings.stop();
+    await Promise.all(pings.pending);
     const v = await settle(asked, RESULT_TIMEOUT_MS * 3 + 10000, 1500);
     const done = moves().slice(before).map((m) => `${String(m.process)}: drain ${String(m.drain_ms)} ms, route gap ${String(m.route_gap_ms)} ms`);
     // A stanza lost at the XMPP level shows as a Coordinator timeout (the question then goes to the next offer).
     const waited = timedOut(cfg, t1);
-    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t1} ms later (${done.join('; ')}); two connections seen at once: ${twoSeen}; ${report(`${asked.length} questions during the moves`, v)}; ${waited.size} waited for a Coordinator timeout${waited.size ? `: ${[...waited].slice(0, 5).join(' ')}` : ''}; pings from node 2: ${p.ok} of ${p.sent} answered)`);
-    expect(p.failed, 'pings to the components lost').to.deep.equal([]);
+    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t1} ms later (${done.join('; ')}); two connections seen at once: ${twoSeen}; ${report(`${asked.length} questions during the moves`, v)}; ${waited.size} waited for a Coordinator timeout${waited.size ? `: ${[...waited].slice(0, 5).join(' ')}` : ''}; ${rounds} rounds; pings from node 2: ${pings.ok} of ${pings.sent} answered)`);
+    expect(pings.failed, 'pings to the components lost').to.deep.equal([]);
     expect(v.lost, 'questions without a line').to.equal(0);
     expect(v.duplicated, 'questions answered twice').to.equal(0);
     expect(v.answered, 'answered').to.equal(asked.length);
