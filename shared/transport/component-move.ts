@@ -37,6 +37,8 @@ export interface MoveHost<C extends MovableConnection> {
   adopt(fresh: C): boolean;
   /** When the last inbound stanza arrived on `c` (epoch ms; 0: none yet). */
   lastInbound(c: C): number;
+  /** How many inbound stanzas arrived on `c` so far. */
+  inboundCount(c: C): number;
   /** `c` is closed for good: drop its listeners. */
   release(c: C): void;
 }
@@ -49,7 +51,7 @@ export interface MoveOptions {
   logger: Logger;
 }
 
-export type MoveResult = { moved: true; drainMs: number; routeGapMs: number } | { moved: false; reason: string };
+export type MoveResult = { moved: true; drainMs: number; routeGapMs: number; oldInbound: number } | { moved: false; reason: string };
 
 /**
  * How long nothing must arrive on the old connection before it is closed: a quarter of the
@@ -104,6 +106,7 @@ export class ComponentMove<C extends MovableConnection> {
     }
     // Both routes are registered; outbound goes through `fresh`. Close `old` at a quiet moment.
     this.draining = old;
+    const countAtSwitch = this.host.inboundCount(old);
     const t0 = Date.now();
     let told = false;
     while (!this.stopped && old.status === 'online') {
@@ -122,9 +125,11 @@ export class ComponentMove<C extends MovableConnection> {
     await old.stop().catch(() => undefined);
     const routeGapMs = Date.now() - t1;
     this.draining = undefined;
+    // Handled like any other: what ejabberd still routed through the old connection after the switch.
+    const oldInbound = this.host.inboundCount(old) - countAtSwitch;
     this.host.release(old);
-    this.o.logger.info({ service, drain_ms: drainMs, route_gap_ms: routeGapMs }, 'component connection moved home (make-before-break)');
-    return { moved: true, drainMs, routeGapMs };
+    this.o.logger.info({ service, drain_ms: drainMs, route_gap_ms: routeGapMs, old_inbound: oldInbound }, 'component connection moved home (make-before-break)');
+    return { moved: true, drainMs, routeGapMs, oldInbound };
   }
 
   /** Starts `c`; undefined once online, else why not (an error, or the deadline). */

@@ -40,7 +40,7 @@ export class XmppTransport implements Transport {
   private readonly home: HomeReturn;
   private lastTrafficAt = 0;
   /** When each connection last received a stanza (two while a component moves home). */
-  private readonly inboundAt = new WeakMap<XmppEntity, number>();
+  private readonly inboundAt = new WeakMap<XmppEntity, { at: number; count: number }>();
   private readonly iqHandlers: Array<[type: 'get' | 'set', ns: string, name: string, handler: IqHandler]> = [];
   private readonly mover: ComponentMove<XmppEntity> | undefined;
   /** Connections a component's move replaced (closing, or closed). */
@@ -60,7 +60,8 @@ export class XmppTransport implements Transport {
       open: (service) => this.attach(spare(service)),
       current: () => this.entity,
       adopt: (fresh) => this.adopt(fresh),
-      lastInbound: (c) => this.inboundAt.get(c) ?? 0,
+      lastInbound: (c) => this.inboundAt.get(c)?.at ?? 0,
+      inboundCount: (c) => this.inboundAt.get(c)?.count ?? 0,
       release: (c) => c.removeAllListeners().on('error', () => undefined),
     }, { deadlineMs: ATTEMPT_DEADLINE_MS, quietMs: drainQuietMs(opts.returnHomeMs ?? 0), logger: this.log });
     this.home = returnHome({
@@ -91,7 +92,7 @@ export class XmppTransport implements Transport {
     e.on('disconnect', () => e === this.entity && this.lost());
     e.on('stanza', (stanza: Element) => {
       this.lastTrafficAt = Date.now();
-      this.inboundAt.set(e, this.lastTrafficAt);
+      this.inboundAt.set(e, { at: this.lastTrafficAt, count: (this.inboundAt.get(e)?.count ?? 0) + 1 });
       this.inbox.dispatch(stanza);
     });
     return e;

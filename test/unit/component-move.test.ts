@@ -78,6 +78,7 @@ describe('Cluster [home] a component connection moves home make-before-break', (
           return accept;
         },
         lastInbound: (c) => inbound.get(c) ?? 0,
+        inboundCount: () => 0,
         release: (c) => void released.push(c),
       }, { deadlineMs: 300, quietMs: QUIET, logger: silentLogger() });
       return { move, old, log, released, inbound, fresh: () => fresh as FakeEntity, current: () => current };
