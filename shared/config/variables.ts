@@ -39,7 +39,7 @@ export const VARIABLES = {
   PARLEY_HTTP_PORT: { kind: 'port', default: 15280, doc: "ejabberd's HTTP API on 127.0.0.1 (admin only)" },
   PARLEY_DIST_PORT: { kind: 'port', shown: '15370 (c2s port + 148 when that moved)', doc: 'Erlang distribution (no epmd)' },
   PARLEY_EJABBERD_NODES: { kind: 'number', default: 1, min: 1, integer: true, doc: 'ejabberd nodes joined in one cluster (`join_cluster`, Mnesia replication); node *i* listens on every port + (i − 1) × the port step, agents fail over between them (docs/cluster.md)' },
-  PARLEY_RETURN_HOME_MS: { kind: 'number', default: 30000, min: 0, integer: true, doc: 'in a cluster, an agent that failed over checks about this often (ms) whether its own node is back, and moves there after a quiet quarter of it, by XEP-0198 resumption; `0`: it stays (docs/cluster.md)' },
+  PARLEY_RETURN_HOME_MS: { kind: 'number', default: 30000, min: 0, integer: true, doc: 'in a cluster, an agent that failed over checks about this often (ms) whether its own node is back, and moves there after a quiet quarter of it, by XEP-0198 resumption; a component connection (rooms, an unsharded specialist host, the calendar host) moves to node 1 make-before-break; `0`: they stay (docs/cluster.md)' },
   PARLEY_EJABBERD_PORT_STEP: { kind: 'number', default: 100, min: 1, integer: true, doc: "how far apart the cluster nodes' client, component and HTTP ports are" },
   PARLEY_MAM: { kind: 'flag', default: false, doc: '`1` turns on message archiving (slow under agent load)' },
   PARLEY_OFFLINE_LIMIT: { kind: 'number', default: 100000, min: 1, integer: true, doc: "messages ejabberd keeps per offline account" },
