@@ -182,8 +182,10 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     const waited = timedOut(cfg, t1);
     // When the slow answers were asked (from the restart on), against when node 1 rejoined and the moves ended.
     const waits = asked.map((q) => ({ at: q.at - t0, ms: (q.person.lines.find((l) => l.thread === q.thread && !l.progress)?.at ?? Date.now()) - q.at }))
-      .sort((a, b) => b.ms - a.ms).slice(0, 3).map((w) => `${w.ms} ms asked at +${w.at} ms`);
-    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t0} ms after the restart began (${done.join('; ')}); seen with two connections at once: ${[...twoSeen].join(', ') || 'none'}; ${report(`${asked.length} questions during the moves`, v)}; ${waited.size} waited for a Coordinator timeout${waited.size ? `: ${[...waited].slice(0, 5).join(' ')}` : ''}; ${rounds} rounds, slowest: ${waits.join(', ')}; pings from node 2: ${pings.ok} of ${pings.sent} answered)`);
+      .sort((a, b) => b.ms - a.ms);
+    // settle's slowest counts from its own start for lines that came before it; these are from each question.
+    const slowest = waits.slice(0, 3).map((w) => `${w.ms} ms asked at +${w.at} ms`);
+    console.log(`      (node 1 rejoined in ${rejoinMs} ms; both back on node 1 ${doneAt - t0} ms after the restart began (${done.join('; ')}); seen with two connections at once: ${[...twoSeen].join(', ') || 'none'}; ${report(`${asked.length} questions during the moves`, { ...v, slowestMs: waits[0]?.ms ?? 0 })}; ${waited.size} waited for a Coordinator timeout${waited.size ? `: ${[...waited].slice(0, 5).join(' ')}` : ''}; ${rounds} rounds, slowest: ${slowest.join(', ')}; pings from node 2: ${pings.ok} of ${pings.sent} answered)`);
     expect(pings.failed, 'pings to the components lost').to.deep.equal([]);
     expect(twoSeen.size, 'processes seen with two component connections at once').to.be.greaterThan(0);
     expect(v.lost, 'questions without a line').to.equal(0);
