@@ -67,6 +67,13 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     return fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.includes(MOVED)).map((l) => ({ process: n, ...(JSON.parse(l) as Record<string, unknown>) }));
   });
 
+  /** `npm run status` and the console (agentSnapshot) name node i for the rooms and a virtual agent. */
+  const statusShows = async (i: number): Promise<void> => {
+    const rows = (await agentSnapshot(cfg)).agents;
+    expect(rows.find((a) => a.name === 'rooms')?.node, 'the rooms row').to.equal(nodeName(nodeConfig(cfg, i)));
+    expect(rows.find((a) => a.jid === `vs-0001@${agentsDomain(cfg.domain)}`)?.node, 'the vs-0001 row').to.equal(nodeName(nodeConfig(cfg, i)));
+  };
+
   const answered = async (who: ChatPerson[], label: string): Promise<void> => {
     const v = await settle(askAll(who, 1), 30000, 500);
     console.log(`      (${report(label, v)})`);
@@ -105,8 +112,7 @@ describe('ejabberd cluster [cluster]: component connections move back home after
 
   it('the components start on node 1, their home (one connection each, seen from their own sockets and in npm run status)', async () => {
     await until(() => onlyOn(1), 'agents-vs and rooms connected to node 1 only', 10000, 100);
-    const rooms = (await agentSnapshot(cfg)).agents.find((a) => a.name === 'rooms');
-    expect(rooms?.node, 'the rooms row of npm run status').to.equal(nodeName(nodeConfig(cfg, 1)));
+    await statusShows(1);
   });
 
   it('node 1 killed: the components fail over to node 2, and the virtual agents keep answering', async () => {
@@ -114,6 +120,7 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     const t0 = Date.now();
     await until(() => onlyOn(2), 'agents-vs and rooms on node 2', 20000, 50);
     console.log(`      (components on node 2 ${Date.now() - t0} ms after the kill)`);
+    await statusShows(2);
     // What was in flight on the dead node may end in a clear failure (docs/cluster.md "Measured");
     // the virtual agents keep answering: a round in which every question is answered, within 3.
     let ok = false;
@@ -191,8 +198,7 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     expect(v.lost, 'questions without a line').to.equal(0);
     expect(v.duplicated, 'questions answered twice').to.equal(0);
     expect(v.answered, 'answered').to.equal(asked.length);
-    const rooms = (await agentSnapshot(cfg)).agents.find((a) => a.name === 'rooms');
-    expect(rooms?.node, 'the rooms row of npm run status').to.equal(nodeName(nodeConfig(cfg, 1)));
+    await statusShows(1);
     await answered(people, 'after the moves');
   });
 });
