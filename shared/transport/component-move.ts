@@ -1,12 +1,12 @@
 // A XEP-0114 component connection moves back to its home node make-before-break (issue #14 §1,
 // docs/cluster.md "Back home"). XEP-0114 has no stream resumption: closing the connection first
 // would leave the domain without a route for the reconnect's duration, and ejabberd would bounce
-// (service-unavailable) or drop what is routed to it meanwhile. ejabberd 23.01 lets a second
+// (an error reply) or drop what is routed to it meanwhile. ejabberd 23.01 lets a second
 // connection authenticate as the same domain: ejabberd_service:handle_auth_success calls
 // ejabberd_router:register_route, which (without domain_balancing for the domain) adds a route
 // next to the first one. From then on each stanza goes through one of the two: balancing_route
-// takes a route whose process runs on the node routing the stanza, so what enters on the old node
-// still goes through the old connection. Both connections belong to this process and feed the
+// prefers a route whose process runs on the node routing the stanza, so what enters on the old
+// node still goes through the old connection. Both connections belong to this process and feed the
 // same handlers, so it does not matter which one a stanza takes.
 //
 // The steps: open a connection to the home node; once it is authenticated (ejabberd has added its
