@@ -1,9 +1,9 @@
 // npm run ejabberd -- start|stop|status|admin  (issue #2 §2)
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config/index.js';
-import { closeApiAgent, credentialsFor, provisionCore } from '../shared/ejabberd/index.js';
+import { closeApiAgent, credentialsFor, nodeConfig, nodeHost, provisionCore } from '../shared/ejabberd/index.js';
 import {
-  clusterStatus, startCluster, stopCluster, ensureCertificate, exposure, exposureReport,
+  clusterStatus, describeHosts, readHosts, startCluster, stopCluster, ensureCertificate, exposure, exposureReport,
 } from '../shared/ejabberd/operator.js';
 
 const cfg = loadConfig();
@@ -20,11 +20,16 @@ program
     const t0 = Date.now();
     const nodes = await startCluster(cfg);
     await provisionCore(cfg);
+    const hosts = readHosts(cfg);
     for (const st of nodes) {
-      const d = (st.index - 1) * cfg.ejabberdPortStep;
-      console.log(`ejabberd ${st.node} running: c2s 127.0.0.1:${st.c2sPort}, component ${cfg.componentPort + d} (rooms) ${cfg.agentsComponentPort + d} (agents) ${cfg.calendarsComponentPort + d} (calendars), http ${cfg.httpPort + d} (${Date.now() - t0} ms)`);
+      const n = nodeConfig(cfg, st.index, hosts);
+      const h = nodeHost(st.index, hosts);
+      console.log(`ejabberd ${st.node} running: c2s ${h.listen}:${n.c2sPort}, component ${n.componentPort} (rooms) ${n.agentsComponentPort} (agents) ${n.calendarsComponentPort} (calendars), http ${n.httpPort}${nodes.length > 1 ? `, dist ${h.ip.join('.')}:${cfg.distPort}` : ''} (${Date.now() - t0} ms)`);
     }
-    if (nodes.length > 1) console.log(`cluster of ${nodes.length}: ${(nodes[0]?.cluster ?? []).join(', ')}`);
+    if (nodes.length > 1) {
+      console.log(`cluster of ${nodes.length}: ${(nodes[0]?.cluster ?? []).join(', ')}`);
+      console.log(`hosts: ${describeHosts(cfg, hosts)}`);
+    }
     console.log(`web admin: ${adminUrl()}  user admin@${cfg.domain}  (password: npm run ejabberd -- admin)`);
   });
 
@@ -42,14 +47,19 @@ program
   .action(async () => {
     const all = await clusterStatus(cfg);
     const mark = (b: boolean) => (b ? 'up' : 'down');
+    const hosts = readHosts(cfg);
     for (const st of all) {
-      const d = (st.index - 1) * cfg.ejabberdPortStep;
+      const n = nodeConfig(cfg, st.index, hosts);
+      const at = nodeHost(st.index, hosts).listen;
       console.log(`node ${st.node}: ${st.running ? 'running' : 'not running'}`);
-      console.log(`  c2s       127.0.0.1:${st.c2sPort}  ${mark(st.c2s)}`);
-      console.log(`  component 127.0.0.1:${cfg.componentPort + d} (rooms), :${cfg.agentsComponentPort + d} (agents), :${cfg.calendarsComponentPort + d} (calendars)  ${mark(st.component)}`);
-      console.log(`  http/api  127.0.0.1:${cfg.httpPort + d}  ${mark(st.http)} / api ${mark(st.api)}`);
+      console.log(`  c2s       ${at}:${st.c2sPort}  ${mark(st.c2s)}`);
+      console.log(`  component ${at}:${n.componentPort} (rooms), :${n.agentsComponentPort} (agents), :${n.calendarsComponentPort} (calendars)  ${mark(st.component)}`);
+      console.log(`  http/api  ${at}:${n.httpPort}  ${mark(st.http)} / api ${mark(st.api)}`);
+      if (all.length > 1) console.log(`  dist      ${nodeHost(st.index, hosts).ip.join('.')}:${cfg.distPort}`);
       if (st.cluster) console.log(`  cluster   ${st.cluster.join(', ')}`);
     }
+    // Which kind of separate hosts the nodes have, and why (shared/ejabberd/hosts.ts).
+    if (all.length > 1) console.log(`  hosts     ${describeHosts(cfg, hosts)}`);
     console.log(`  state     ${cfg.home}`);
     const st = all[0] as (typeof all)[number];
     if (st.running) {

@@ -29,7 +29,8 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ]; then
 fi
 
 # openssl makes the certificate for exposed ports (PARLEY_EXPOSE_ADDRESS); iproute2 lets the TLS
-# test put "another device" in a network namespace of its own (else it uses a loopback address).
+# test put "another device" in a network namespace of its own, and a cluster's nodes run in
+# namespaces of their own (shared/ejabberd/hosts.ts); without it both use loopback addresses.
 if { ! command -v openssl >/dev/null || ! command -v ip >/dev/null; } && [ "$(id -u)" = 0 ]; then
   say "installing openssl and iproute2 from Debian (apt-get)…"
   export DEBIAN_FRONTEND=noninteractive

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { llmSettings } from '../shared/llm/index.js';
 import { closeApiAgent, provisionCore } from '../shared/ejabberd/index.js';
-import { killNode, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
+import { describeHosts, killNode, removeHosts, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
 import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
@@ -68,6 +68,7 @@ async function shutdown(signal: string): Promise<void> {
     say(`${signal} again: killing everything now`);
     sup.killAll();
     if (ownsEjabberd) for (let i = 1; i <= cfg.ejabberdNodes; i++) killNode(cfg, i);
+    if (ownsEjabberd) await removeHosts(cfg).catch(() => undefined); // the nodes' network namespaces, if any
     process.exit(130);
   }
   stopping = true;
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
   const calendarHost = envFlag('PARLEY_CALENDAR_HOST') ? calendarHostSpec(ctx) : undefined;
   const people = calendarHost ? [] : listCalendarPeople(cfg);
   const calendars = calendarHost ? [calendarHost] : people.map((p) => calendarSpec(ctx, p));
-  const where = cfg.ejabberdNodes > 1 ? `a cluster of ${cfg.ejabberdNodes} nodes, first` : 'ejabberd up';
+  const where = cfg.ejabberdNodes > 1 ? `a cluster of ${cfg.ejabberdNodes} nodes (hosts: ${describeHosts(cfg)}), first` : 'ejabberd up';
   say(`${where} on 127.0.0.1:${cfg.c2sPort} (${since(t0)}); starting ${CORE_ROLES.length + 1 + specialists.length + calendars.length} agents${consoleEnabled() ? ' and the console' : ''} (logs in ${paths(cfg).logsDir})`);
   if (stopping) return;
   control = await startControl(cfg, {

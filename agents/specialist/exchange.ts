@@ -5,7 +5,8 @@
 import { type AnyActorRef, fromPromise } from 'xstate';
 import { agoraError, type Envelope, replyTo } from '../../shared/acl/index.js';
 import type { ExchangeFactory } from '../../shared/runtime/index.js';
-import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput, type RecogniseInput } from './machine.js';
+import { envNumber } from '../../shared/config/index.js';
+import { askExpertMachine, DEFAULT_AGREE_AFTER_MS, type AskInput, type ComputeInput, type ComputeOutput, type RecogniseInput } from './machine.js';
 import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 
 /** Counts exchanges between acceptance and their end; over the limit the specialist REFUSEs busy. */
@@ -39,6 +40,8 @@ export interface AskExchangeDeps {
   skills: SkillRunner;
   slots: Slots;
   computeMs: number;
+  /** How long an AGREE waits for the answer (machine.ts; default PARLEY_SPECIALIST_AGREE_AFTER_MS). */
+  agreeAfterMs?: number;
   /** Called when an exchange takes or frees a slot (idle tracking for scale-down). */
   onActivity?: () => void;
 }
@@ -63,6 +66,9 @@ function provided(depsOf: Resolve<AskExchangeDeps>) {
   };
 }
 
+let agreeAfter: number | undefined;
+const agreeAfterMs = (): number => (agreeAfter ??= envNumber('PARLEY_SPECIALIST_AGREE_AFTER_MS', process.env, DEFAULT_AGREE_AFTER_MS));
+
 export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
   return askFactory(askExpertMachine.provide(provided(() => deps)), () => deps);
 }
@@ -75,7 +81,7 @@ function askFactory(machine: ReturnType<typeof askExpertMachine.provide>, depsOf
       deps.slots.acquire(); // released by the machine's exit from `serving`
       deps.onActivity?.();
     }
-    const input: AskInput = { request, from, self: request.receiver, busy, scope: deps.skills.scope(), computeMs: deps.computeMs };
+    const input: AskInput = { request, from, self: request.receiver, busy, scope: deps.skills.scope(), computeMs: deps.computeMs, agreeAfterMs: deps.agreeAfterMs ?? agreeAfterMs() };
     return { machine, input };
   };
 }

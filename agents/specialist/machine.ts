@@ -1,11 +1,14 @@
 // One ASK_EXPERT exchange, Specialist side (seed contract §2.3; FIPA SC00026 request protocol):
 // REFUSE at once when busy; otherwise recognise (which skill takes the question; none →
 // REFUSE OUT_OF_SCOPE), AGREE and then exactly one of INFORM RESULT, FAILURE INVALID_ARGS |
-// INTERNAL_ERROR | TIMEOUT. A CANCEL from the Coordinator (in_reply_to = the request) ends the
+// INTERNAL_ERROR | TIMEOUT. The AGREE waits `agreeAfterMs` for the skill: an answer ready by then
+// goes out alone (SC00026 §2: "the agree message may be optional … if the requested action is very
+// quick"; the Coordinator takes a RESULT without one), which saves two signed envelopes per
+// question, this AGREE and the Coordinator's AGREE {by} to the Presenter (issue 15). A CANCEL from the Coordinator (in_reply_to = the request) ends the
 // exchange silently (SC00026 §2: the cancel meta-protocol). `busy` is decided by the factory in
 // exchange.ts; recognition and the computation are invoked promise actors (they run in the
 // skills' worker threads) and the slot release an action, all provided there.
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import { replyTo, errorContent, performativeFor, toParleyError } from '../../shared/acl/index.js';
 import type { ExchangeEmitted, ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 
@@ -43,7 +46,12 @@ export interface AskInput extends ExchangeInput {
   /** What this specialist does, for the OUT_OF_SCOPE detail. */
   scope: string;
   computeMs: number;
+  /** How long the AGREE waits for the answer (0: AGREE at once); below the Coordinator's AGREE timeout (3 s). */
+  agreeAfterMs?: number;
 }
+
+/** PARLEY_SPECIALIST_AGREE_AFTER_MS's default. */
+export const DEFAULT_AGREE_AFTER_MS = 250;
 
 interface AskContext extends AskInput {
   question: string;
@@ -64,7 +72,7 @@ const exchangeKey = (context: AskContext): string => `${context.self ?? ''}|${co
 
 export const askExpertMachine = setup({
   types: {} as { input: AskInput; context: AskContext; events: InboundEvent; emitted: ExchangeEmitted },
-  delays: { COMPUTE_TIMEOUT: ({ context }) => context.computeMs },
+  delays: { COMPUTE_TIMEOUT: ({ context }) => context.computeMs, AGREE_AFTER: ({ context }) => context.agreeAfterMs ?? 0 },
   actors: {
     recognise: fromPromise<string | null, RecogniseInput>(async () => {
       throw new Error('recognise is provided by exchange.ts');
@@ -129,7 +137,9 @@ export const askExpertMachine = setup({
           on: { inbound: { guard: 'isCancel', target: '#askExpert.cancelled' } },
         },
         working: {
-          entry: 'agree',
+          entry: enqueueActions(({ context, enqueue }) => {
+            if (!context.agreeAfterMs) enqueue('agree');
+          }),
           invoke: {
             src: 'compute',
             input: ({ context }) => ({ expert: context.expert ?? '', question: context.question, args: context.args, session_id: context.session_id, self: context.self, key: exchangeKey(context) }),
@@ -151,6 +161,8 @@ export const askExpertMachine = setup({
             },
           },
           after: {
+            // Still working: the Coordinator is told (no target: the skill goes on running).
+            AGREE_AFTER: { guard: ({ context }) => Boolean(context.agreeAfterMs), actions: 'agree' },
             COMPUTE_TIMEOUT: {
               target: '#askExpert.timedOut',
               actions: emit(({ context }) => ({

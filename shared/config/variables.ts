@@ -41,6 +41,7 @@ export const VARIABLES = {
   PARLEY_EJABBERD_NODES: { kind: 'number', default: 1, min: 1, integer: true, doc: 'ejabberd nodes joined in one cluster (`join_cluster`, Mnesia replication); node *i* listens on every port + (i − 1) × the port step, agents fail over between them (docs/cluster.md)' },
   PARLEY_RETURN_HOME_MS: { kind: 'number', default: 30000, min: 0, integer: true, doc: 'in a cluster, an agent that failed over checks about this often (ms) whether its own node is back, and moves there after a quiet quarter of it, by XEP-0198 resumption; a component connection (rooms, an unsharded specialist host, the calendar host) moves to node 1 make-before-break; `0`: they stay (docs/cluster.md)' },
   PARLEY_EJABBERD_PORT_STEP: { kind: 'number', default: 100, min: 1, integer: true, doc: "how far apart the cluster nodes' client, component and HTTP ports are" },
+  PARLEY_CLUSTER_HOSTS: { kind: 'enum', default: 'auto', values: ['auto', 'netns', 'loopback'], doc: "how the cluster's nodes are kept apart as separate hosts: `auto` puts node *i* > 1 in a network namespace of its own where the sandbox permits (root, iproute2), else on a loopback address; `netns` fails rather than fall back; `loopback` never makes namespaces (docs/cluster.md)" },
   PARLEY_MAM: { kind: 'flag', default: false, doc: '`1` turns on message archiving (slow under agent load)' },
   PARLEY_OFFLINE_LIMIT: { kind: 'number', default: 100000, min: 1, integer: true, doc: "messages ejabberd keeps per offline account" },
   PARLEY_EJABBERD_LOGLEVEL: { kind: 'enum', default: 'warning', values: EJABBERD_LOG_LEVELS, doc: "ejabberd's log level" },
@@ -64,6 +65,7 @@ export const VARIABLES = {
   // Specialists and scaling
   PARLEY_SPECIALISTS: { kind: 'string', default: 'math:arithmetic,time:time', doc: 'the specialists `npm start` runs: `name[@role]:skill+skill,…`' },
   PARLEY_SPECIALIST_CONCURRENCY: { kind: 'number', default: 8, min: 1, integer: true, doc: 'skill jobs running at once per specialist' },
+  PARLEY_SPECIALIST_AGREE_AFTER_MS: { kind: 'number', default: 250, min: 0, integer: true, doc: 'how long a specialist holds its AGREE for a skill still running: an answer ready sooner goes out alone (FIPA SC00026: the agree is optional when the action is quick); `0`: AGREE at once. Below the Coordinator\'s AGREE timeout' },
   PARLEY_SPECIALIST_QUEUE: { kind: 'number', shown: '2 × concurrency', min: 0, integer: true, doc: 'jobs a specialist accepts beyond that, waiting for a worker; past it: REFUSE `busy` (also `--queue`)' },
   PARLEY_SPECIALIST_COMPUTE_MS: { kind: 'ms', default: 10000, doc: 'a skill job running longer ends in FAILURE TIMEOUT (also `--compute-timeout-ms`)' },
   PARLEY_SPECIALIST_COST: { kind: 'string', shown: '1', doc: 'offer cost, or per expert `2,time=0.5` (also `--cost`)' },
@@ -114,6 +116,7 @@ export const VARIABLES = {
   PARLEY_SESSION_MAX_HOURS: { kind: 'number', default: 720, min: 1, integer: true, doc: "a session's longest lifetime" },
   // Trust and durability
   PARLEY_SIGNING: { kind: 'flag', default: true, doc: '`0` turns envelope signing and verification off (benchmark comparisons only)' },
+  PARLEY_GROUP_COMMIT: { kind: 'flag', default: true, doc: '`0`: one SQLite transaction per inbound envelope instead of one per burst of stanzas, acknowledged and answered after its commit (benchmark comparisons; docs/runtime.md "Group commit")' },
   PARLEY_DURABLE: { kind: 'flag', default: true, doc: '`0` turns off the Presenter\'s and Coordinator\'s SQLite snapshots (benchmark comparisons only)' },
   PARLEY_RATE_LIMIT_PER_S: { kind: 'number', default: 2000, min: 0, doc: 'envelopes per second per sender DID, every agent; over it: REFUSE `RATE_LIMITED` (`0` = off)' },
   PARLEY_RATE_LIMIT_BURST: { kind: 'number', shown: '2 × rate', min: 1, doc: 'the burst of that token bucket' },

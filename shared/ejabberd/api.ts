@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { type ParleyConfig, paths } from '../config/index.js';
 import { SecretMap } from '../secrets/index.js';
+import { hostOf, nodeConfig } from './cluster.js';
 
 /** The account the operator's tools act as; its password lives in secrets/accounts.json (0600). */
 export const ADMIN_ACCOUNT = 'admin';
@@ -36,12 +37,13 @@ const refused = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ECONN
  */
 export async function callApi<T = unknown>(cfg: ParleyConfig, command: string, args: object = {}, timeoutMs = 5000): Promise<T> {
   try {
-    return await callNode<T>(cfg, cfg.httpPort, command, args, timeoutMs);
+    return await callNode<T>(cfg, cfg.httpPort, command, args, timeoutMs, hostOf(cfg).listen);
   } catch (err) {
     if (!refused(err) || cfg.node !== 1 || cfg.ejabberdNodes < 2) throw err;
     for (let i = 2; i <= cfg.ejabberdNodes; i++) {
       try {
-        return await callNode<T>(cfg, cfg.httpPort + (i - 1) * cfg.ejabberdPortStep, command, args, timeoutMs);
+        const n = nodeConfig(cfg, i);
+        return await callNode<T>(cfg, n.httpPort, command, args, timeoutMs, hostOf(n).listen);
       } catch (next) {
         if (!refused(next)) throw next;
       }
@@ -50,13 +52,13 @@ export async function callApi<T = unknown>(cfg: ParleyConfig, command: string, a
   }
 }
 
-function callNode<T>(cfg: ParleyConfig, port: number, command: string, args: object, timeoutMs: number): Promise<T> {
+function callNode<T>(cfg: ParleyConfig, port: number, command: string, args: object, timeoutMs: number, host: string): Promise<T> {
   const body = JSON.stringify(args);
   const auth = authorization(cfg);
   return new Promise<T>((resolve, reject) => {
     const req = http.request(
       {
-        host: '127.0.0.1', // the admin API answers on the ejabberd host's loopback only
+        host, // the admin API answers on the ejabberd host's loopback only (a namespaced node: its own address, cluster.ts)
         port,
         path: `/api/${command}`,
         method: 'POST',
@@ -91,7 +93,7 @@ function callNode<T>(cfg: ParleyConfig, port: number, command: string, args: obj
 /** Whether the HTTP API answers at all (any status: a 401 before the admin exists counts). */
 export function apiAnswers(cfg: ParleyConfig, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port: cfg.httpPort, path: '/api/status', method: 'POST', agent, timeout: timeoutMs,
+    const req = http.request({ host: hostOf(cfg).listen, port: cfg.httpPort, path: '/api/status', method: 'POST', agent, timeout: timeoutMs,
       headers: { 'content-type': 'application/json', 'content-length': 2 } }, (res) => {
       res.resume();
       resolve(typeof res.statusCode === 'number');

@@ -3,6 +3,7 @@
 import { type ParleyConfig } from '../config/index.js';
 import { api, isAuthRefusal } from './api.js';
 import { clusterNodes, nodeConfig } from './cluster.js';
+import { ensureHosts, removeHosts } from './hosts.js';
 import * as node from './control.js';
 import { waitFor } from './ports.js';
 import { nodeName } from './render.js';
@@ -29,9 +30,12 @@ export async function listCluster(cfg: ParleyConfig): Promise<string[]> {
  * When none runs, node 1 is the seed, as at a first start.
  */
 export async function startCluster(cfg: ParleyConfig, { timeoutMs = 60000 } = {}): Promise<NodeStatus[]> {
+  if (cfg.ejabberdNodes === 1) return [{ ...(await node.start(cfg, { timeoutMs })), index: 1, c2sPort: cfg.c2sPort }];
+  // The separate hosts first (hosts.ts): running nodes keep theirs, the others get theirs made.
+  const running = (await runningNodes(clusterNodes(cfg))).map((n) => n.node);
+  await ensureHosts(cfg, cfg.ejabberdNodes, running);
   const nodes = clusterNodes(cfg);
-  if (nodes.length === 1) return [{ ...(await node.start(cfg, { timeoutMs })), index: 1, c2sPort: cfg.c2sPort }];
-  const survivors = await runningNodes(nodes);
+  const survivors = nodes.filter((n) => running.includes(n.node));
   // Only a seed of a brand-new cluster creates the admin with ejabberdctl: a node that joins gets
   // it, with every other account, from the cluster's database.
   await Promise.all(nodes.map((n) => node.start(n, { timeoutMs, admin: survivors.length === 0 && n.node === 1 })));
@@ -47,8 +51,10 @@ export async function startCluster(cfg: ParleyConfig, { timeoutMs = 60000 } = {}
  * waits in Mnesia for its peers' tables as at a full restart.
  */
 export async function startNode(cfg: ParleyConfig, i: number, { timeoutMs = 60000 } = {}): Promise<void> {
+  const running = (await runningNodes(clusterNodes(cfg))).map((p) => p.node);
+  await ensureHosts(cfg, cfg.ejabberdNodes, running);
   const n = nodeConfig(cfg, i);
-  const peers = await runningNodes(clusterNodes(cfg).filter((p) => p.node !== i));
+  const peers = clusterNodes(cfg).filter((p) => p.node !== i && running.includes(p.node));
   await node.start(n, { timeoutMs, admin: i === 1 && peers.length === 0 });
   if (peers.length > 0) await join(n, peers, timeoutMs);
 }
@@ -108,10 +114,17 @@ async function join(n: ParleyConfig, members: ParleyConfig[], timeoutMs: number)
   }, { timeoutMs, intervalMs: 200, what: `node ${n.node} to serve the cluster's accounts` });
 }
 
-/** Stops the nodes, node 1 last: the last to stop holds the newest tables and starts first next time. */
+/**
+ * Stops the nodes, node 1 last: the last to stop holds the newest tables and starts first next
+ * time. Then the nodes' network namespaces, veths and bridge go (hosts.ts), even if a node would not stop.
+ */
 export async function stopCluster(cfg: ParleyConfig): Promise<boolean> {
   let any = false;
-  for (const n of clusterNodes(cfg).reverse()) any = (await node.stop(n)) || any;
+  try {
+    for (const n of clusterNodes(cfg).reverse()) any = (await node.stop(n)) || any;
+  } finally {
+    await removeHosts(cfg);
+  }
   return any;
 }
 

@@ -1,12 +1,13 @@
 // Which node of the cluster a component process is connected to (issue #14 §1, docs/cluster.md
 // "Back home"). ejabberd 23.01 has no command that lists external components or the route table
 // (connected_users_info covers c2s sessions only), so this reads it from the process's own side:
-// its sockets (/proc/<pid>/fd → socket:[inode]) and the kernel's TCP table (/proc/<pid>/net/tcp),
-// every established connection to a node's component port. Linux only, same user (the operator's
+// its sockets (/proc/<pid>/fd → socket:[inode]) and the kernel's TCP table (/proc/<pid>/net/tcp, the
+// table of the process's network namespace), every established connection to a node's component
+// listener (componentEndpoints: its address and port). Linux only, same user (the operator's
 // host runs the supervisor and its children); elsewhere it finds nothing.
 import fs from 'node:fs';
 import type { ParleyConfig } from '../config/index.js';
-import { clusterNodes, nodeName } from './cluster.js';
+import { clusterNodes, componentEndpoints, nodeName } from './cluster.js';
 
 export type ComponentKind = 'rooms' | 'agents' | 'calendars';
 
@@ -50,12 +51,11 @@ function hexAddress(s: string): { ip: string; port: number } {
 export function componentConnections(cfg: ParleyConfig, pid: number): ComponentConnection[] {
   const inodes = socketInodes(pid);
   if (inodes.size === 0) return [];
-  const byPort = new Map<number, { which: ComponentKind; node: number; nodeName: string }>();
-  for (const n of clusterNodes(cfg)) {
-    const at = { node: n.node, nodeName: nodeName(n) };
-    byPort.set(n.componentPort, { which: 'rooms', ...at });
-    byPort.set(n.agentsComponentPort, { which: 'agents', ...at });
-    byPort.set(n.calendarsComponentPort, { which: 'calendars', ...at });
+  // Each node's listener address and port (127.0.0.1, or a node's namespace address: cluster.ts).
+  const names = clusterNodes(cfg).map((n) => nodeName(n));
+  const byAddress = new Map<string, { which: ComponentKind; node: number; nodeName: string }>();
+  for (const which of ['rooms', 'agents', 'calendars'] as const) {
+    componentEndpoints(cfg, which).forEach((e, k) => byAddress.set(`${e.host}:${e.port}`, { which, node: k + 1, nodeName: names[k] as string }));
   }
   let table: string;
   try {
@@ -69,8 +69,8 @@ export function componentConnections(cfg: ParleyConfig, pid: number): ComponentC
     // sl local rem st … inode (field 9); st 01 = ESTABLISHED
     if (f.length < 10 || f[3] !== '01' || !inodes.has(f[9] as string)) continue;
     const rem = hexAddress(f[2] as string);
-    const hit = byPort.get(rem.port);
-    if (hit && rem.ip === '127.0.0.1') out.push({ ...hit, localPort: hexAddress(f[1] as string).port });
+    const hit = byAddress.get(`${rem.ip}:${rem.port}`);
+    if (hit) out.push({ ...hit, localPort: hexAddress(f[1] as string).port });
   }
   return out.sort((a, b) => a.node - b.node);
 }

@@ -9,7 +9,7 @@ import { SecretMap, secureStateDir } from '../secrets/index.js';
 import { componentSecret } from './accounts.js';
 import { ADMIN_ACCOUNT, api, apiAnswers, isAuthRefusal } from './api.js';
 import { portOpen, waitFor } from './ports.js';
-import { clustered, ensureCookie } from './cluster.js';
+import { clustered, ensureCookie, hostOf, nodeNetns } from './cluster.js';
 import { nodeName, renderConfig } from './render.js';
 
 const run = promisify(execFile);
@@ -31,8 +31,11 @@ function ctlArgs(cfg: ParleyConfig): string[] {
   return ['--config-dir', p.etc, '--spool', p.spool, '--logs', p.logs, '--node', nodeName(cfg)];
 }
 
+/** ejabberdctl for this node, on its host: inside its network namespace when it has one (hosts.ts). */
 export function ctl(cfg: ParleyConfig, ...args: string[]) {
-  return run(EJABBERDCTL, [...ctlArgs(cfg), ...args], { timeout: 60000 });
+  const ns = nodeNetns(cfg);
+  const argv = [...ctlArgs(cfg), ...args];
+  return ns ? run('ip', ['netns', 'exec', ns, EJABBERDCTL, ...argv], { timeout: 60000 }) : run(EJABBERDCTL, argv, { timeout: 60000 });
 }
 
 function assertInstalled(): void {
@@ -78,12 +81,13 @@ async function prepareOwnership(cfg: ParleyConfig): Promise<void> {
 }
 
 export async function status(cfg: ParleyConfig): Promise<InstanceStatus> {
+  const at = hostOf(cfg).listen;
   const [c2s, rooms, agents, calendars, http] = await Promise.all([
-    portOpen(cfg.c2sPort),
-    portOpen(cfg.componentPort),
-    portOpen(cfg.agentsComponentPort),
-    portOpen(cfg.calendarsComponentPort),
-    portOpen(cfg.httpPort),
+    portOpen(cfg.c2sPort, at),
+    portOpen(cfg.componentPort, at),
+    portOpen(cfg.agentsComponentPort, at),
+    portOpen(cfg.calendarsComponentPort, at),
+    portOpen(cfg.httpPort, at),
   ]);
   // Every component listener (rooms.<domain>, agents.<domain>, calendars.<domain>) must be up for `component`.
   const component = rooms && agents && calendars;
@@ -151,7 +155,8 @@ export async function start(cfg: ParleyConfig, { timeoutMs = 30000, admin = true
       const waited = Date.now() - t0;
       if (pid !== undefined && pid !== stale && !alive(pid)) throw new Error('ejabberd node exited during start');
       if (pid === undefined && waited > 20000) throw new Error('ejabberd node exited during start (no pid file after 20 s)');
-      return (await portOpen(cfg.c2sPort)) && (await portOpen(cfg.httpPort));
+      const at = hostOf(cfg).listen;
+      return (await portOpen(cfg.c2sPort, at)) && (await portOpen(cfg.httpPort, at));
     }, {
       timeoutMs,
       what: `ejabberd ports ${cfg.c2sPort}/${cfg.httpPort}`,
@@ -210,10 +215,11 @@ function alive(pid: number): boolean {
 /** Clean stop through ejabberdctl; SIGTERM, then SIGKILL, on the node's pid if it hangs. */
 export async function stop(cfg: ParleyConfig, { timeoutMs = 20000 } = {}): Promise<boolean> {
   const pid = readPid(cfg);
-  const up = (await portOpen(cfg.c2sPort)) || (pid !== undefined && alive(pid));
+  const at = hostOf(cfg).listen;
+  const up = (await portOpen(cfg.c2sPort, at)) || (pid !== undefined && alive(pid));
   if (!up) return false;
   await ctl(cfg, 'stop').catch(() => undefined);
-  const gone = async () => !(await portOpen(cfg.c2sPort)) && (pid === undefined || !alive(pid));
+  const gone = async () => !(await portOpen(cfg.c2sPort, at)) && (pid === undefined || !alive(pid));
   try {
     await waitFor(gone, { timeoutMs, what: 'ejabberd to stop' });
   } catch {

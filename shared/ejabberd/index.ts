@@ -6,7 +6,7 @@ export {
 } from './accounts.js';
 export { api, closeApiAgent } from './api.js';
 export {
-  c2sEndpoints, clusterNodes, componentEndpoints, inetrcHosts, nodeConfig, nodeHost, nodeName,
+  c2sEndpoints, clusterNodes, componentEndpoints, hostOf, inetrcHosts, nodeConfig, nodeHost, nodeName, nodeNetns,
   startIndex,
 } from './cluster.js';
 export { freePort, portOpen } from './ports.js';

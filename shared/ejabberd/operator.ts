@@ -3,6 +3,7 @@
 export {
   clusterStatus, connectedSessions, killNode, listCluster, startCluster, startNode, stopCluster,
 } from './cluster-control.js';
+export { type ClusterHosts, bridgeName, describeHosts, netnsName, probeNetns, readHosts, removeHosts } from './hosts.js';
 export { ensureCertificate, exposure, exposureReport, fingerprint, installCertificate, uploadUrl } from './expose.js';
 export { domainBalancingYaml, renderConfig } from './render.js';
 export { type TempInstance, startTempInstance } from './temp-instance.js';

@@ -6,6 +6,7 @@ import { type ParleyConfig, paths } from '../config/index.js';
 import { CORE_ROLES } from '../contracts/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { clustered, erlWrapper, inetrcHosts, nodeHost, nodeName } from './cluster.js';
+import { readHosts } from './hosts.js';
 import { ensureCertificate, exposure, exposureYaml, installCertificate, uploadUrl } from './expose.js';
 
 const MAM_BLOCK = `  mod_mam:
@@ -54,10 +55,15 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
   if (exposed) ensureCertificate(cfg, exposed);
   const tls = exposureYaml(exposed, exposed ? installCertificate(cfg, exposed) : '');
   const tmplDir = path.join(repoRoot(), 'ejabberd');
+  const hosts = clustered(cfg) ? readHosts(cfg) : undefined;
+  const host = nodeHost(cfg.node, hosts);
+  const inNetns = hosts?.mode === 'netns' && cfg.node > 1;
   const values: Record<string, string> = {
     DOMAIN: cfg.domain,
     C2S_PORT: String(cfg.c2sPort),
-    C2S_IP: cfg.bindAddress,
+    // A node in its own namespace listens on that namespace's address (0.0.0.0 there would be the same).
+    C2S_IP: inNetns ? host.listen : cfg.bindAddress,
+    LISTEN_IP: host.listen,
     COMPONENT_PORT: String(cfg.componentPort),
     AGENTS_COMPONENT_PORT: String(cfg.agentsComponentPort),
     CALENDARS_COMPONENT_PORT: String(cfg.calendarsComponentPort),
@@ -68,7 +74,9 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
     LOGLEVEL: cfg.logLevel,
     MAM_BLOCK: cfg.mam ? MAM_BLOCK : '',
     NODE: nodeName(cfg),
-    DIST_IP: `{${nodeHost(cfg.node).ip.join(',')}}`,
+    DIST_IP: `{${host.ip.join(',')}}`,
+    // Agents reach a namespaced node from the bridge's address: as trusted as loopback (never banned).
+    CLUSTER_ACL: hosts?.mode === 'netns' ? `      - ${hosts.subnet}.0/24\n` : '',
     // A clustered node runs erl through etc/erl, which points it at the cluster's cookie (cluster.ts).
     CLUSTER_BLOCK: clustered(cfg) ? `ERL=${path.join(p.etc, 'erl')}` : '',
     RUN_DIR: p.run,
@@ -86,7 +94,9 @@ export function renderConfig(cfg: ParleyConfig, componentSecret: string, env: No
   fs.writeFileSync(path.join(p.etc, 'ejabberd.yml'), yml, { mode: 0o640 });
   fs.chmodSync(path.join(p.etc, 'ejabberd.yml'), 0o640);
   fs.writeFileSync(path.join(p.etc, 'ejabberdctl.cfg'), ctl, { mode: 0o640 });
-  fs.writeFileSync(path.join(p.etc, 'inetrc'), fs.readFileSync(path.join(tmplDir, 'inetrc'), 'utf8') + inetrcHosts(cfg));
+  // inetrc: the first entry for a name wins, so the nodes' hosts go before the template's `localhost`.
+  const [lookup, ...rest] = fs.readFileSync(path.join(tmplDir, 'inetrc'), 'utf8').split(/(?<=\n)/);
+  fs.writeFileSync(path.join(p.etc, 'inetrc'), [lookup, inetrcHosts(cfg, hosts), ...rest].join(''));
   if (clustered(cfg)) fs.writeFileSync(path.join(p.etc, 'erl'), erlWrapper(cfg), { mode: 0o750 });
   return path.join(p.etc, 'ejabberd.yml');
 }

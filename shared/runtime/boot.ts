@@ -14,7 +14,7 @@ import { identify, jidOfName, useRoleBook } from './names.js';
 import { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
-import { ExchangeStore } from '../store/index.js';
+import { ExchangeStore, GroupCommit, type Grouped } from '../store/index.js';
 import { onProcessEnd } from './process-end.js';
 
 export interface BootOptions {
@@ -93,6 +93,10 @@ export function createAgent(opts: BootOptions): Booted {
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
     ...(rateLimit ? { rateLimit: new RateLimiter(rateLimit) } : {}),
   });
+  // Group commit (issue 15; shared/store/group-commit.ts): one transaction per inbound burst over
+  // the exchange store and then the replay ledger; acks and sends wait for it (transport/burst.ts).
+  const groups = [store?.group(), agent.signing?.ledger?.group()].filter((g): g is Grouped => g !== undefined);
+  if (envFlag('PARLEY_GROUP_COMMIT') && groups.length > 0) transport.useGroupCommit(new GroupCommit(groups));
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping = false;
   const shutdown = async (signal: string) => {

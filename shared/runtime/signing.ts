@@ -97,6 +97,11 @@ export class Signing {
     this.verify = createVerifier({ now: this.now, maxAgeMs, replay: this.replay, lateUntil: (ts, at) => this.gaps.acceptableUntil(ts, at) });
   }
 
+  /** The durable replay ledger, if any (its group commit joins the transport's bursts: boot.ts). */
+  get ledger(): ReplayLedger | undefined {
+    return this.opts.ledger;
+  }
+
   /** The transport lost the server: from now on it may hold envelopes for us. */
   wentOffline(): void {
     this.gaps.opened(this.now());

@@ -7,6 +7,7 @@
 // file through views: each view's rows carry its scope as a key prefix, like ReplayLedger's.
 import type { Envelope } from '../acl/index.js';
 import type { PersistedExchange } from '../runtime/index.js';
+import { type Grouped, groupOn } from './group-commit.js';
 import { type Db, openDb } from './sqlite.js';
 
 export interface ExchangeStoreOptions {
@@ -29,6 +30,7 @@ export class ExchangeStore {
   private readonly owner: boolean;
   /** The store that owns the file (itself, or the one a view shares). */
   private readonly root: ExchangeStore;
+  private grouped: Grouped | undefined;
 
   /**
    * `file`, or a view of another store for one of many agents in a process (agents/calendar/
@@ -81,9 +83,19 @@ export class ExchangeStore {
     if (++this.root.writes % 1000 === 0) this.root.prune();
   }
 
-  /** Runs `fn` in one transaction: the ledger entry and the snapshot it caused commit together. */
+  /**
+   * Runs `fn` in one transaction: the ledger entry and the snapshot it caused commit together.
+   * Inside a group commit (group()) it is a savepoint: a throwing `fn` undoes only its own writes.
+   */
   atomically<T>(fn: () => T): T {
-    return this.db.inTransaction ? fn() : this.db.transaction(fn)();
+    return this.db.transaction(fn)();
+  }
+
+  /** The file's group commit (group-commit.ts); the owner's connection, so views share it. */
+  group(): Grouped {
+    const root = this.root;
+    root.grouped ??= groupOn(root.db);
+    return root.grouped;
   }
 
   /** True the first time (sender, reply_with) is seen; false for a copy (offline redelivery, XEP-0198 resend). */
@@ -138,7 +150,9 @@ export class ExchangeStore {
   }
 
   close(): void {
-    if (this.owner && this.db.open) this.db.close();
+    if (!this.owner || !this.db.open) return;
+    this.grouped?.commit(); // a burst still open at shutdown: its sends went out with it (transport stop)
+    this.db.close();
   }
 }
 

@@ -3,6 +3,7 @@
 export { AnsweredRequests, requestKey } from './answered.js';
 export { type DirectoryRecord, type DirectoryStore, MemoryDirectoryStore, SqliteDirectoryStore } from './directory.js';
 export { ExchangeStore } from './exchanges.js';
+export { GroupCommit, type Grouped, groupOn } from './group-commit.js';
 export {
   DEFAULT_FACT_LIMIT, type Fact, type FactFilter, type FactStore, MemoryFactStore, SqliteFactStore,
   type StoredFact,

@@ -8,6 +8,7 @@
 // An entry is written after the envelope was handled (shared/runtime/agent.ts), so a kill between
 // acceptance and handling leaves the server's redelivery acceptable: at-least-once, never lost.
 import type Database from 'better-sqlite3';
+import { type Grouped, groupOn } from './group-commit.js';
 import { type Db, openDb } from './sqlite.js';
 
 export interface LedgerEntry {
@@ -26,6 +27,7 @@ export class ReplayLedger {
   private readonly root: ReplayLedger;
   private readonly beats = new Map<string, number>();
   private scheduled: NodeJS.Immediate | undefined;
+  private grouped: Grouped | undefined;
 
   /**
    * `file`, or a view of another ledger for one of many agents in a process (agents/specialist/
@@ -103,8 +105,16 @@ export class ReplayLedger {
     })();
   }
 
+  /** The file's group commit (group-commit.ts): entries recorded during a burst commit with it. */
+  group(): Grouped {
+    const root = this.root;
+    root.grouped ??= groupOn(root.db);
+    return root.grouped;
+  }
+
   close(): void {
     if (!this.owner || !this.db.open) return;
+    this.grouped?.commit();
     this.flushBeats();
     this.db.close();
   }

@@ -10,6 +10,7 @@ import { ComponentMove, drainQuietMs } from './component-move.js';
 import { Endpoints } from './endpoints.js';
 import { type HomeReturn, returnHome } from './home.js';
 import { answerIq, type IqCaller, type IqHandler, type XmppEntity, type XmppTransportOptions } from './entity.js';
+import { type BurstCommit, BurstSends } from './burst.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
@@ -45,6 +46,8 @@ export class XmppTransport implements Transport {
   private readonly mover: ComponentMove<XmppEntity> | undefined;
   /** Connections a component's move replaced (closing, or closed). */
   private readonly retired = new WeakSet<XmppEntity>();
+  /** Group commit around each inbound burst (useGroupCommit): its sends wait there for the commit. */
+  private readonly burst: BurstSends;
 
   constructor(private readonly opts: XmppTransportOptions) {
     this.address = opts.address;
@@ -53,7 +56,8 @@ export class XmppTransport implements Transport {
     this.entity.options.service = this.endpoints.current;
     this.log = opts.logger;
     this.events.setMaxListeners(50);
-    this.inbox = new Inbox(this.events, opts.gate);
+    this.burst = new BurstSends(this.log, (stanza) => this.enqueue(stanza));
+    this.inbox = new Inbox(this.events, opts.gate, this.burst);
     this.attach(this.entity);
     const spare = opts.spare;
     this.mover = spare && new ComponentMove<XmppEntity>({
@@ -116,9 +120,17 @@ export class XmppTransport implements Transport {
     return this._status;
   }
 
+  /**
+   * Commits `group` once per inbound burst (shared/store/group-commit.ts): the stanzas of a burst
+   * are acknowledged (XEP-0198), and the messages sent while it was handled leave, only after it.
+   */
+  useGroupCommit(group: BurstCommit): void {
+    this.burst.use(group);
+  }
+
   /** Stanzas waiting in the outbox for the next connection. */
   get queued(): number {
-    return this.outbox.length + this.unacked.length;
+    return this.outbox.length + this.unacked.length + this.burst.size;
   }
 
   /**
@@ -127,6 +139,7 @@ export class XmppTransport implements Transport {
    */
   async start(): Promise<void> {
     this.stopping = false;
+    this.inbox.reopen();
     this._status = 'connecting';
     const ready = new Promise<void>((resolve) => this.events.once('online', resolve));
     // Several nodes: start on the first that accepts connections (endpoints.ts).
@@ -142,6 +155,7 @@ export class XmppTransport implements Transport {
   }
 
   async stop(): Promise<void> {
+    this.inbox.close(); // what was handled is committed and answered before the stream closes; the rest comes again
     this.stopping = true;
     this.home.stop();
     await this.mover?.stop();
@@ -219,6 +233,7 @@ export class XmppTransport implements Transport {
 
   private enqueue(stanza: Element): void {
     this.lastTrafficAt = Date.now();
+    if (this.burst.hold(stanza)) return;
     if (this._status === 'online' && this.outbox.length === 0) {
       this.corkTurn();
       this.entity.send(stanza).catch((err: Error) => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
 import { api, nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/index.js';
-import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
+import { connectedSessions, describeHosts, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { identify } from '../../shared/runtime/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { clusterPorts } from '../support/cluster.js';
@@ -62,6 +62,7 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
       ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
     }, { timeoutMs: 200000 });
     cfg = s.cfg;
+    console.log(`      (hosts: ${describeHosts(cfg)})`); // network namespaces or loopback addresses (docs/cluster.md)
     // People on node 2, which is never killed here: their client has one endpoint.
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(nodeConfig(cfg, 2), `rej-${i}`)));
     expect(sorted(await listCluster(nodeConfig(cfg, 2)))).to.deep.equal(sorted([name(1), name(2), name(3)]));

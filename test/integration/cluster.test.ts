@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ensureAccount, nodeConfig, nodeName } from '../../shared/ejabberd/index.js';
-import { connectedSessions, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
+import { connectedSessions, describeHosts, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { agentSnapshot } from '../../shared/ops/index.js';
 import { identify } from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
@@ -52,6 +52,7 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
       ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
     }, { timeoutMs: 180000 });
     cfg = s.cfg;
+    console.log(`      (hosts: ${describeHosts(cfg)})`); // network namespaces or loopback addresses (docs/cluster.md)
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `clu-${i}`)));
     const v = await settle(askAll(people, 1), 30000, 0);
     expect(v.answered, 'warm-up').to.equal(PEOPLE);

@@ -98,11 +98,17 @@ describe('Specialist [integration] real specialist and Registry processes', func
     expect(beats).to.be.greaterThan(10);
   });
 
-  it('answers ASK_EXPERT from the Coordinator: AGREE, then RESULT "391"', async () => {
+  // A quick answer goes out alone; an AGREE comes first only when the skill took longer than
+  // PARLEY_SPECIALIST_AGREE_AFTER_MS (250 ms), which a loaded machine can make happen.
+  const agreedThen = (replies: Envelope[], last: string) => {
+    expect(replies.map((r) => r.performative)).to.be.deep.oneOf([[last], ['AGREE', last]]);
+    if (replies.length === 2) expect(replies[0]?.content).to.deep.equal({ status: 'accepted' });
+    return replies.at(-1) as Envelope;
+  };
+
+  it('answers ASK_EXPERT from the Coordinator: RESULT "391" (AGREE first only for a slow skill)', async () => {
     const { replies, ms } = await askExpert('what is 17 * 23?');
-    expect(replies.map((r) => r.performative)).to.deep.equal(['AGREE', 'INFORM']);
-    expect(replies[0]?.content).to.deep.equal({ status: 'accepted' });
-    expect(replies[1]?.content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expression: '17 * 23', skill: 'arithmetic', version: '1.0.0' } } });
+    expect(agreedThen(replies, 'INFORM').content).to.deep.equal({ type: 'RESULT', result: { answer: '391', meta: { expression: '17 * 23', skill: 'arithmetic', version: '1.0.0' } } });
     for (const r of replies) expect(r).to.include({ sender: name, receiver: 'Coordinator' });
     const times = [];
     for (let i = 0; i < 20; i += 1) times.push((await askExpert(`what is ${i} * 3?`)).ms);
@@ -112,19 +118,17 @@ describe('Specialist [integration] real specialist and Registry processes', func
 
   it('answers a time question with the time expert', async () => {
     const { replies } = await askExpert('what time is it in Tokyo?');
-    expect(replies.map((r) => r.performative)).to.deep.equal(['AGREE', 'INFORM']);
-    const result = (replies[1]?.content as { result: { answer: string; meta: Record<string, unknown> } }).result;
+    const result = (agreedThen(replies, 'INFORM').content as { result: { answer: string; meta: Record<string, unknown> } }).result;
     expect(result.answer).to.match(/^It is \d\d:\d\d in Tokyo \(Asia\/Tokyo, UTC\+09:00\) on \w+day, \d{1,2} \w+ \d{4}\.$/);
     expect(result.meta).to.include({ skill: 'time', zone: 'Asia/Tokyo' });
   });
 
-  it('REFUSEs OUT_OF_SCOPE at once, and answers FAILURE INVALID_ARGS after AGREE for broken maths', async () => {
+  it('REFUSEs OUT_OF_SCOPE at once, and answers FAILURE INVALID_ARGS for broken maths', async () => {
     const out = await askExpert('who wrote Hamlet?');
     expect(out.replies.map((r) => r.performative)).to.deep.equal(['REFUSE']);
     expect(out.replies[0]?.content).to.deep.include({ reason: 'OUT_OF_SCOPE' });
     const bad = await askExpert('what is 5 / ');
-    expect(bad.replies.map((r) => r.performative)).to.deep.equal(['AGREE', 'FAILURE']);
-    expect(bad.replies[1]?.content).to.deep.include({ reason: 'INVALID_ARGS' });
+    expect(agreedThen(bad.replies, 'FAILURE').content).to.deep.include({ reason: 'INVALID_ARGS' });
   });
 
   it('registers again after the Registry restarts having lost its lease (FAILURE NOT_REGISTERED)', async () => {

@@ -14,7 +14,9 @@ function bindable(port: number, host: string): Promise<boolean> {
 
 /**
  * Settings for `nodes` nodes: c2s, component, HTTP, dist, console, agents and calendars component ports at base … base + 6,
- * node i's listeners at base + 7(i − 1) …; the dist port is also free on every node's own address.
+ * node i's listeners at base + 7(i − 1) …; the dist port is also free on every node's loopback address
+ * (its own under the loopback plan; under network namespaces the nodes' addresses are a private /24
+ * of their own, shared/ejabberd/hosts.ts).
  */
 export async function clusterPorts(nodes: number): Promise<Record<string, string>> {
   const step = 7;

@@ -10,8 +10,9 @@ useRoleBook(testRoles);
 
 // A shell exported for a running instance (PARLEY_HOME, PARLEY_*_PORT, …, as the README shows
 // for a second instance) must not leak into the tests: each test builds its own configuration.
-// Only the switches meant for the test run itself survive.
-const KEEP = new Set(['PARLEY_KEEP_TEST_HOME', 'PARLEY_LOG_LEVEL', 'PARLEY_CRASH_MATRIX', 'PARLEY_CRASH_ONLY']);
+// Only the switches meant for the test run itself survive (PARLEY_CLUSTER_HOSTS=loopback runs the
+// cluster tests on loopback addresses where they would get network namespaces).
+const KEEP = new Set(['PARLEY_KEEP_TEST_HOME', 'PARLEY_LOG_LEVEL', 'PARLEY_CRASH_MATRIX', 'PARLEY_CRASH_ONLY', 'PARLEY_CLUSTER_HOSTS']);
 for (const name of Object.keys(process.env)) {
   if (name.startsWith('PARLEY_') && !KEEP.has(name)) delete process.env[name];
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type ParleyConfig } from '../../shared/config/index.js';
-import { killNode } from '../../shared/ejabberd/operator.js';
+import { killNode, removeHosts } from '../../shared/ejabberd/operator.js';
 import { freePort } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
@@ -82,5 +82,10 @@ export async function stopSupervisor(sup: ChildProcess | undefined, cfg: ParleyC
       if (cfg) for (let i = 1; i <= cfg.ejabberdNodes; i++) killNode(cfg, i);
     }
   }
-  if (cfg && !process.env.PARLEY_KEEP_TEST_HOME) fs.rmSync(cfg.home, { recursive: true, force: true });
+  if (cfg && !process.env.PARLEY_KEEP_TEST_HOME) {
+    // A cluster's network namespaces, veths and bridge (shared/ejabberd/hosts.ts): the supervisor
+    // removes them when it stops the cluster, but not when it had to be killed.
+    await removeHosts(cfg).catch(() => undefined);
+    fs.rmSync(cfg.home, { recursive: true, force: true });
+  }
 }

@@ -141,11 +141,11 @@ describe('Specialist [claim] the FIPA contract holds with the run started at rec
     for (const h of hosts) await h.close();
   });
 
-  async function exchange(skill: string, question: string): Promise<Envelope[]> {
+  async function exchange(skill: string, question: string, agreeAfterMs?: number): Promise<Envelope[]> {
     const host = new SkillHost({ select: (d) => d.name === skill, maxWorkers: 2, recogniseMs: 600 });
     hosts.push(host);
     await host.apply(loadCatalogue(dirs));
-    const factory = askExpertExchange({ skills: hostRunner(host), slots: new Slots(2), computeMs: 10000 });
+    const factory = askExpertExchange({ skills: hostRunner(host), slots: new Slots(2), computeMs: 10000, ...(agreeAfterMs === undefined ? {} : { agreeAfterMs }) });
     const request = makeEnvelope({
       performative: 'REQUEST', sender: 'Coordinator', receiver: 'specialist-x', conversation_id: 'sess-c',
       content: { type: 'ASK_EXPERT', args: { question }, context_ref: { session_id: 'sess-c' } },
@@ -160,10 +160,13 @@ describe('Specialist [claim] the FIPA contract holds with the run started at rec
     return sent;
   }
 
-  it('AGREE then INFORM RESULT', async () => {
+  it('INFORM RESULT alone when the run is done before the AGREE was due; AGREE then INFORM when agreeing at once', async () => {
     const sent = await exchange('stamp', 'stamp please');
-    expect(sent.map((e) => e.performative)).to.deep.equal(['AGREE', 'INFORM']);
-    expect((sent[1]?.content as { result: { answer: string } }).result.answer).to.equal('stamped stamp please');
+    expect(sent.map((e) => e.performative)).to.deep.equal(['INFORM']);
+    expect((sent[0]?.content as { result: { answer: string } }).result.answer).to.equal('stamped stamp please');
+    const agreed = await exchange('stamp', 'stamp please', 0);
+    expect(agreed.map((e) => e.performative)).to.deep.equal(['AGREE', 'INFORM']);
+    expect((agreed[1]?.content as { result: { answer: string } }).result.answer).to.equal('stamped stamp please');
   });
 
   it('a recogniser that throws or hangs: REFUSE OUT_OF_SCOPE', async () => {

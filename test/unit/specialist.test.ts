@@ -6,7 +6,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { Router } from '../../shared/runtime/index.js';
 import { askExpertExchange, type CfpExchangeDeps, hostedExchanges, Slots } from '../../agents/specialist/exchange.js';
 import { type Expert, inProcessSkills } from '../../shared/skills/expert.js';
-import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
+import { askExpertMachine, DEFAULT_AGREE_AFTER_MS, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 const COORDINATOR = { jid: 'coordinator@localhost', name: 'Coordinator', role: 'coordinator' as const };
@@ -135,7 +135,8 @@ describe('Specialist [slots] concurrency through the router', () => {
     };
     const sent: Envelope[] = [];
     const slots = new Slots(limit);
-    const router = new Router({ logger: silentLogger(), clock: new SimulatedClock(), send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
+    const clock = new SimulatedClock();
+    const router = new Router({ logger: silentLogger(), clock, send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
     router.on('ASK_EXPERT', askExpertExchange({ skills: inProcessSkills([slow]), slots, computeMs: 10000 }));
     const ask = (q: string, n: number) => {
       const req = request(q, `sess-slots-${n}`);
@@ -143,14 +144,23 @@ describe('Specialist [slots] concurrency through the router', () => {
       return req;
     };
     const repliesTo = (req: Envelope) => sent.filter((e) => e.in_reply_to === req.reply_with).map((e) => `${e.performative} ${JSON.stringify(e.content)}`);
-    return { router, slots, pending, ask, repliesTo };
+    // A slow skill's AGREE waits DEFAULT_AGREE_AFTER_MS for the answer (machine.ts), then goes out.
+    const settle = async () => {
+      await flush();
+      clock.increment(DEFAULT_AGREE_AFTER_MS);
+      await flush();
+    };
+    return { router, slots, pending, ask, repliesTo, settle };
   }
 
   it('REFUSEs busy over the limit and accepts again once a slot is free', async () => {
     const h = harness(2);
     const [a, b, c] = [h.ask('slow 1', 1), h.ask('slow 2', 2), h.ask('slow 3', 3)];
     expect(h.repliesTo(c)[0]).to.match(/^REFUSE \{"reason":"busy"/); // at once: no recognition needed
-    await flush(); // recognition runs in the skills' workers, so AGREE follows it
+    await flush(); // recognition runs in the skills' workers, so AGREE follows it, once the skill took its time
+    expect(h.repliesTo(a)).to.deep.equal([]);
+    expect(h.slots.inFlight).to.equal(2);
+    await h.settle();
     expect(h.repliesTo(a)).to.deep.equal(['AGREE {"status":"accepted"}']);
     expect(h.repliesTo(b)).to.deep.equal(['AGREE {"status":"accepted"}']);
     expect(h.slots.inFlight).to.equal(2);
@@ -159,7 +169,7 @@ describe('Specialist [slots] concurrency through the router', () => {
     expect(h.repliesTo(a)[1]).to.equal('INFORM {"type":"RESULT","result":{"answer":"done 1","meta":{"expert":"slow"}}}');
     expect(h.slots.inFlight).to.equal(1);
     const d = h.ask('slow 4', 4);
-    await flush();
+    await h.settle();
     expect(h.repliesTo(d)).to.deep.equal(['AGREE {"status":"accepted"}']);
     expect(h.router.size).to.equal(2);
   });
@@ -177,8 +187,36 @@ describe('Specialist [slots] concurrency through the router', () => {
     expect(h.slots.inFlight).to.equal(0);
     expect(h.router.size).to.equal(0);
     const again = h.ask('slow 2', 3);
-    await flush();
+    await h.settle();
     expect(h.repliesTo(again)).to.deep.equal(['AGREE {"status":"accepted"}']);
+  });
+
+  it('attack on the deferred AGREE: an answer ready in time goes out alone, exactly once; a slow one is agreed first, once', async () => {
+    const h = harness(2);
+    const quick = h.ask('slow quick', 1);
+    await flush();
+    h.pending[0]?.resolve('done quick');
+    await flush();
+    const slow = h.ask('slow late', 2);
+    await h.settle();
+    await h.settle(); // more time passing sends nothing more
+    expect(h.repliesTo(quick)).to.deep.equal(['INFORM {"type":"RESULT","result":{"answer":"done quick","meta":{"expert":"slow"}}}']);
+    expect(h.repliesTo(slow)).to.deep.equal(['AGREE {"status":"accepted"}']);
+    h.pending[1]?.resolve('done late');
+    await flush();
+    expect(h.repliesTo(slow).map((r) => r.split(' ')[0])).to.deep.equal(['AGREE', 'INFORM']);
+    expect(h.slots.inFlight).to.equal(0);
+  });
+
+  it('PARLEY_SPECIALIST_AGREE_AFTER_MS=0 (agreeAfterMs 0): AGREE at once, as before', async () => {
+    const sent: Envelope[] = [];
+    const router = new Router({ logger: silentLogger(), clock: new SimulatedClock(), send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
+    const quick: Expert = { name: 'quick', description: 'test', topics: [], examples: ['quick'], recognise: () => true, answer: async () => 'ok' };
+    router.on('ASK_EXPERT', askExpertExchange({ skills: inProcessSkills([quick]), slots: new Slots(1), computeMs: 10000, agreeAfterMs: 0 }));
+    const req = request('quick one', 'sess-agree-0');
+    router.deliver(req, 'ASK_EXPERT', COORDINATOR);
+    await flush();
+    expect(sent.filter((e) => e.in_reply_to === req.reply_with).map((e) => e.performative)).to.deep.equal(['AGREE', 'INFORM']);
   });
 });
 
@@ -191,7 +229,7 @@ describe('Specialist [hosted] one provided machine for a host\'s agents', () => 
       recognise: (q) => q.startsWith('slow'),
       answer: () => { ran.push(who); const d = deferred<string>(); pending.push(d); return d.promise; },
     });
-    const deps = (who: string): CfpExchangeDeps => ({ skills: inProcessSkills([slow(who)]), slots: new Slots(1), offers: new Slots(4), computeMs: 10000, terms: () => ({ cost: 1, etaMs: 1, ttlMs: 1000 }) });
+    const deps = (who: string): CfpExchangeDeps => ({ skills: inProcessSkills([slow(who)]), slots: new Slots(1), offers: new Slots(4), computeMs: 10000, agreeAfterMs: 0, terms: () => ({ cost: 1, etaMs: 1, ttlMs: 1000 }) });
     const parts = new Map([['specialist-a', deps('a')], ['specialist-b', deps('b')]]);
     const shared = deps('shared');
     const ex = hostedExchanges((self) => (self === undefined ? shared : parts.get(self) ?? shared));

@@ -1,0 +1,154 @@
+// Group commit (issue 15; shared/store/group-commit.ts, transport/burst.ts): one SQLite
+// transaction per inbound burst. Driven like sm-ack.test.ts (the real @xmpp/stream-management
+// plugin, XmppTransport's inbox) over a real ExchangeStore and ReplayLedger on disk; a second
+// connection to each file sees only what is committed, i.e. what a kill -9 would leave.
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import streamManagement from '@xmpp/stream-management';
+import xml, { type Element } from '@xmpp/xml';
+import { expect } from 'chai';
+import { silentLogger } from '../../shared/log/index.js';
+import { ExchangeStore, GroupCommit, type Grouped, ReplayLedger } from '../../shared/store/index.js';
+import { fixInboundCounter, MAX_BURST, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
+
+type Mw = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
+
+class Entity extends EventEmitter {
+  status = 'online';
+  socket = null;
+  options = { service: 'xmpp://127.0.0.1:1', domain: 'localhost' };
+  reconnect = { stop: () => undefined };
+  sent: Element[] = [];
+  readonly incoming: Mw[] = [];
+  async start() {}
+  async stop() {}
+  async connect() {}
+  async open() {}
+  async disconnect() {}
+  hook() {}
+  async send(el: Element) {
+    this.sent.push(el);
+  }
+  parse(el: Element) {
+    const run = (i: number): Promise<unknown> => Promise.resolve(this.incoming[i]?.({ stanza: el }, () => run(i + 1)));
+    void run(0);
+    this.emit(['message', 'presence', 'iq'].includes(el.name) ? 'stanza' : 'nonza', el);
+  }
+  messages(): number {
+    return this.sent.filter((e) => e.name === 'message').length;
+  }
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const msg = (i: number) => xml('message', { from: 'presenter@localhost/parley', id: `m${i}` }, xml('body', {}, `{"n":${i}}`));
+
+function setup(opts: { failCommit?: boolean } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-group-'));
+  const store = new ExchangeStore(path.join(dir, 'x-exchanges.sqlite'));
+  const ledger = new ReplayLedger(path.join(dir, 'x-replay.sqlite'));
+  // What survives a kill -9: another connection reads only committed rows.
+  const outside = {
+    inbound: () => (new Database(path.join(dir, 'x-exchanges.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM inbound').get() as { n: number }).n,
+    seen: () => (new Database(path.join(dir, 'x-replay.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM seen').get() as { n: number }).n,
+  };
+  const entity = new Entity();
+  const sm = streamManagement({ entity, middleware: { use: (fn) => entity.incoming.push(fn), filter: () => undefined } });
+  sm.requestAckInterval = 0;
+  sm.enabled = true;
+  const gate = fixInboundCounter(entity, sm);
+  const t = new XmppTransport({ address: 'coordinator@localhost', entity: entity as unknown as XmppEntity, logger: silentLogger(), gate });
+  entity.emit('online');
+  let commits = 0;
+  const storeGroup = store.group();
+  const counted: Grouped = {
+    begin: () => storeGroup.begin(),
+    commit: () => {
+      commits += 1;
+      if (opts.failCommit) throw new Error('disk I/O error');
+      storeGroup.commit();
+    },
+    rollback: () => storeGroup.rollback(),
+  };
+  t.useGroupCommit(new GroupCommit([counted, ledger.group()]));
+  // What an agent does per envelope: the router's transaction (firstTime + snapshot), the ledger entry, an answer.
+  let handled = 0;
+  t.onMessage((m) => {
+    handled += 1;
+    const n = (JSON.parse(m.body ?? "{}") as { n: number }).n;
+    try {
+      store.atomically(() => {
+        store.firstTime(`presenter ${String(m.id)}`);
+        store.save(`conv-${n}`, { key: `conv-${n}` } as never);
+        if (n === 3) throw new Error('handler failed');
+      });
+    } catch {
+      // the error boundary answers; its writes were undone (savepoint)
+    }
+    ledger.record(`did:key:z ${String(m.id)}`, Date.now() + 60000, Date.now());
+    t.send({ to: 'presenter@localhost', type: 'normal', id: `r${n}`, thread: `c${n}`, body: `{"answer":${n}}` });
+  });
+  return { dir, store, ledger, entity, sm, t, outside, handled: () => handled, commits: () => commits };
+}
+
+describe('group commit [issue 15] one transaction per inbound burst; acks and answers after it', () => {
+  it('attack: in the middle of a burst nothing is committed, sent or acknowledged, so a kill -9 there loses nothing', async () => {
+    const s = setup();
+    for (let i = 1; i <= 6; i++) s.entity.parse(msg(i));
+    while (s.handled() < 4) await tick();
+    // A crash here: ejabberd still holds all six (h = 0) and delivers them again; no answer left.
+    s.entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(s.sm.inbound).to.equal(0);
+    expect(s.entity.messages()).to.equal(0);
+    expect(s.outside.inbound()).to.equal(0);
+    expect(s.outside.seen()).to.equal(0);
+    while (s.handled() < 6 || s.entity.messages() < 6) await tick();
+    expect(s.commits()).to.equal(1);
+    expect(s.outside.inbound()).to.equal(5); // stanza 3's own writes were rolled back to its savepoint
+    expect(s.outside.seen()).to.equal(6);
+    s.entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(s.sm.inbound).to.equal(6);
+  });
+
+  it('a lone stanza is committed, answered and acknowledged within its own burst', async () => {
+    const s = setup();
+    s.entity.parse(msg(1));
+    while (s.entity.messages() < 1) await tick();
+    expect(s.commits()).to.equal(1);
+    expect(s.outside.inbound()).to.equal(1);
+    s.entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(s.sm.inbound).to.equal(1);
+  });
+
+  it(`a long burst commits every ${MAX_BURST} stanzas`, async () => {
+    const s = setup();
+    const n = MAX_BURST + 6;
+    for (let i = 10; i < 10 + n; i++) s.entity.parse(msg(i));
+    while (s.entity.messages() < n) await tick();
+    expect(s.commits()).to.equal(2);
+    expect(s.outside.inbound()).to.equal(n);
+  });
+
+  it('a failed commit rolls the burst back, logs, and still answers and acknowledges (the process goes on)', async () => {
+    const s = setup({ failCommit: true });
+    for (let i = 1; i <= 2; i++) s.entity.parse(msg(i));
+    while (s.entity.messages() < 2) await tick();
+    expect(s.outside.seen()).to.equal(0); // the ledger after the failed store was rolled back too
+    s.entity.parse(xml('r', { xmlns: NS_SM }));
+    expect(s.sm.inbound).to.equal(2);
+  });
+
+  it('the transport stopping in a burst commits and answers what was handled; the rest stays unacknowledged for the next process', async () => {
+    const s = setup();
+    for (let i = 4; i <= 7; i++) s.entity.parse(msg(i));
+    while (s.handled() < 2) await tick();
+    await s.t.stop();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(s.handled()).to.equal(2);
+    expect(s.outside.inbound()).to.equal(2);
+    expect(s.entity.messages()).to.equal(2);
+    expect(s.sm.inbound).to.equal(2); // 6 and 7 are the server's to deliver again
+  });
+});
