@@ -12,6 +12,8 @@
 // nothing unacknowledged by the server, no inbound stanza waiting, and no traffic for `quietMs`.
 // Each agent checks on its own random phase, so a fleet does not move all at once. A move that
 // fails (the home node refuses the login) falls back to the failover path: the next node.
+// A XEP-0114 component has no resumption: it opens a second connection to its home node before
+// it closes the old one (returnHome below, component-move.ts), so it needs no quiet moment to start.
 import { portOpen } from '../ejabberd/index.js';
 import type { Logger } from '../log/index.js';
 import type { ComponentMove, MovableConnection } from './component-move.js';
