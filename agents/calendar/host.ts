@@ -61,7 +61,7 @@ const t0 = performance.now();
 const roster = installationRoster(config.home);
 useRoleBook(roster);
 const domain = calendarsDomain(config.domain);
-const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.calendarsComponentPort, endpoints: componentEndpoints(config, 'calendars'), logger });
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.calendarsComponentPort, endpoints: componentEndpoints(config, 'calendars'), returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'), logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const replay = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;

@@ -37,7 +37,7 @@ const rooms = loadRooms(config.home);
 const domain = roomsDomain(config.domain);
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 
-const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, endpoints: componentEndpoints(config), logger });
+const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, endpoints: componentEndpoints(config), returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'), logger });
 const host = new ComponentHost({ transport, domain: config.domain, logger });
 const ledger = new Ledger(ledgerDbFile(config));
 const stores: CalendarStore[] = [];

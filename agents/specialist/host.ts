@@ -109,7 +109,15 @@ if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
 }
 const tKeys = performance.now();
 
-const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger });
+// Back home after a failover (docs/cluster.md "Back home"), but not when sharded: ejabberd gives a
+// second connection another balancing slot of agents.<domain> (ejabberd_router_mnesia:register_route
+// takes the first free one), so ejabberd would route another slot's agents here, ones this process
+// has not claimed; with every slot taken the second connection gets no route at all, and closing the
+// old one would leave its slot empty, where ejabberd drops the stanzas without an error.
+const transport = componentTransport({
+  domain, password: componentSecret(config), host: '127.0.0.1', port: config.agentsComponentPort, endpoints: componentEndpoints(config, 'agents'), logger,
+  returnHomeMs: sharded ? 0 : envNumber('PARLEY_RETURN_HOME_MS'),
+});
 // The agents' REGISTERs go to the Registry in REGISTER_MANY batches, each still signed by its agent (register-batch.ts).
 const agentsByJid = new Map<string, Agent>();
 const batcher = envFlag('PARLEY_REGISTER_BATCH')

@@ -10,3 +10,4 @@ export {
   startIndex,
 } from './cluster.js';
 export { freePort, portOpen } from './ports.js';
+export { type ComponentConnection, type ComponentKind, componentConnections } from './component-sockets.js';

@@ -7,8 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadTunables, type ParleyConfig, paths } from '../config/index.js';
+import { type ComponentConnection, componentConnections } from '../ejabberd/index.js';
 import { connectedSessions } from '../ejabberd/operator.js';
-import { identify, jidOfName, roomsDomain } from '../runtime/index.js';
+import { agentsDomain, calendarsDomain, identify, jidOfName, roomsDomain } from '../runtime/index.js';
 import { SqliteDirectoryStore, type DirectoryRecord } from '../store/index.js';
 import type { ChildInfo } from '../supervisor/index.js';
 import { controlRequest } from '../supervisor/ipc.js';
@@ -27,7 +28,11 @@ export interface AgentRow {
   presence: Presence;
   /** Connected XMPP resources (full JIDs). */
   resources: string[];
-  /** The ejabberd node (Erlang node name) its first session is on; null when offline (issue #14: a cluster). */
+  /**
+   * The ejabberd node (Erlang node name) its first session is on, or for an agent hosted by a
+   * component process (rooms, a specialist host's virtual agents) the node that process's
+   * component connection goes to; null when offline or not known (issue #14: a cluster).
+   */
   node: string | null;
   /** The DF's entry; the lease runs lease_ms from the last REGISTER/HEARTBEAT (PARLEY_LEASE_MS). */
   df: { registered: boolean; registered_at: number | null; last_seen_ms_ago: number | null; lease_ms: number; lease_left_ms: number | null };
@@ -53,6 +58,24 @@ function directoryRecords(cfg: ParleyConfig): DirectoryRecord[] {
 export const componentJid = (cfg: ParleyConfig, name: string) =>
   (name === 'rooms' ? roomsDomain(cfg.domain) : name.startsWith('room-') ? jidOfName(name, cfg.domain) : undefined);
 
+/**
+ * The node of the component connection serving `jid` (rooms.<domain>, agents.<domain>,
+ * calendars.<domain>), read from the hosting process's sockets (component-sockets.ts): the rooms
+ * or calendar process, or the specialist host named like the agent (vs-0001 → agents-vs, or its
+ * shards agents-vs-*, when they all sit on one node). While a connection moves home the process
+ * holds two; the home one (lowest node) already carries its outbound stanzas.
+ */
+function componentNode(cfg: ParleyConfig, jid: string, children: ChildInfo[], conns: (pid: number) => ComponentConnection[]): string | null {
+  const at = jid.lastIndexOf('@'); // rooms.<domain> itself has no local part
+  const [local, host] = [jid.slice(0, Math.max(0, at)).toLowerCase(), jid.slice(at + 1).toLowerCase()];
+  const which = host === roomsDomain(cfg.domain) ? 'rooms' : host === agentsDomain(cfg.domain) ? 'agents' : host === calendarsDomain(cfg.domain) ? 'calendars' : undefined;
+  if (which === undefined) return null;
+  const owner = local.replace(/-\d+$/, '');
+  const hosts = children.filter((c) => c.pid !== null && (which !== 'agents' || c.name === `agents-${owner}` || c.name.startsWith(`agents-${owner}-`)));
+  const nodes = new Set(hosts.flatMap((c) => conns(c.pid as number).filter((x) => x.which === which).slice(0, 1).map((x) => x.nodeName)));
+  return nodes.size === 1 ? [...nodes][0] as string : null;
+}
+
 export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
   const sup = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
   // The console is supervised like an agent but is none: it has no account and sends no envelope.
@@ -62,6 +85,9 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
     .map((s) => ({ full: s.jid, node: s.node, id: identify(s.jid, cfg.domain) }))
     .filter((s) => !['person', 'foreign', 'admin'].includes(s.id.role));
   const nameOfChild = (c: ChildInfo) => identify(`${c.name}@${cfg.domain}`, cfg.domain).name;
+  // Each process's sockets read once per snapshot, not once per hosted agent.
+  const byPid = new Map<number, ComponentConnection[]>();
+  const conns = (pid: number) => byPid.get(pid) ?? byPid.set(pid, componentConnections(cfg, pid)).get(pid) as ComponentConnection[];
   const names = new Set([...children.map(nameOfChild), ...records.map((r) => r.profile.name), ...sessions.map((s) => s.id.name)]);
   const now = Date.now();
   const { leaseMs } = loadTunables(process.env, cfg.domain);
@@ -82,7 +108,7 @@ export async function agentSnapshot(cfg: ParleyConfig): Promise<AgentSnapshot> {
         : { name: null, status: sup ? 'unsupervised' : 'no-supervisor', pid: null, restarts: 0, uptime_s: null, kind: null, extra: false },
       presence: own.length ? 'online' : viaComponentUp ? 'component' : 'offline',
       resources: own.map((s) => s.full),
-      node: own[0]?.node ?? null,
+      node: own[0]?.node ?? (own.length === 0 && children.length > 0 ? componentNode(cfg, r?.profile.jid ?? viaComponent ?? '', children, conns) : null),
       df: { registered: r !== undefined, registered_at: r?.registered_at ?? null, last_seen_ms_ago: r ? now - r.last_seen : null, lease_ms: leaseMs, lease_left_ms: r ? Math.max(0, r.last_seen + leaseMs - now) : null },
     };
   });

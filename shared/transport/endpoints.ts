@@ -5,6 +5,8 @@ import { portOpen } from '../ejabberd/index.js';
 export class Endpoints {
   private readonly list: string[];
   private at = 0;
+  /** Where aimHome() was called from. */
+  private aimedFrom: number | undefined;
 
   /** `services` as xmpp://host:port, in the order to try them. */
   constructor(services: string[]) {
@@ -31,7 +33,20 @@ export class Endpoints {
 
   /** The next reconnect attempt (next()) goes home. */
   aimHome(): void {
+    this.aimedFrom = this.at;
     this.at = this.list.length - 1;
+  }
+
+  /** A component's move home failed: it is still connected where it was (component-move.ts). */
+  cancelAim(): void {
+    if (this.aimedFrom !== undefined) this.at = this.aimedFrom;
+    this.aimedFrom = undefined;
+  }
+
+  /** A component's connection to the home node is now the one in use (component-move.ts). */
+  arrivedHome(): void {
+    this.at = 0;
+    this.aimedFrom = undefined;
   }
 
   /** The next node (modulo their number): where a reconnect attempt goes. */

@@ -12,7 +12,11 @@
 // nothing unacknowledged by the server, no inbound stanza waiting, and no traffic for `quietMs`.
 // Each agent checks on its own random phase, so a fleet does not move all at once. A move that
 // fails (the home node refuses the login) falls back to the failover path: the next node.
+// A XEP-0114 component has no resumption: it opens a second connection to its home node before
+// it closes the old one (returnHome below, component-move.ts), so it needs no quiet moment to start.
 import { portOpen } from '../ejabberd/index.js';
+import type { Logger } from '../log/index.js';
+import type { ComponentMove, MovableConnection } from './component-move.js';
 import type { Endpoints } from './endpoints.js';
 
 export interface HomeWatch {
@@ -72,4 +76,46 @@ export class HomeReturn {
     this.w.move();
     return true;
   }
+}
+
+export interface ReturnHomeOptions {
+  endpoints: Endpoints;
+  /** PARLEY_RETURN_HOME_MS; 0: never. */
+  everyMs: number;
+  logger: Logger;
+  online(): boolean;
+  /** Nothing queued or unacknowledged either way (a client's move). */
+  settled(): boolean;
+  lastTrafficAt(): number;
+  /** A client's move: the reconnect goes home and resumes there. */
+  dropSocket(): void;
+  /** A component's move (XEP-0114 has no resumption): make-before-break. */
+  mover?: ComponentMove<MovableConnection> | undefined;
+}
+
+/** The return home of a transport: a client drops its socket and resumes; a component opens a second connection first. */
+export function returnHome(o: ReturnHomeOptions): HomeReturn {
+  const { mover, endpoints, logger } = o;
+  if (mover) {
+    return new HomeReturn({
+      endpoints, everyMs: o.everyMs,
+      // Opening the second connection needs no quiet moment; the old one is closed at one (component-move.ts).
+      quietMs: 0,
+      state: () => ({ online: o.online(), settled: !mover.moving, lastTrafficAt: 0 }),
+      move: () => {
+        logger.info({ service: endpoints.home }, 'home node back: opening a second component connection there (make-before-break)');
+        void mover.to(endpoints.home).then((r) => {
+          if (!r.moved) endpoints.cancelAim();
+        });
+      },
+    });
+  }
+  return new HomeReturn({
+    endpoints, everyMs: o.everyMs, quietMs: o.everyMs / 4,
+    state: () => ({ online: o.online(), settled: o.settled(), lastTrafficAt: o.lastTrafficAt() }),
+    move: () => {
+      logger.info({ service: endpoints.home }, 'home node back: moving there (XEP-0198 resumption)');
+      o.dropSocket();
+    },
+  });
 }

@@ -6,5 +6,6 @@ export { Endpoints } from './endpoints.js';
 export { type BurstCommit, BurstSends } from './burst.js';
 export { type BurstHook, Inbox, MAX_BURST } from './inbox.js';
 export { HomeReturn } from './home.js';
+export { ComponentMove, drainQuietMs, type MovableConnection, type MoveHost, type MoveResult } from './component-move.js';
 export { NS_SM, fixInboundCounter } from './sm-fix.js';
 export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';

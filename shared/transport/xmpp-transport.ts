@@ -6,67 +6,24 @@ import { EventEmitter } from 'node:events';
 import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
 import { useChunkSafeParsers } from './chunk-safe-parser.js';
+import { ComponentMove, drainQuietMs } from './component-move.js';
 import { Endpoints } from './endpoints.js';
-import { HomeReturn } from './home.js';
-import type { AckGate } from './sm-fix.js';
+import { type HomeReturn, returnHome } from './home.js';
+import { answerIq, type IqCaller, type IqHandler, type XmppEntity, type XmppTransportOptions } from './entity.js';
 import { type BurstCommit, BurstSends } from './burst.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
-/** The part of an xmpp.js entity this transport drives. */
-export interface XmppEntity extends EventEmitter {
-  status: string;
-  socket: (import('node:net').Socket & EventEmitter) | null;
-  options: { service: string; domain: string; lang?: string };
-  reconnect: { stop(): void };
-  start(): Promise<unknown>;
-  stop(): Promise<unknown>;
-  connect(service: string): Promise<unknown>;
-  open(opts: { domain: string; lang?: string }): Promise<unknown>;
-  send(el: Element): Promise<void>;
-  disconnect?(): Promise<unknown>;
-}
-
-/** xmpp.js's iq-callee (the part we use). */
-interface IqCallee {
-  get(ns: string, name: string, handler: (ctx: { stanza: Element; element: Element }) => unknown): void;
-  set(ns: string, name: string, handler: (ctx: { stanza: Element; element: Element }) => unknown): void;
-}
-
-/** xmpp.js's iq-caller (the part we use). */
-interface IqCaller {
-  request(el: Element, timeoutMs?: number): Promise<Element>;
-}
-
-export interface XmppTransportOptions {
-  address: string;
-  entity: XmppEntity;
-  logger: Logger;
-  /** Sent on every (re)connect, e.g. the client's initial presence. */
-  onOnline?: (transport: XmppTransport) => Promise<void>;
-  maxBackoffMs?: number;
-  /** Outbox bound: beyond it the oldest queued stanza is dropped and logged. */
-  maxQueued?: number;
-  /** XEP-0198: told when each message/presence is taken in and handled, so only handled ones are acked (sm-fix.ts). */
-  gate?: AckGate;
-  /**
-   * The nodes of an ejabberd cluster (xmpp://host:port), first the one to log in to: a lost
-   * stream reconnects to the next one (issue #14 §1). Absent: the entity's own service only.
-   */
-  endpoints?: string[];
-  /** Back to the first endpoint once it returns, checked about this often (home.ts); 0 or absent: never. */
-  returnHomeMs?: number;
-  /** XEP-0198: our stanzas the server has not acknowledged yet (xmpp.js outbound_q). */
-  unackedOut?: () => number;
-}
+export type { XmppEntity, XmppTransportOptions } from './entity.js';
 
 /** How long one reconnect attempt may take before it is abandoned and retried. */
 const ATTEMPT_DEADLINE_MS = 10_000;
 
 export class XmppTransport implements Transport {
   readonly address: string;
-  private readonly entity: XmppEntity;
+  /** The connection in use; a component's move home replaces it (component-move.ts). */
+  private entity: XmppEntity;
   private readonly log: Logger;
   private readonly events = new EventEmitter();
   private outbox: Element[] = [];
@@ -83,6 +40,12 @@ export class XmppTransport implements Transport {
   private readonly endpoints: Endpoints;
   private readonly home: HomeReturn;
   private lastTrafficAt = 0;
+  /** When each connection last received a stanza (two while a component moves home). */
+  private readonly inboundAt = new WeakMap<XmppEntity, { at: number; count: number }>();
+  private readonly iqHandlers: Array<[type: 'get' | 'set', ns: string, name: string, handler: IqHandler]> = [];
+  private readonly mover: ComponentMove<XmppEntity> | undefined;
+  /** Connections a component's move replaced (closing, or closed). */
+  private readonly retired = new WeakSet<XmppEntity>();
   /** Group commit around each inbound burst (useGroupCommit): its sends wait there for the commit. */
   private readonly burst: BurstSends;
 
@@ -93,36 +56,64 @@ export class XmppTransport implements Transport {
     this.entity.options.service = this.endpoints.current;
     this.log = opts.logger;
     this.events.setMaxListeners(50);
-    // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
-    this.entity.reconnect.stop();
-    // ltx's parser is quadratic in a read that ends inside a large <body> (chunk-safe-parser.ts).
-    useChunkSafeParsers(this.entity);
-    this.entity.on('error', (err: Error) => this.failed(err));
-    this.entity.on('status', (s: string) => {
-      if (s === 'connect') this.entity.socket?.setNoDelay(true);
-    });
-    this.entity.on('online', () => void this.onlineNow());
-    this.entity.on('disconnect', () => this.lost());
     this.burst = new BurstSends(this.log, (stanza) => this.enqueue(stanza));
     this.inbox = new Inbox(this.events, opts.gate, this.burst);
-    this.entity.on('stanza', (stanza: Element) => {
+    this.attach(this.entity);
+    const spare = opts.spare;
+    this.mover = spare && new ComponentMove<XmppEntity>({
+      open: (service) => this.attach(spare(service)),
+      current: () => this.entity,
+      adopt: (fresh) => this.adopt(fresh),
+      lastInbound: (c) => this.inboundAt.get(c)?.at ?? 0,
+      inboundCount: (c) => this.inboundAt.get(c)?.count ?? 0,
+      release: (c) => c.removeAllListeners().on('error', () => undefined),
+    }, { deadlineMs: ATTEMPT_DEADLINE_MS, quietMs: drainQuietMs(opts.returnHomeMs ?? 0), logger: this.log });
+    this.home = returnHome({
+      endpoints: this.endpoints, everyMs: opts.returnHomeMs ?? 0, logger: this.log, mover: this.mover,
+      online: () => this._status === 'online',
+      settled: () => this.queued === 0 && this.inbox.idle && (opts.unackedOut?.() ?? 0) === 0,
+      lastTrafficAt: () => this.lastTrafficAt,
+      dropSocket: () => this.entity.socket?.destroy(),
+    });
+  }
+
+  /** Wires `e`'s events; only the connection in use drives the status and the reconnect loop. */
+  private attach(e: XmppEntity): XmppEntity {
+    // Our own reconnect loop replaces xmpp.js's, which gives up after one failed attempt.
+    e.reconnect.stop();
+    // ltx's parser is quadratic in a read that ends inside a large <body> (chunk-safe-parser.ts).
+    useChunkSafeParsers(e);
+    for (const [type, ns, name, handler] of this.iqHandlers) answerIq(e, this.address, type, ns, name, handler);
+    // xmpp.js answers IQs (iq-callee: ping) on the connection they came in on. One that came in on
+    // a replaced connection, which is closing, is answered on the one in use.
+    const own = e.send.bind(e);
+    e.send = (el: Element) => (this.retired.has(e) && this.entity.status === 'online' ? this.entity.send(el) : own(el));
+    e.on('error', (err: Error) => (e === this.entity ? this.failed(err) : this.log.debug({ err: err.message }, 'xmpp error on a connection being replaced')));
+    e.on('status', (s: string) => {
+      if (s === 'connect') e.socket?.setNoDelay(true);
+    });
+    e.on('online', () => e === this.entity && void this.onlineNow());
+    e.on('disconnect', () => e === this.entity && this.lost());
+    e.on('stanza', (stanza: Element) => {
       this.lastTrafficAt = Date.now();
+      this.inboundAt.set(e, { at: this.lastTrafficAt, count: (this.inboundAt.get(e)?.count ?? 0) + 1 });
       this.inbox.dispatch(stanza);
     });
-    this.home = new HomeReturn({
-      endpoints: this.endpoints,
-      everyMs: opts.returnHomeMs ?? 0,
-      quietMs: (opts.returnHomeMs ?? 0) / 4,
-      state: () => ({
-        online: this._status === 'online',
-        settled: this.queued === 0 && this.inbox.idle && (opts.unackedOut?.() ?? 0) === 0,
-        lastTrafficAt: this.lastTrafficAt,
-      }),
-      move: () => {
-        this.log.info({ service: this.endpoints.home }, 'home node back: moving there (XEP-0198 resumption)');
-        this.entity.socket?.destroy();
-      },
-    });
+    return e;
+  }
+
+  /** A component's move home: `fresh` is online (its route registered), so outbound switches to it. */
+  private adopt(fresh: XmppEntity): boolean {
+    if (this.stopping || this._status !== 'online' || this.entity.status !== 'online') return false;
+    this.retired.add(this.entity);
+    this.entity = fresh;
+    this.endpoints.arrivedHome();
+    return true;
+  }
+
+  /** Where the connection in use goes (xmpp://host:port), for status and tests. */
+  get service(): string {
+    return this.entity.options.service;
   }
 
   get status(): TransportStatus {
@@ -167,6 +158,7 @@ export class XmppTransport implements Transport {
     this.inbox.close(); // what was handled is committed and answered before the stream closes; the rest comes again
     this.stopping = true;
     this.home.stop();
+    await this.mover?.stop();
     clearTimeout(this.attemptTimer);
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
@@ -204,11 +196,11 @@ export class XmppTransport implements Transport {
    * the handler's element is the result's child, an <error/> element makes an error reply
    * (xmpp.js iq-callee; unhandled IQs still get service-unavailable).
    */
-  onIq(type: 'get' | 'set', ns: string, name: string, handler: (stanza: Element, child: Element) => Promise<Element | undefined> | Element | undefined): void {
-    const callee = (this.entity as XmppEntity & { iqCallee?: IqCallee }).iqCallee;
-    if (!callee) throw new Error(`${this.address}: this transport answers no IQs`);
-    callee[type](ns, name, (ctx) => handler(ctx.stanza, ctx.element));
+  onIq(type: 'get' | 'set', ns: string, name: string, handler: IqHandler): void {
+    answerIq(this.entity, this.address, type, ns, name, handler);
+    this.iqHandlers.push([type, ns, name, handler]); // and on the connections a move opens
   }
+
 
   /** Sends an IQ request (get/set) and resolves with the result stanza (xmpp.js iq-caller); rejects on an error reply, a timeout or offline. */
   async iq(el: Element, timeoutMs = 10000): Promise<Element> {
