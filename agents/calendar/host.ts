@@ -22,7 +22,7 @@ import {
   warmUp, onProcessEnd,
 } from '../../shared/runtime/index.js';
 import { ComponentHost } from '../../shared/runtime/component-host.js';
-import { ExchangeStore, ReplayLedger } from '../../shared/store/index.js';
+import { ExchangeStore, GroupCommit, ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { VirtualCalendars } from './virtual.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
@@ -67,6 +67,9 @@ const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name
 const replay = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 // Durable like a calendar process (PARLEY_DURABLE=0: no snapshots, for benchmark comparisons).
 const exchanges = envFlag('PARLEY_DURABLE') ? new ExchangeStore(exchangeStoreFile(config, name)) : undefined;
+// The shared exchange store and replay ledger commit once per inbound burst (docs/runtime.md "Group commit");
+// a person's own store keeps its own transactions (its answers are kept once: shared/store/answered.ts).
+if (envFlag('PARLEY_GROUP_COMMIT')) transport.useGroupCommit(new GroupCommit(exchanges ? [exchanges.group()] : [], replay?.group()));
 const ledger = new Ledger(ledgerDbFile(config));
 const calendars = new VirtualCalendars({
   config, host, logger, telemetry, ledger,

@@ -26,7 +26,7 @@ import {
 import { ComponentHost, LeaseGroup, ShardClaims } from '../../shared/runtime/component-host.js';
 import { defaultSkillDirs, loadCatalogue, loadRoles } from '../../shared/skills/index.js';
 import { SkillHost } from '../../shared/skills/hosting.js';
-import { ReplayLedger } from '../../shared/store/index.js';
+import { GroupCommit, ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
 import { coordinatorLink, eventMachine } from './a2a.js';
 import { type CfpExchangeDeps, hostedExchanges, lostOffer, Slots, type SkillRunner } from './exchange.js';
@@ -126,6 +126,8 @@ const batcher = envFlag('PARLEY_REGISTER_BATCH')
 const host = new ComponentHost({ transport: batcher?.transport ?? transport, domain: config.domain, logger });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
+// One commit of the shared replay ledger per inbound burst (docs/runtime.md "Group commit").
+if (ledger && envFlag('PARLEY_GROUP_COMMIT')) transport.useGroupCommit(new GroupCommit([], ledger.group()));
 const trust = new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) });
 
 // One skill pool for the host. A skill's delegation (ctx.a2a) goes out as the virtual agent that
