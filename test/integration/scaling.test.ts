@@ -69,7 +69,7 @@ describe('Scaling [end to end] roles, automatic spawning, scale-down and delegat
     expect(row('Sessions'), r.stdout).to.match(/^Sessions\s+sessions\s+-\s+ready pid \d+\s+yes \(heard [\d.]+ s ago\)\s+online \(1\)\s+parley\d+@\S+\s+ok/);
     expect(row('Coordinator'), r.stdout).to.match(/^Coordinator\s+coordinator\s+-\s+ready pid \d+\s+-\s+online \(1\)\s+parley\d+@\S+\s+ok/);
     // Rooms have no c2s session: the Room component answers for them (presence "component").
-    for (const room of r.stdout.split('\n').filter((l) => l.startsWith('room-'))) expect(room).to.match(/\s+room\s+.*component\)?\s+-\s+ok [\d.]+ ms/);
+    for (const room of r.stdout.split('\n').filter((l) => l.startsWith('room-'))) expect(room).to.match(/\s+room\s+.*component\)?\s+parley\d+@\S+\s+ok [\d.]+ ms/);
     expect(r.stdout, r.stdout).to.match(/\d+ agents, \d+ online and answering pings\n$/);
     console.log(r.stdout.trim().split('\n').map((l) => `      ${l}`).join('\n'));
   });
