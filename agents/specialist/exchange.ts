@@ -6,7 +6,7 @@ import { type AnyActorRef, fromPromise } from 'xstate';
 import { agoraError, type Envelope, replyTo } from '../../shared/acl/index.js';
 import type { ExchangeFactory } from '../../shared/runtime/index.js';
 import { envNumber } from '../../shared/config/index.js';
-import { askExpertMachine, DEFAULT_AGREE_AFTER_MS, type AskInput, type ComputeInput, type ComputeOutput, type RecogniseInput } from './machine.js';
+import { askExpertMachine, type AskInput, type ComputeInput, type ComputeOutput, type RecogniseInput } from './machine.js';
 import { offerMachine, type OfferInput, type OfferTerms } from './offer-machine.js';
 
 /** Counts exchanges between acceptance and their end; over the limit the specialist REFUSEs busy. */
@@ -67,7 +67,7 @@ function provided(depsOf: Resolve<AskExchangeDeps>) {
 }
 
 let agreeAfter: number | undefined;
-const agreeAfterMs = (): number => (agreeAfter ??= envNumber('PARLEY_SPECIALIST_AGREE_AFTER_MS', process.env, DEFAULT_AGREE_AFTER_MS));
+const agreeAfterMs = (): number => (agreeAfter ??= envNumber('PARLEY_SPECIALIST_AGREE_AFTER_MS'));
 
 export function askExpertExchange(deps: AskExchangeDeps): ExchangeFactory {
   return askFactory(askExpertMachine.provide(provided(() => deps)), () => deps);

@@ -1,10 +1,10 @@
 // One ASK_EXPERT exchange, Specialist side (seed contract §2.3; FIPA SC00026 request protocol):
 // REFUSE at once when busy; otherwise recognise (which skill takes the question; none →
 // REFUSE OUT_OF_SCOPE), AGREE and then exactly one of INFORM RESULT, FAILURE INVALID_ARGS |
-// INTERNAL_ERROR | TIMEOUT. The AGREE waits `agreeAfterMs` for the skill: an answer ready by then
-// goes out alone (SC00026 §2: "the agree message may be optional … if the requested action is very
-// quick"; the Coordinator takes a RESULT without one), which saves two signed envelopes per
-// question, this AGREE and the Coordinator's AGREE {by} to the Presenter (issue 15). A CANCEL from the Coordinator (in_reply_to = the request) ends the
+// INTERNAL_ERROR | TIMEOUT. With `agreeAfterMs` (opt-in) the AGREE waits that long for the skill:
+// an answer ready by then goes out alone (SC00026 §2: "the agree message may be optional … if the
+// requested action is very quick"; the Coordinator takes a RESULT without one), which saves two
+// signed envelopes per question, this AGREE and the Coordinator's AGREE {by} to the Presenter. A CANCEL from the Coordinator (in_reply_to = the request) ends the
 // exchange silently (SC00026 §2: the cancel meta-protocol). `busy` is decided by the factory in
 // exchange.ts; recognition and the computation are invoked promise actors (they run in the
 // skills' worker threads) and the slot release an action, all provided there.
@@ -49,9 +49,6 @@ export interface AskInput extends ExchangeInput {
   /** How long the AGREE waits for the answer (0: AGREE at once); below the Coordinator's AGREE timeout (3 s). */
   agreeAfterMs?: number;
 }
-
-/** PARLEY_SPECIALIST_AGREE_AFTER_MS's default. */
-export const DEFAULT_AGREE_AFTER_MS = 250;
 
 interface AskContext extends AskInput {
   question: string;

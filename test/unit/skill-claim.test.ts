@@ -161,7 +161,7 @@ describe('Specialist [claim] the FIPA contract holds with the run started at rec
   }
 
   it('INFORM RESULT alone when the run is done before the AGREE was due; AGREE then INFORM when agreeing at once', async () => {
-    const sent = await exchange('stamp', 'stamp please');
+    const sent = await exchange('stamp', 'stamp please', 250);
     expect(sent.map((e) => e.performative)).to.deep.equal(['INFORM']);
     expect((sent[0]?.content as { result: { answer: string } }).result.answer).to.equal('stamped stamp please');
     const agreed = await exchange('stamp', 'stamp please', 0);

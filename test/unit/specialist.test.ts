@@ -6,7 +6,7 @@ import { silentLogger } from '../../shared/log/index.js';
 import { Router } from '../../shared/runtime/index.js';
 import { askExpertExchange, type CfpExchangeDeps, hostedExchanges, Slots } from '../../agents/specialist/exchange.js';
 import { type Expert, inProcessSkills } from '../../shared/skills/expert.js';
-import { askExpertMachine, DEFAULT_AGREE_AFTER_MS, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
+import { askExpertMachine, type ComputeInput, type ComputeOutput } from '../../agents/specialist/machine.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
 const COORDINATOR = { jid: 'coordinator@localhost', name: 'Coordinator', role: 'coordinator' as const };
@@ -125,6 +125,9 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
   });
 });
 
+/** PARLEY_SPECIALIST_AGREE_AFTER_MS as measured in docs/bench.md stop 26 (opt-in; the default 0 agrees at once). */
+const DEFAULT_AGREE_AFTER_MS = 250;
+
 describe('Specialist [slots] concurrency through the router', () => {
   function harness(limit: number) {
     const pending: Array<ReturnType<typeof deferred<string>>> = [];
@@ -137,7 +140,7 @@ describe('Specialist [slots] concurrency through the router', () => {
     const slots = new Slots(limit);
     const clock = new SimulatedClock();
     const router = new Router({ logger: silentLogger(), clock, send: (e) => sent.push(e), note: () => undefined, crashed: () => undefined });
-    router.on('ASK_EXPERT', askExpertExchange({ skills: inProcessSkills([slow]), slots, computeMs: 10000 }));
+    router.on('ASK_EXPERT', askExpertExchange({ skills: inProcessSkills([slow]), slots, computeMs: 10000, agreeAfterMs: DEFAULT_AGREE_AFTER_MS }));
     const ask = (q: string, n: number) => {
       const req = request(q, `sess-slots-${n}`);
       router.deliver(req, 'ASK_EXPERT', COORDINATOR);
