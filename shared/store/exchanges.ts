@@ -80,10 +80,6 @@ export class ExchangeStore {
       this.stmts.remove.run(this.prefix + key);
       if (sends.length > 0) this.stmts.finish.run(this.prefix + key, JSON.stringify(sends), this.now());
     });
-    // In a group commit (group-commit.ts) the tombstone is committed now, not at the burst's end:
-    // the answers it holds are resent after a kill -9 even if the process dies before the burst
-    // ends, as when every envelope had its own transaction (a sessions crash row lost an answer so).
-    if (sends.length > 0) this.root.grouped?.checkpoint();
     if (++this.root.writes % 1000 === 0) this.root.prune();
   }
 

@@ -18,8 +18,6 @@ export interface Grouped {
   begin(): boolean;
   commit(): void;
   rollback(): void;
-  /** Inside an open group: COMMIT what it wrote so far and BEGIN again (a finished exchange's tombstone). */
-  checkpoint(): void;
 }
 
 export function groupOn(db: Db): Grouped {
@@ -38,11 +36,6 @@ export function groupOn(db: Db): Grouped {
     },
     commit: () => end('COMMIT'),
     rollback: () => end('ROLLBACK'),
-    checkpoint() {
-      if (!open || !db.open || !db.inTransaction) return;
-      db.exec('COMMIT');
-      db.exec('BEGIN');
-    },
   };
 }
 
