@@ -2,45 +2,17 @@
 // transaction per inbound burst. Driven like sm-ack.test.ts (the real @xmpp/stream-management
 // plugin, XmppTransport's inbox) over a real ExchangeStore and ReplayLedger on disk; a second
 // connection to each file sees only what is committed, i.e. what a kill -9 would leave.
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import streamManagement from '@xmpp/stream-management';
-import xml, { type Element } from '@xmpp/xml';
+import xml from '@xmpp/xml';
 import { expect } from 'chai';
+import { FakeEntity } from '../support/fake-entity.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { ExchangeStore, GroupCommit, type Grouped, ReplayLedger } from '../../shared/store/index.js';
 import { fixInboundCounter, MAX_BURST, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
-
-type Mw = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
-
-class Entity extends EventEmitter {
-  status = 'online';
-  socket = null;
-  options = { service: 'xmpp://127.0.0.1:1', domain: 'localhost' };
-  reconnect = { stop: () => undefined };
-  sent: Element[] = [];
-  readonly incoming: Mw[] = [];
-  async start() {}
-  async stop() {}
-  async connect() {}
-  async open() {}
-  async disconnect() {}
-  hook() {}
-  async send(el: Element) {
-    this.sent.push(el);
-  }
-  parse(el: Element) {
-    const run = (i: number): Promise<unknown> => Promise.resolve(this.incoming[i]?.({ stanza: el }, () => run(i + 1)));
-    void run(0);
-    this.emit(['message', 'presence', 'iq'].includes(el.name) ? 'stanza' : 'nonza', el);
-  }
-  messages(): number {
-    return this.sent.filter((e) => e.name === 'message').length;
-  }
-}
 
 const tick = () => new Promise((r) => setImmediate(r));
 const msg = (i: number) => xml('message', { from: 'presenter@localhost/parley', id: `m${i}` }, xml('body', {}, `{"n":${i}}`));
@@ -54,7 +26,7 @@ function setup(opts: { failCommit?: boolean } = {}) {
     inbound: () => (new Database(path.join(dir, 'x-exchanges.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM inbound').get() as { n: number }).n,
     seen: () => (new Database(path.join(dir, 'x-replay.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM seen').get() as { n: number }).n,
   };
-  const entity = new Entity();
+  const entity = new FakeEntity();
   const sm = streamManagement({ entity, middleware: { use: (fn) => entity.incoming.push(fn), filter: () => undefined } });
   sm.requestAckInterval = 0;
   sm.enabled = true;

@@ -1,47 +1,18 @@
 // XEP-0198 acks only what was handled (issue 12): the real @xmpp/stream-management plugin, driven
 // the way @xmpp/connection drives it (each parsed element runs the middleware, then is emitted as
 // 'stanza' or 'nonza', synchronously), with XmppTransport's one-stanza-per-turn inbox behind it.
-import { EventEmitter } from 'node:events';
 import streamManagement from '@xmpp/stream-management';
 import xml, { type Element } from '@xmpp/xml';
 import { expect } from 'chai';
+import { FakeEntity } from '../support/fake-entity.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { fixInboundCounter, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
-
-type Mw = (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown;
-
-class Entity extends EventEmitter {
-  status = 'online';
-  socket = null;
-  options = { service: 'xmpp://127.0.0.1:1', domain: 'localhost' };
-  reconnect = { stop: () => undefined };
-  sent: Element[] = [];
-  readonly incoming: Mw[] = [];
-  async start() {}
-  async stop() {}
-  async connect() {}
-  async open() {}
-  async disconnect() {}
-  hook() {}
-  async send(el: Element) {
-    this.sent.push(el);
-  }
-  /** @xmpp/connection _onElement: middleware, then 'stanza'/'nonza', in one synchronous call. */
-  parse(el: Element) {
-    const run = (i: number): Promise<unknown> => Promise.resolve(this.incoming[i]?.({ stanza: el }, () => run(i + 1)));
-    void run(0);
-    this.emit(['message', 'presence', 'iq'].includes(el.name) ? 'stanza' : 'nonza', el);
-  }
-  acks(): number[] {
-    return this.sent.filter((e) => e.name === 'a').map((e) => Number(e.attrs.h));
-  }
-}
 
 const tick = () => new Promise((r) => setImmediate(r));
 const msg = (i: number) => xml('message', { from: 'coordinator@localhost/parley', id: `m${i}` }, xml('body', {}, `{"n":${i}}`));
 
 function setup(withGate: boolean) {
-  const entity = new Entity();
+  const entity = new FakeEntity();
   const sm = streamManagement({ entity, middleware: { use: (fn) => entity.incoming.push(fn), filter: () => undefined } });
   sm.requestAckInterval = 0; // no timers in a unit test
   sm.enabled = true;
