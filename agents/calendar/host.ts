@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { assertPerson, calendarsDir, ledgerDbFile, listCalendarPeople } from '../../shared/calendar/config.js';
 import { Ledger } from '../../shared/calendar/index.js';
-import { loadTunables, envFlag, envNumber, loadConfig, paths } from '../../shared/config/index.js';
+import { loadTunables, envFlag, envNumber, envString, loadConfig, paths } from '../../shared/config/index.js';
 import { componentEndpoints, componentSecret } from '../../shared/ejabberd/index.js';
 import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
@@ -62,7 +62,7 @@ const roster = installationRoster(config.home);
 useRoleBook(roster);
 const domain = calendarsDomain(config.domain);
 const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.calendarsComponentPort, endpoints: componentEndpoints(config, 'calendars'), returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'), logger });
-const host = new ComponentHost({ transport, domain: config.domain, logger });
+const host = new ComponentHost({ transport, domain: config.domain, logger, peerResource: envString('PARLEY_RESOURCE') });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const replay = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 // Durable like a calendar process (PARLEY_DURABLE=0: no snapshots, for benchmark comparisons).

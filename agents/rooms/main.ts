@@ -8,7 +8,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { fromPromise } from 'xstate';
 import { ledgerDbFile } from '../../shared/calendar/config.js';
 import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
-import { loadTunables, loadConfig, paths, envNumber } from '../../shared/config/index.js';
+import { loadTunables, loadConfig, paths, envNumber, envString } from '../../shared/config/index.js';
 import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
@@ -38,7 +38,7 @@ const domain = roomsDomain(config.domain);
 const handleMs = envNumber('PARLEY_CALENDAR_HANDLE_MS');
 
 const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.componentPort, endpoints: componentEndpoints(config), returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'), logger });
-const host = new ComponentHost({ transport, domain: config.domain, logger });
+const host = new ComponentHost({ transport, domain: config.domain, logger, peerResource: envString('PARLEY_RESOURCE') });
 const ledger = new Ledger(ledgerDbFile(config));
 const stores: CalendarStore[] = [];
 

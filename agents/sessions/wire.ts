@@ -9,7 +9,7 @@ import type { AgentProfile, SessionsManifest } from '../../shared/contracts/inde
 import { pinnedDids } from '../../shared/identity/index.js';
 import { type Booted, type Answer, answerOnceMachine, type HandlerInput } from '../../shared/runtime/index.js';
 import { registerWithDf } from '../../shared/runtime/registration.js';
-import { requestKey } from '../../shared/store/index.js';
+import { groupOn, requestKey } from '../../shared/store/index.js';
 import { packageVersion } from '../../shared/runtime/repo-root.js';
 import { parseSessionCommand, PLAN_SCHEMA, type SessionLimits, SessionService, sessionsDbFile, SessionStore } from '../../shared/sessions/index.js';
 import { chatCommand } from './chat.js';
@@ -37,6 +37,10 @@ export function wireSessions(booted: Booted, heartbeatMs: number): { service: Se
   const { agent, config, logger } = booted;
   const limits = sessionLimits();
   const store = new SessionStore(sessionsDbFile(config));
+  // A step and its stored answer commit with the inbound burst, before the exchange that records
+  // it was handled (group-commit.ts): a kill -9 before the commit leaves the step unapplied and
+  // the line to ejabberd's redelivery, never applied with the person told it timed out.
+  booted.groupWith(groupOn(store.db));
   const service = new SessionService(store, limits);
   // Answered once: a restored exchange re-runs its handler after a crash (shared/store/answered.ts).
   const request = answerOnceMachine.provide({

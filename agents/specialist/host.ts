@@ -123,7 +123,7 @@ const agentsByJid = new Map<string, Agent>();
 const batcher = envFlag('PARLEY_REGISTER_BATCH')
   ? new RegisterBatcher({ transport, domain: config.domain, registryJid: jidOfName('Registry', config.domain), agentOf: (jid) => agentsByJid.get(jid.toLowerCase()), logger })
   : undefined;
-const host = new ComponentHost({ transport: batcher?.transport ?? transport, domain: config.domain, logger });
+const host = new ComponentHost({ transport: batcher?.transport ?? transport, domain: config.domain, logger, peerResource: envString('PARLEY_RESOURCE') });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const ledger = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 // One commit of the shared replay ledger per inbound burst (docs/runtime.md "Group commit").

@@ -7,7 +7,7 @@ import {
 } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
 import type { InboundMessage, Transport } from '../transport/index.js';
-import { identify, type Identity, jidOfName } from './names.js';
+import { addressOf, identify, type Identity, jidOfName } from './names.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -32,6 +32,8 @@ export interface AgentOptions {
   rateLimit?: RateLimiter;
   /** Envelopes held while the transport is down, signed when it is back (oldest dropped beyond). */
   maxHeld?: number;
+  /** The resource agents log in with (PARLEY_RESOURCE): envelopes to accounts of `domain` go to that full JID (names.ts addressOf). */
+  peerResource?: string;
 }
 
 /**
@@ -218,7 +220,7 @@ export class Agent {
     const to = toJid ?? jidOfName(envelope.receiver, this.opts.domain);
     for (const observe of this.sentObservers) observe(envelope, to);
     this.opts.transport.send({
-      to,
+      to: addressOf(to, this.opts.domain, this.opts.peerResource),
       type: 'normal',
       id: envelope.reply_with,
       thread: envelope.conversation_id,

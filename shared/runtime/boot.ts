@@ -90,6 +90,7 @@ export function createAgent(opts: BootOptions): Booted {
     readsChat: opts.readsChat,
     onChat: opts.onChat,
     persist: opts.persist ?? store,
+    peerResource: resource,
     // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
     signing: signingFor(config, opts.account, { roster, ...(opts.firstUse ? { firstUse: opts.firstUse } : {}) }),
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).

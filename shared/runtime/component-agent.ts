@@ -45,6 +45,8 @@ export interface ComponentHostOptions {
   /** The XMPP domain of the installation (not the component's subdomain). */
   domain: string;
   logger: Logger;
+  /** PARLEY_RESOURCE: the hosted agents address the c2s agents at that full JID (names.ts addressOf). */
+  peerResource?: string;
 }
 
 export class ComponentHost {
@@ -71,6 +73,7 @@ export class ComponentHost {
       ...(o.clock ? { clock: o.clock } : {}),
       ...(o.signing ? { signing: o.signing } : {}),
       ...(o.persist ? { persist: o.persist } : {}),
+      ...(this.opts.peerResource !== undefined ? { peerResource: this.opts.peerResource } : {}),
     });
     this.views.set(key, view);
     this.agents.set(key, agent);

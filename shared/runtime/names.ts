@@ -87,6 +87,20 @@ export function jidOfName(name: string, domain: string): string {
   return `${name}@${domain}`;
 }
 
+/**
+ * Where a stanza for `jid` goes: an account of the c2s `domain` (every agent logs in with the one
+ * fixed `resource`, PARLEY_RESOURCE) is addressed at that full JID. ejabberd 23.01 hands a message
+ * for a full JID to the session bound there even before its initial presence, and sends it on as to
+ * the bare JID (RFC 6121 §8.5.3.2.1) when no such session exists. The bare JID lost requests: a
+ * killed agent's unacknowledged stanzas, re-routed when its restarted process binds and replaces the
+ * session (mod_stream_mgmt route_unacked_stanzas), found no available resource yet and went to
+ * offline storage, where the new session's first presence had already looked (docs/runtime.md).
+ */
+export function addressOf(jid: string, domain: string, resource: string | undefined): string {
+  if (!resource || jid.includes('/')) return jid;
+  return jid.slice(jid.indexOf('@') + 1).toLowerCase() === domain.toLowerCase() ? `${jid}/${resource}` : jid;
+}
+
 export function nameOfJid(jid: string, domain: string): string {
   return identify(jid, domain).name;
 }

@@ -40,24 +40,30 @@ export function groupOn(db: Db): Grouped {
 }
 
 /**
- * Several connections committed in order. The exchange store comes before the replay ledger: a
- * ledger entry committed without the exchange it belongs to would refuse ejabberd's redelivered
- * copy as REPLAYED while nothing of its handling survived (the failure the single-transaction
- * tombstone of exchanges.ts also closes).
+ * Several connections committed in order: first the files holding a handling's effects (the
+ * sessions, the KB's facts, the Presenter's thread owners: add()), then the exchange store, which
+ * records that the envelope was handled and holds its tombstone, then the replay ledger. A kill -9
+ * between two commits then leaves an effect without its record, never a record without its effect:
+ * ejabberd's redelivered copy is handled again and the effect's own once-table (answered.ts)
+ * answers it as before. The other order let a committed tombstone tell a person "added" for a
+ * session step whose commit died, and a ledger entry committed without its exchange would refuse
+ * the redelivered copy as REPLAYED while nothing of its handling survived.
  */
 export class GroupCommit {
   private open = false;
   private readonly parts: Grouped[];
+  /** How many effect files add() put at the front. */
+  private effects = 0;
 
-  /** `parts` commit in order, then `last` (the replay ledger: after whatever its entries vouch for). */
+  /** `parts` (the exchange store) commit in order, then `last` (the replay ledger: after whatever its entries vouch for). */
   constructor(parts: readonly Grouped[], private readonly last?: Grouped) {
     this.parts = [...parts];
     if (last) this.parts.push(last);
   }
 
-  /** Another file written by the same handling (the KB's facts): committed before `last`. */
+  /** A file of the handling's effects (the sessions, the KB's facts): committed before every part given to the constructor. */
   add(part: Grouped): void {
-    this.parts.splice(this.last ? this.parts.length - 1 : this.parts.length, 0, part);
+    this.parts.splice(this.effects++, 0, part);
   }
 
   /** True when at least one part opened a transaction: the caller then holds acks and sends until commit(). */

@@ -11,7 +11,7 @@ import xml from '@xmpp/xml';
 import { expect } from 'chai';
 import { FakeEntity } from '../support/fake-entity.js';
 import { silentLogger } from '../../shared/log/index.js';
-import { ExchangeStore, GroupCommit, type Grouped, ReplayLedger } from '../../shared/store/index.js';
+import { AnsweredRequests, ExchangeStore, GroupCommit, type Grouped, groupOn, openDb, ReplayLedger } from '../../shared/store/index.js';
 import { fixInboundCounter, MAX_BURST, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -21,9 +21,13 @@ function setup(opts: { failCommit?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-group-'));
   const store = new ExchangeStore(path.join(dir, 'x-exchanges.sqlite'));
   const ledger = new ReplayLedger(path.join(dir, 'x-replay.sqlite'));
+  // A file of the handling's effects, as the sessions agent's (agents/sessions/wire.ts): a step and its stored answer.
+  const effectsDb = openDb(path.join(dir, 'x-effects.sqlite'));
+  const effects = new AnsweredRequests(effectsDb);
   // What survives a kill -9: another connection reads only committed rows.
   const outside = {
     inbound: () => (new Database(path.join(dir, 'x-exchanges.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM inbound').get() as { n: number }).n,
+    answered: () => (new Database(path.join(dir, 'x-effects.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM answered').get() as { n: number }).n,
     seen: () => (new Database(path.join(dir, 'x-replay.sqlite'), { readonly: true }).prepare('SELECT count(*) AS n FROM seen').get() as { n: number }).n,
   };
   const entity = new FakeEntity();
@@ -44,7 +48,9 @@ function setup(opts: { failCommit?: boolean } = {}) {
     },
     rollback: () => storeGroup.rollback(),
   };
-  t.useGroupCommit(new GroupCommit([counted, ledger.group()]));
+  const group = new GroupCommit([counted], ledger.group());
+  group.add(groupOn(effectsDb));
+  t.useGroupCommit(group);
   // What an agent does per envelope: the router's transaction (firstTime + snapshot), the ledger entry, an answer.
   let handled = 0;
   t.onMessage((m) => {
@@ -59,6 +65,7 @@ function setup(opts: { failCommit?: boolean } = {}) {
     } catch {
       // the error boundary answers; its writes were undone (savepoint)
     }
+    effects.once(`presenter|${String(m.id)}`, () => ({ step: n }));
     ledger.record(`did:key:z ${String(m.id)}`, Date.now() + 60000, Date.now());
     t.send({ to: 'presenter@localhost', type: 'normal', id: `r${n}`, thread: `c${n}`, body: `{"answer":${n}}` });
   });
@@ -75,11 +82,13 @@ describe('group commit [issue 15] one transaction per inbound burst; acks and an
     expect(s.sm.inbound).to.equal(0);
     expect(s.entity.messages()).to.equal(0);
     expect(s.outside.inbound()).to.equal(0);
+    expect(s.outside.answered()).to.equal(0); // no session step applied that the person could be told timed out
     expect(s.outside.seen()).to.equal(0);
     while (s.handled() < 6 || s.entity.messages() < 6) await tick();
     expect(s.commits()).to.equal(1);
     expect(s.outside.inbound()).to.equal(5); // stanza 3's own writes were rolled back to its savepoint
     expect(s.outside.seen()).to.equal(6);
+    expect(s.outside.answered()).to.equal(6);
     s.entity.parse(xml('r', { xmlns: NS_SM }));
     expect(s.sm.inbound).to.equal(6);
   });
@@ -124,7 +133,7 @@ describe('group commit [issue 15] one transaction per inbound burst; acks and an
     expect(s.sm.inbound).to.equal(2); // 6 and 7 are the server's to deliver again
   });
 
-  it('a file added later (the KB\'s facts) commits before the replay ledger; a failure there rolls the ledger back', () => {
+  it('a file of effects added later (the sessions, the KB\'s facts) commits first, before the exchange store and the replay ledger; a failure there rolls them back', () => {
     const order: string[] = [];
     const part = (name: string, fail = false): Grouped => ({
       begin: () => true,
@@ -138,12 +147,12 @@ describe('group commit [issue 15] one transaction per inbound burst; acks and an
     ok.add(part('facts'));
     expect(ok.begin()).to.equal(true);
     ok.commit();
-    expect(order).to.deep.equal(['commit exchanges', 'commit facts', 'commit ledger']);
+    expect(order).to.deep.equal(['commit facts', 'commit exchanges', 'commit ledger']);
     order.length = 0;
-    const bad = new GroupCommit([], part('ledger'));
+    const bad = new GroupCommit([part('exchanges')], part('ledger'));
     bad.add(part('facts', true));
     bad.begin();
     expect(() => bad.commit()).to.throw('facts failed');
-    expect(order).to.deep.equal(['rollback facts', 'rollback ledger']);
+    expect(order).to.deep.equal(['rollback facts', 'rollback exchanges', 'rollback ledger']);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  identify, jidOfName, nameOfJid, type Role, allowedSenders, KIND_POLICY, kindsWithoutPolicy,
+  addressOf, identify, jidOfName, nameOfJid, type Role, allowedSenders, KIND_POLICY, kindsWithoutPolicy,
   mayInitiate, mayReply, mayTalk, needsAssignment,
 } from '../../shared/runtime/index.js';
 import { CONTENT_KINDS, MESSAGE_KINDS, ROLES } from '../../shared/contracts/index.js';
@@ -180,5 +180,17 @@ describe('names [roles] from enrolment, never from the account name', () => {
       expect(identify('mallory@localhost', D).role).to.equal('person');
       expect(identify('coordinator@localhost', D).role).to.equal('coordinator');
     });
+  });
+});
+
+describe('names [addressOf] envelopes to the c2s agents go to their fixed resource', () => {
+  it('an account of the domain gets the resource (a restarted agent\'s re-routed requests skip offline storage); others stay as they are', () => {
+    expect(addressOf('sessions@localhost', D, 'parley')).to.equal('sessions@localhost/parley');
+    expect(addressOf('Coordinator@LocalHost', D, 'parley')).to.equal('Coordinator@LocalHost/parley');
+    expect(addressOf('alice@localhost/phone', D, 'parley')).to.equal('alice@localhost/phone');
+    expect(addressOf('math@agents.localhost', D, 'parley')).to.equal('math@agents.localhost');
+    expect(addressOf('lobby@rooms.localhost', D, 'parley')).to.equal('lobby@rooms.localhost');
+    expect(addressOf('bob@evil.example', D, 'parley')).to.equal('bob@evil.example');
+    expect(addressOf('sessions@localhost', D, undefined)).to.equal('sessions@localhost');
   });
 });
