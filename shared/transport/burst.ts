@@ -19,6 +19,7 @@ export interface BurstCommit {
 export class BurstSends implements BurstHook {
   private group: BurstCommit | undefined;
   private held: Element[] = [];
+  private waiters: Array<() => void> = [];
 
   /** `send`: how a held stanza finally goes (the transport's outbox path). */
   constructor(private readonly log: Logger, private readonly send: (stanza: Element) => void) {}
@@ -37,6 +38,16 @@ export class BurstSends implements BurstHook {
     if (!this.group?.active) return false;
     this.held.push(stanza);
     return true;
+  }
+
+  /**
+   * Resolves once the messages held now have gone out (at once when none are held). An IQ result
+   * waits for it: a reply sent straight to the socket overtook the chat line the same handling
+   * had sent into the burst (an ad-hoc command's answer reached the person after its IQ result).
+   */
+  afterHeld(): Promise<void> {
+    if (this.held.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   begin(): boolean {
@@ -59,5 +70,8 @@ export class BurstSends implements BurstHook {
     const out = this.held;
     this.held = [];
     for (const stanza of out) this.send(stanza);
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

@@ -197,8 +197,14 @@ export class XmppTransport implements Transport {
    * (xmpp.js iq-callee; unhandled IQs still get service-unavailable).
    */
   onIq(type: 'get' | 'set', ns: string, name: string, handler: IqHandler): void {
-    answerIq(this.entity, this.address, type, ns, name, handler);
-    this.iqHandlers.push([type, ns, name, handler]); // and on the connections a move opens
+    // The result leaves after the messages its handling sent into an open burst (burst.ts afterHeld).
+    const ordered: IqHandler = async (stanza, child) => {
+      const result = await handler(stanza, child);
+      await this.burst.afterHeld();
+      return result;
+    };
+    answerIq(this.entity, this.address, type, ns, name, ordered);
+    this.iqHandlers.push([type, ns, name, ordered]); // and on the connections a move opens
   }
 
 

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import { FakeEntity } from '../support/fake-entity.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { AnsweredRequests, ExchangeStore, GroupCommit, type Grouped, groupOn, openDb, ReplayLedger } from '../../shared/store/index.js';
-import { fixInboundCounter, MAX_BURST, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
+import { BurstSends, fixInboundCounter, MAX_BURST, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 const msg = (i: number) => xml('message', { from: 'presenter@localhost/parley', id: `m${i}` }, xml('body', {}, `{"n":${i}}`));
@@ -154,5 +154,21 @@ describe('group commit [issue 15] one transaction per inbound burst; acks and an
     bad.begin();
     expect(() => bad.commit()).to.throw('facts failed');
     expect(order).to.deep.equal(['rollback facts', 'rollback exchanges', 'rollback ledger']);
+  });
+
+  it('an IQ result waits for the messages held in the burst: the chat line its handling sent goes first', async () => {
+    const sent: string[] = [];
+    const burst = new BurstSends(silentLogger(), (st) => sent.push(String(st.attrs.id)));
+    let active = false;
+    burst.use({ begin: () => (active = true), get active() { return active; }, commit: () => { active = false; } });
+    await burst.afterHeld(); // nothing held: at once
+    expect(burst.begin()).to.equal(true);
+    expect(burst.hold(xml('message', { id: 'chat-copy' }))).to.equal(true);
+    const iqResult = burst.afterHeld().then(() => sent.push('iq-result'));
+    await tick();
+    expect(sent).to.deep.equal([]);
+    burst.end();
+    await iqResult;
+    expect(sent).to.deep.equal(['chat-copy', 'iq-result']);
   });
 });
