@@ -7,7 +7,8 @@ import {
 } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
 import type { InboundMessage, Transport } from '../transport/index.js';
-import { addressOf, identify, type Identity, jidOfName } from './names.js';
+import { identify, type Identity, jidOfName } from './names.js';
+import { ReplyAddresses } from './reply-address.js';
 import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -72,6 +73,7 @@ export class Agent {
   private readonly recentlySent = new SentLog();
   /** Replies by the request they answer, to answer a retransmitted request again (RepliesSent). */
   private readonly repliesSent = new RepliesSent();
+  private readonly replyAddresses: ReplyAddresses; // where envelopes go on the wire
   private atRisk: SentRecord[] = [];
   private offlineSince: number | undefined;
   private readonly orphans = new Map<string, OrphanHandler>();
@@ -79,6 +81,7 @@ export class Agent {
   assigned: ((jid: string, conversationId: string) => boolean) | undefined;
 
   constructor(private readonly opts: AgentOptions) {
+    this.replyAddresses = new ReplyAddresses(opts.domain, opts.peerResource);
     this.self = identify(opts.jid, opts.domain);
     this.log = opts.logger;
     this.router = new Router({
@@ -220,7 +223,7 @@ export class Agent {
     const to = toJid ?? jidOfName(envelope.receiver, this.opts.domain);
     for (const observe of this.sentObservers) observe(envelope, to);
     this.opts.transport.send({
-      to: addressOf(to, this.opts.domain, this.opts.peerResource),
+      to: this.replyAddresses.addressFor(to, envelope.in_reply_to),
       type: 'normal',
       id: envelope.reply_with,
       thread: envelope.conversation_id,
@@ -247,6 +250,7 @@ export class Agent {
   /** The error boundary: whatever happens below is caught, answered and counted. */
   receive(msg: InboundMessage): void {
     this.counters.received += 1;
+    this.replyAddresses.note(msg.id, msg.from);
     try {
       this.process(msg);
     } catch (err) {

@@ -27,3 +27,4 @@ export { MemoryTelemetry, SqliteTelemetry, type Telemetry, type TelemetryRecord,
 export { warmUp } from './warm-up.js';
 export { RegisterBatcher } from './register-batch.js';
 export { ExchangeClock } from './outage-timers.js';
+export { ReplyAddresses } from './reply-address.js';

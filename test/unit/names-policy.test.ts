@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  addressOf, identify, jidOfName, nameOfJid, type Role, allowedSenders, KIND_POLICY, kindsWithoutPolicy,
+  addressOf, identify, jidOfName, ReplyAddresses, nameOfJid, type Role, allowedSenders, KIND_POLICY, kindsWithoutPolicy,
   mayInitiate, mayReply, mayTalk, needsAssignment,
 } from '../../shared/runtime/index.js';
 import { CONTENT_KINDS, MESSAGE_KINDS, ROLES } from '../../shared/contracts/index.js';
@@ -192,5 +192,23 @@ describe('names [addressOf] envelopes to the c2s agents go to their fixed resour
     expect(addressOf('lobby@rooms.localhost', D, 'parley')).to.equal('lobby@rooms.localhost');
     expect(addressOf('bob@evil.example', D, 'parley')).to.equal('bob@evil.example');
     expect(addressOf('sessions@localhost', D, undefined)).to.equal('sessions@localhost');
+  });
+});
+
+describe('names [ReplyAddresses] an answer goes to the session that asked', () => {
+  it('answers the full JID the request came from; a request id of another account never redirects an answer', () => {
+    const r = new ReplyAddresses(D, 'parley');
+    r.note('msg-1', 'presenter@localhost/test-1');
+    r.note('msg-2', 'mallory@localhost/x'); // mallory reuses an id another account chose
+    expect(r.addressFor('presenter@localhost', 'msg-1')).to.equal('presenter@localhost/test-1');
+    expect(r.addressFor('coordinator@localhost', 'msg-2')).to.equal('coordinator@localhost/parley');
+    expect(r.addressFor('coordinator@localhost', undefined)).to.equal('coordinator@localhost/parley');
+    expect(r.addressFor('coordinator@localhost', 'unknown')).to.equal('coordinator@localhost/parley');
+  });
+  it('remembers a bounded number of requests, oldest forgotten first', () => {
+    const r = new ReplyAddresses(D, 'parley');
+    for (let i = 0; i < 5001; i++) r.note(`m${i}`, `kb@localhost/s${i}`);
+    expect(r.addressFor('kb@localhost', 'm0')).to.equal('kb@localhost/parley');
+    expect(r.addressFor('kb@localhost', 'm5000')).to.equal('kb@localhost/s5000');
   });
 });
