@@ -21,6 +21,7 @@ import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
 import { ConversationIds } from './conversation-ids.js';
 import { SqliteThreadOwners } from './thread-owners.js';
+import { LinesAtRisk } from './lines-at-risk.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 
@@ -61,13 +62,16 @@ function lineId(): { id: string; origin: Element } {
   return { id, origin: xml('origin-id', { xmlns: 'urn:xmpp:sid:0', id }) };
 }
 
+/** Lines to people, sent again after the server went away just after them (lines-at-risk.ts). */
+const lines = new LinesAtRisk(agent.transport);
+
 function say(line: ChatEmitted): void {
   if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
     taps.get(line.thread)?.(line.text);
     taps.delete(line.thread);
   }
   const text = line.text !== undefined ? lineId() : undefined;
-  agent.transport.send({
+  lines.send({
     type: 'chat',
     to: line.to,
     ...(text ? { id: text.id } : {}),
@@ -88,7 +92,7 @@ function say(line: ChatEmitted): void {
       return files.put(name, ics);
     }).then((url) => {
       const file = lineId();
-      agent.transport.send({
+      lines.send({
         type: 'chat', to: line.to, id: file.id, ...(line.thread ? { thread: line.thread } : {}), body: url,
         children: [file.origin, xml('x', { xmlns: 'jabber:x:oob' }, xml('url', {}, url), xml('desc', {}, name))],
       });
