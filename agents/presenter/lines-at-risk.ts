@@ -14,8 +14,9 @@ export class LinesAtRisk {
   constructor(private readonly transport: Pick<Transport, 'send' | 'on'>, private readonly now: () => number = Date.now) {
     transport.on('offline', () => {
       const cutoff = this.now() - RESEND_WINDOW_MS;
+      // Kept in `recent`: a server that goes away twice in a row (a stop after a brief reconnect)
+      // drops the resent copies too, and they are still in the window from their first send.
       this.atRisk = this.recent.filter((r) => r.at >= cutoff).map((r) => r.msg);
-      this.recent = [];
     });
     transport.on('online', () => {
       const again = this.atRisk;
