@@ -65,7 +65,7 @@ export const VARIABLES = {
   // Specialists and scaling
   PARLEY_SPECIALISTS: { kind: 'string', default: 'math:arithmetic,time:time', doc: 'the specialists `npm start` runs: `name[@role]:skill+skill,…`' },
   PARLEY_SPECIALIST_CONCURRENCY: { kind: 'number', default: 8, min: 1, integer: true, doc: 'skill jobs running at once per specialist' },
-  PARLEY_SPECIALIST_AGREE_AFTER_MS: { kind: 'number', default: 0, min: 0, integer: true, doc: 'opt-in (issue 15): how long a specialist holds its AGREE for a skill still running; an answer ready sooner goes out alone (FIPA SC00026: the agree is optional when the action is quick). `0`: AGREE at once. Off by default: with 250 the (already flaky) crash row "ejabberd stop/start between ACCEPT and RESULT" failed 3 of 5 runs, without 1 of 5 (docs/bench.md stop 26). Keep it below the Coordinator\'s AGREE timeout' },
+  PARLEY_SPECIALIST_AGREE_AFTER_MS: { kind: 'number', default: 250, min: 0, integer: true, doc: 'issue 15: how long a specialist holds its AGREE for a skill still running; an answer ready sooner goes out alone (FIPA SC00026: the agree is optional when the action is quick), two signed envelopes fewer per quick question. `0`: AGREE at once. Keep it below the Coordinator\'s AGREE timeout' },
   PARLEY_SPECIALIST_QUEUE: { kind: 'number', shown: '2 × concurrency', min: 0, integer: true, doc: 'jobs a specialist accepts beyond that, waiting for a worker; past it: REFUSE `busy` (also `--queue`)' },
   PARLEY_SPECIALIST_COMPUTE_MS: { kind: 'ms', default: 10000, doc: 'a skill job running longer ends in FAILURE TIMEOUT (also `--compute-timeout-ms`)' },
   PARLEY_SPECIALIST_COST: { kind: 'string', shown: '1', doc: 'offer cost, or per expert `2,time=0.5` (also `--cost`)' },

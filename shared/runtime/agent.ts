@@ -285,6 +285,7 @@ export class Agent {
       ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
       ...(this.assigned ? { assigned: this.assigned } : {}),
     });
+    if ('envelope' in c && c.envelope && c.envelope.reply_with !== msg.id) this.replyAddresses.note(c.envelope.reply_with, msg.from);
     switch (c.action) {
       case 'ignore':
         return;

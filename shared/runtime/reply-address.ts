@@ -17,16 +17,18 @@ export class ReplyAddresses {
   /** An inbound stanza `id` (the envelope's reply_with) came from the full JID `from`. */
   note(id: string | undefined, from: string): void {
     if (!id || !from.includes('/')) return;
-    this.from.delete(id);
-    this.from.set(id, from);
+    const key = keyOf(bare(from), id);
+    this.from.delete(key);
+    this.from.set(key, from);
     if (this.from.size > MAX_REMEMBERED) this.from.delete(this.from.keys().next().value as string);
   }
 
   /** The wire address of an envelope for bare `to`; `inReplyTo`: the request it answers. */
   addressFor(to: string, inReplyTo: string | undefined): string {
-    const asked = inReplyTo === undefined ? undefined : this.from.get(inReplyTo);
-    // Only the same account's session: a stanza id is the sender's to choose.
-    if (asked !== undefined && bare(asked).toLowerCase() === bare(to).toLowerCase()) return asked;
-    return addressOf(to, this.domain, this.resource);
+    // Keyed by account too: a stanza id is the sender's to choose, so another account's id never redirects an answer.
+    const asked = inReplyTo === undefined ? undefined : this.from.get(keyOf(bare(to), inReplyTo));
+    return asked ?? addressOf(to, this.domain, this.resource);
   }
 }
+
+const keyOf = (account: string, id: string): string => `${account.toLowerCase()}\n${id}`;

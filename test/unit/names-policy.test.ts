@@ -200,7 +200,9 @@ describe('names [ReplyAddresses] an answer goes to the session that asked', () =
     const r = new ReplyAddresses(D, 'parley');
     r.note('msg-1', 'presenter@localhost/test-1');
     r.note('msg-2', 'mallory@localhost/x'); // mallory reuses an id another account chose
+    r.note('msg-1', 'mallory@localhost/x'); // and one the Presenter's session chose: its answer still goes there
     expect(r.addressFor('presenter@localhost', 'msg-1')).to.equal('presenter@localhost/test-1');
+    expect(r.addressFor('mallory@localhost', 'msg-1')).to.equal('mallory@localhost/x');
     expect(r.addressFor('coordinator@localhost', 'msg-2')).to.equal('coordinator@localhost/parley');
     expect(r.addressFor('coordinator@localhost', undefined)).to.equal('coordinator@localhost/parley');
     expect(r.addressFor('coordinator@localhost', 'unknown')).to.equal('coordinator@localhost/parley');

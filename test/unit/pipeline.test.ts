@@ -116,7 +116,7 @@ describe('Agent [receive] answers bad input with a FIPA error', () => {
       expect(transport.sent).to.have.length(1);
       const out = transport.sent[0];
       const reply = transport.envelopes()[0] as Envelope;
-      expect(out?.to).to.equal(c.msg.fromBare);
+      expect(out?.to).to.equal(c.msg.from); // the session that sent it (shared/runtime/reply-address.ts)
       expect(out?.thread).to.equal(c.thread).and.to.equal(reply.conversation_id);
       expect(reply.performative).to.equal(c.performative);
       expect(reply.content).to.include({ reason: c.code });

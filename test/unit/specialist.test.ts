@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { type Envelope, makeEnvelope, ParleyError } from '../../shared/acl/index.js';
+import { VARIABLES } from '../../shared/config/index.js';
 import { validateEnvelope } from '../../shared/contracts/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { Router } from '../../shared/runtime/index.js';
@@ -125,8 +126,11 @@ describe('Specialist [ask] ASK_EXPERT exchange (seed contract §2.3)', () => {
   });
 });
 
-/** PARLEY_SPECIALIST_AGREE_AFTER_MS as measured in docs/bench.md stop 26 (opt-in; the default 0 agrees at once). */
+/** PARLEY_SPECIALIST_AGREE_AFTER_MS's default (docs/bench.md stop 26; 0 agrees at once). */
 const DEFAULT_AGREE_AFTER_MS = 250;
+describe('Specialist [agree] the AGREE waits for a quick answer by default', () => {
+  it('PARLEY_SPECIALIST_AGREE_AFTER_MS defaults to 250 ms', () => expect(VARIABLES.PARLEY_SPECIALIST_AGREE_AFTER_MS.default).to.equal(DEFAULT_AGREE_AFTER_MS));
+});
 
 describe('Specialist [slots] concurrency through the router', () => {
   function harness(limit: number) {
