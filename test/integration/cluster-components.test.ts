@@ -22,14 +22,13 @@ import { repoRoot } from '../../shared/runtime/repo-root.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { clusterPorts } from '../support/cluster.js';
-import { type Asked, askAll, flowTimeouts, report, settle, timedOut } from '../support/crash-matrix.js';
+import { CLUSTER_RESULT_TIMEOUT_MS as RESULT_TIMEOUT_MS, clusterEnv } from '../support/cluster.js';
+import { type Asked, askAll, expectAllAnswered, report, settle, timedOut } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
 const run = promisify(execFile);
 const PEOPLE = 3;
-const RESULT_TIMEOUT_MS = 6000;
 const MOVED = 'component connection moved home (make-before-break)';
 
 describe('ejabberd cluster [cluster]: component connections move back home after a failover', function () {
@@ -74,23 +73,14 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     expect(rows.find((a) => a.jid === `vs-0001@${agentsDomain(cfg.domain)}`)?.node, 'the vs-0001 row').to.equal(nodeName(nodeConfig(cfg, i)));
   };
 
-  const answered = async (who: ChatPerson[], label: string): Promise<void> => {
-    const v = await settle(askAll(who, 1), 30000, 500);
-    console.log(`      (${report(label, v)})`);
-    expect(v.answered, label).to.equal(who.length);
-  };
-
   before(async function () {
     this.timeout(240000);
-    s = await startSupervisor('parley-cluster-comp-', {
-      ...(await clusterPorts(2)),
+    s = await startSupervisor('parley-cluster-comp-', await clusterEnv(2, {
       // Arithmetic only from the virtual agents of the host below.
       PARLEY_SPECIALISTS: 'time:time',
-      PARLEY_AUTOSCALE: '0',
       // Back home checked every 1–3 s; the old component connection closes after 500 ms without a stanza on it.
       PARLEY_RETURN_HOME_MS: '2000',
-      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
-    }, { timeoutMs: 200000 });
+    }), { timeoutMs: 200000 });
     cfg = s.cfg;
     const r = await run(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'spawn-cli.js'), 'specialist', '--count', '4', '--host', 'vs', '--role', 'math'], { env: s.env, timeout: 90000 });
     console.log(`      ${r.stdout.trim()}`);
@@ -100,7 +90,7 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     const n2 = nodeConfig(cfg, 2);
     prober = clientTransport({ jid, password, host: n2.host, port: n2.c2sPort, logger: silentLogger(), resource: 'probe' });
     await prober.start();
-    await answered(people, 'warm-up');
+    await expectAllAnswered(people, 'warm-up');
   });
 
   after(async function () {
@@ -199,6 +189,6 @@ describe('ejabberd cluster [cluster]: component connections move back home after
     expect(v.duplicated, 'questions answered twice').to.equal(0);
     expect(v.answered, 'answered').to.equal(asked.length);
     await statusShows(1);
-    await answered(people, 'after the moves');
+    await expectAllAnswered(people, 'after the moves');
   });
 });

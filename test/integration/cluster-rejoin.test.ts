@@ -11,13 +11,12 @@ import { api, nodeConfig, nodeName, startIndex } from '../../shared/ejabberd/ind
 import { connectedSessions, describeHosts, killNode, listCluster, startNode } from '../../shared/ejabberd/operator.js';
 import { identify } from '../../shared/runtime/index.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { clusterPorts } from '../support/cluster.js';
-import { askAll, flowTimeouts, report, settle } from '../support/crash-matrix.js';
+import { CLUSTER_RESULT_TIMEOUT_MS as RESULT_TIMEOUT_MS, clusterEnv } from '../support/cluster.js';
+import { askAll, expectAllAnswered, report, settle } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
 const PEOPLE = 3;
-const RESULT_TIMEOUT_MS = 6000;
 
 describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', function () {
   this.timeout(300000);
@@ -45,28 +44,19 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
   /** A replacement host: the node's Mnesia spool is gone. */
   const wipe = (i: number) => fs.rmSync(paths(nodeConfig(cfg, i)).spool, { recursive: true, force: true });
 
-  const answered = async (who: ChatPerson[], label: string): Promise<void> => {
-    const v = await settle(askAll(who, 1), 30000, 500);
-    console.log(`      (${report(label, v)})`);
-    expect(v.answered, label).to.equal(who.length);
-  };
-
   before(async function () {
     this.timeout(240000);
-    s = await startSupervisor('parley-cluster-rejoin-', {
-      ...(await clusterPorts(3)),
+    s = await startSupervisor('parley-cluster-rejoin-', await clusterEnv(3, {
       PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic',
-      PARLEY_AUTOSCALE: '0',
       // Back home (shared/transport/home.ts) checked every 1–3 s after a 500 ms quiet.
       PARLEY_RETURN_HOME_MS: '2000',
-      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
-    }, { timeoutMs: 200000 });
+    }), { timeoutMs: 200000 });
     cfg = s.cfg;
     console.log(`      (hosts: ${describeHosts(cfg)})`); // network namespaces or loopback addresses (docs/cluster.md)
     // People on node 2, which is never killed here: their client has one endpoint.
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(nodeConfig(cfg, 2), `rej-${i}`)));
     expect(sorted(await listCluster(nodeConfig(cfg, 2)))).to.deep.equal(sorted([name(1), name(2), name(3)]));
-    await answered(people, 'warm-up');
+    await expectAllAnswered(people, 'warm-up');
   });
 
   after(async function () {
@@ -85,7 +75,7 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
     const two = sorted([name(2), name(3)]);
     expect(sorted(await listCluster(nodeConfig(cfg, 2))), 'node 2 sees').to.deep.equal(two);
     expect(sorted(await listCluster(nodeConfig(cfg, 3))), 'node 3 sees').to.deep.equal(two);
-    await answered(people, 'after node 3 joined');
+    await expectAllAnswered(people, 'after node 3 joined');
   });
 
   it('node 1 restarts while nodes 2 and 3 run: it rejoins them; its agents move back, no question lost', async () => {
@@ -110,7 +100,7 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
     expect(v.lost, 'questions without a line').to.equal(0);
     expect(v.duplicated, 'questions answered twice').to.equal(0);
     expect(v.answered, 'answered').to.equal(PEOPLE * 3);
-    await answered(people, 'after the moves');
+    await expectAllAnswered(people, 'after the moves');
   });
 
   it('node 1 back on an empty spool (a replaced host) joins the survivors, not a cluster of its own', async () => {
@@ -129,6 +119,6 @@ describe('ejabberd cluster [cluster]: nodes (re)join while node 1 is down', func
     // A person who logs in on node 1 reaches the agents on the others.
     const onOne = await ChatPerson.connect(nodeConfig(cfg, 1), 'rej-one');
     people.push(onOne);
-    await answered([onOne, ...people.slice(0, PEOPLE)], 'after node 1 came back empty');
+    await expectAllAnswered([onOne, ...people.slice(0, PEOPLE)], 'after node 1 came back empty');
   });
 });

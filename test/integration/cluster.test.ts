@@ -14,15 +14,14 @@ import { agentSnapshot } from '../../shared/ops/index.js';
 import { identify } from '../../shared/runtime/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { ChatPerson } from '../support/chat-person.js';
-import { clusterPorts } from '../support/cluster.js';
-import { askAll, flowTimeouts, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
+import { CLUSTER_RESULT_TIMEOUT_MS as RESULT_TIMEOUT_MS, clusterEnv } from '../support/cluster.js';
+import { askAll, MOMENTS, report, settle, untilMoment } from '../support/crash-matrix.js';
 import { startSupervisor, stopSupervisor, type Supervised } from '../support/supervised.js';
 import { until } from '../support/wait.js';
 
 const PEOPLE = 5;
 const PER_PERSON = 10;
 const TOTAL = PEOPLE * PER_PERSON;
-const RESULT_TIMEOUT_MS = 6000;
 const FAILOVER_MS = 5000;
 
 describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in flight', function () {
@@ -44,13 +43,10 @@ describe('ejabberd cluster [cluster]: kill -9 of one node with 50 questions in f
 
   before(async function () {
     this.timeout(200000);
-    s = await startSupervisor('parley-cluster-', {
-      ...(await clusterPorts(2)),
+    s = await startSupervisor('parley-cluster-', await clusterEnv(2, {
       PARLEY_SPECIALISTS: 'math:arithmetic,mathb@math:arithmetic,mathc@math:arithmetic',
       PARLEY_SPECIALIST_CONCURRENCY: '200',
-      PARLEY_AUTOSCALE: '0',
-      ...flowTimeouts(RESULT_TIMEOUT_MS, RESULT_TIMEOUT_MS * 2),
-    }, { timeoutMs: 180000 });
+    }), { timeoutMs: 180000 });
     cfg = s.cfg;
     console.log(`      (hosts: ${describeHosts(cfg)})`); // network namespaces or loopback addresses (docs/cluster.md)
     people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => ChatPerson.connect(cfg, `clu-${i}`)));

@@ -2,6 +2,7 @@
 // node i's listeners (every port + (i − 1) × step) never land on another test's random port.
 import net from 'node:net';
 import { freePort, nodeHost } from '../../shared/ejabberd/index.js';
+import { flowTimeouts } from './crash-matrix.js';
 
 function bindable(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -40,4 +41,20 @@ export async function clusterPorts(nodes: number): Promise<Record<string, string
     };
   }
   throw new Error(`no block of ${step * nodes} free ports`);
+}
+
+/** The RESULT timeout of the cluster tests' flow (the Presenter waits twice as long). */
+export const CLUSTER_RESULT_TIMEOUT_MS = 6000;
+
+/**
+ * The supervisor's settings for a cluster test of `nodes` nodes: free ports, no autoscaling, the
+ * flow's timeouts, and `extra` (the specialists, back-home period…) on top.
+ */
+export async function clusterEnv(nodes: number, extra: Record<string, string>): Promise<Record<string, string>> {
+  return {
+    ...(await clusterPorts(nodes)),
+    PARLEY_AUTOSCALE: '0',
+    ...flowTimeouts(CLUSTER_RESULT_TIMEOUT_MS, CLUSTER_RESULT_TIMEOUT_MS * 2),
+    ...extra,
+  };
 }

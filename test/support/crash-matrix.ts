@@ -209,6 +209,13 @@ export function rowsToRun<C extends { label: string; moments?: string[] }>(cases
  * Every exchange timeout of the flow at `resultMs`, the Presenter's at `presenterMs`: a test that
  * kills something must see each question end (answered or a clear failure) within its wait.
  */
+/** Every one of `who` asks one question; all must be answered (the report line goes to the log). */
+export async function expectAllAnswered(who: ChatPerson[], label: string): Promise<void> {
+  const v = await settle(askAll(who, 1), 30000, 500);
+  console.log(`      (${report(label, v)})`);
+  expect(v.answered, label).to.equal(who.length);
+}
+
 export function flowTimeouts(resultMs: number, presenterMs: number): Record<string, string> {
   const r = String(resultMs);
   return { PARLEY_AGREE_TIMEOUT_MS: r, PARLEY_RESULT_TIMEOUT_MS: r, PARLEY_REGISTRY_TIMEOUT_MS: r, PARLEY_KB_TIMEOUT_MS: r, PARLEY_PRESENTER_TIMEOUT_MS: String(presenterMs) };
