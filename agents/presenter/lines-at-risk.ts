@@ -4,19 +4,18 @@
 // ACCEPT and RESULT" lost up to 48 of 50 answers so: the Presenter had said them all in the
 // 300 ms before the stop, and none reached its person. Each line carries its XEP-0359 origin-id
 // (main.ts lineId), so a client that had it shows it once; chat states (no id) are not repeated.
-import { RESEND_WINDOW_MS } from '../../shared/runtime/index.js';
+import { RESEND_WINDOW_MS, SentLog } from '../../shared/runtime/index.js';
 import type { OutboundMessage, Transport } from '../../shared/transport/index.js';
 
 export class LinesAtRisk {
-  private recent: Array<{ at: number; msg: OutboundMessage }> = [];
+  private readonly recent = new SentLog<{ at: number; msg: OutboundMessage }>();
   private atRisk: OutboundMessage[] = [];
 
   constructor(private readonly transport: Pick<Transport, 'send' | 'on'>, private readonly now: () => number = Date.now) {
     transport.on('offline', () => {
-      const cutoff = this.now() - RESEND_WINDOW_MS;
       // Kept in `recent`: a server that goes away twice in a row (a stop after a brief reconnect)
       // drops the resent copies too, and they are still in the window from their first send.
-      this.atRisk = this.recent.filter((r) => r.at >= cutoff).map((r) => r.msg);
+      this.atRisk = this.recent.since(this.now() - RESEND_WINDOW_MS).map((r) => r.msg);
     });
     transport.on('online', () => {
       const again = this.atRisk;
@@ -27,13 +26,7 @@ export class LinesAtRisk {
 
   /** Sends a line; one with an id is kept for RESEND_WINDOW_MS in case the server drops it. */
   send(msg: OutboundMessage): void {
-    if (msg.id !== undefined) {
-      const at = this.now();
-      this.recent.push({ at, msg });
-      let old = 0;
-      while (old < this.recent.length && (this.recent[old] as { at: number }).at < at - RESEND_WINDOW_MS) old += 1;
-      if (old > 0) this.recent.splice(0, old);
-    }
+    if (msg.id !== undefined) this.recent.add({ at: this.now(), msg });
     this.transport.send(msg);
   }
 }

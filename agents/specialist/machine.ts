@@ -1,7 +1,7 @@
 // One ASK_EXPERT exchange, Specialist side (seed contract §2.3; FIPA SC00026 request protocol):
 // REFUSE at once when busy; otherwise recognise (which skill takes the question; none →
 // REFUSE OUT_OF_SCOPE), AGREE and then exactly one of INFORM RESULT, FAILURE INVALID_ARGS |
-// INTERNAL_ERROR | TIMEOUT. With `agreeAfterMs` (opt-in) the AGREE waits that long for the skill:
+// INTERNAL_ERROR | TIMEOUT. The AGREE waits `agreeAfterMs` (PARLEY_SPECIALIST_AGREE_AFTER_MS, 250 ms) for the skill:
 // an answer ready by then goes out alone (SC00026 §2: "the agree message may be optional … if the
 // requested action is very quick"; the Coordinator takes a RESULT without one), which saves two
 // signed envelopes per question, this AGREE and the Coordinator's AGREE {by} to the Presenter. A CANCEL from the Coordinator (in_reply_to = the request) ends the

@@ -250,7 +250,6 @@ export class Agent {
   /** The error boundary: whatever happens below is caught, answered and counted. */
   receive(msg: InboundMessage): void {
     this.counters.received += 1;
-    this.replyAddresses.note(msg.id, msg.from);
     try {
       this.process(msg);
     } catch (err) {
@@ -285,7 +284,8 @@ export class Agent {
       ...(limiter ? { rateLimit: (key: string) => limiter.take(key) || rateLimitDetail(limiter, key) } : {}),
       ...(this.assigned ? { assigned: this.assigned } : {}),
     });
-    if ('envelope' in c && c.envelope && c.envelope.reply_with !== msg.id) this.replyAddresses.note(c.envelope.reply_with, msg.from);
+    // The session that sent it gets the answer or the error (reply-address.ts).
+    if (c.action === 'deliver' || c.action === 'reject') this.replyAddresses.note(c.action === 'deliver' ? c.envelope.reply_with : c.in_reply_to, msg.from);
     switch (c.action) {
       case 'ignore':
         return;

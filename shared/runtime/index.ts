@@ -28,4 +28,4 @@ export { warmUp } from './warm-up.js';
 export { RegisterBatcher } from './register-batch.js';
 export { ExchangeClock } from './outage-timers.js';
 export { ReplyAddresses } from './reply-address.js';
-export { RESEND_WINDOW_MS } from './sent-log.js';
+export { RESEND_WINDOW_MS, SentLog } from './sent-log.js';

@@ -12,15 +12,15 @@ export interface SentRecord {
   toJid: string | undefined;
 }
 
-/** The envelopes sent in the last RESEND_WINDOW_MS, oldest first. */
-export class SentLog {
-  private items: SentRecord[] = [];
+/** What was sent in the last RESEND_WINDOW_MS, oldest first (envelopes; the Presenter's lines to people). */
+export class SentLog<T extends { at: number } = SentRecord> {
+  private items: T[] = [];
   private head = 0;
 
-  add(r: SentRecord): void {
+  add(r: T): void {
     this.items.push(r);
     const cutoff = r.at - RESEND_WINDOW_MS;
-    while (this.head < this.items.length && (this.items[this.head] as SentRecord).at < cutoff) this.head += 1;
+    while (this.head < this.items.length && (this.items[this.head] as T).at < cutoff) this.head += 1;
     // Compact now and then instead of shifting per send.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
@@ -28,7 +28,7 @@ export class SentLog {
     }
   }
 
-  since(at: number): SentRecord[] {
+  since(at: number): T[] {
     return this.items.slice(this.head).filter((r) => r.at >= at);
   }
 }
