@@ -53,6 +53,8 @@ export interface PersistedExchange {
 
 export interface Persist {
   save(key: string, record: PersistedExchange): void;
+  /** save(key, build()) at the latest moment that keeps the crash guarantees (ExchangeStore: before the group commit's COMMIT). */
+  saveLater?(key: string, build: () => PersistedExchange): void;
   /** `sends`: the envelopes the exchange sent just before it finished (resent after a crash). */
   remove(key: string, sends?: Envelope[]): void;
   /** One transaction for an inbound envelope: its ledger entry and the snapshot it caused. */
@@ -223,7 +225,10 @@ export class Router {
     actor.subscribe({
       next: (snap) => {
         if (snap.status === 'done') this.finish(key);
-        else if (persist && snap.status === 'active') persist.save(key, this.record(key, entry, machine.id));
+        else if (persist && snap.status === 'active') {
+          if (persist.saveLater) persist.saveLater(key, () => this.record(key, entry, machine.id));
+          else persist.save(key, this.record(key, entry, machine.id));
+        }
       },
       error: (err) => {
         this.opts.logger.error({ key, err: (err as Error)?.message }, 'exchange actor crashed');

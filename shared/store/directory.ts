@@ -93,6 +93,9 @@ interface Row {
   lease_group: string | null;
 }
 
+/** How long renew/markUsed writes may wait, coalesced (SqliteDirectoryStore). */
+export const SOFT_FLUSH_MS = 250;
+
 const fromRow = (row: Row): DirectoryRecord => ({
   profile: JSON.parse(row.profile) as AgentProfile,
   registered_at: row.registered_at,
@@ -108,12 +111,19 @@ const fromRow = (row: Row): DirectoryRecord => ({
  * commit, not one each; every other call writes the queue first, so reads see every write and
  * the order is kept. A crash can lose the last turn's writes (milliseconds): the agent's next
  * HEARTBEAT is answered NOT_REGISTERED and it registers again.
+ * renew and markUsed (last_seen, last_used: soft state) are coalesced per JID and written at most
+ * every SOFT_FLUSH_MS: with a query a turn, their own commit was 0.07 ms of the Registry's CPU per
+ * DF query at 10,000 registered. A crash loses at most that much of them: a lease looks that much
+ * older (leases last tens of seconds) and the round-robin order forgets the last few heads.
  */
 export class SqliteDirectoryStore implements DirectoryStore {
   private readonly db: Db;
   private readonly stmts;
   private queue: (() => void)[] = [];
   private scheduled: NodeJS.Immediate | undefined;
+  /** jid → the latest last_seen / last_used not yet written (see the class comment). */
+  private soft = new Map<string, { seen?: number; used?: number }>();
+  private softTimer: NodeJS.Timeout | undefined;
   private readonly commit: (ops: (() => void)[]) => void;
 
   constructor(file: string) {
@@ -146,15 +156,50 @@ export class SqliteDirectoryStore implements DirectoryStore {
   flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
+    this.softToQueue();
     if (this.queue.length === 0 || !this.db.open) return;
     const ops = this.queue;
     this.queue = [];
     this.commit(ops);
   }
 
-  /** Number of writes waiting for the next group commit. */
+  /** Number of writes waiting: for the next group commit, and coalesced soft writes (one per JID). */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length + this.soft.size;
+  }
+
+  /** Soft writes waiting for their timer (tests). */
+  get softPending(): number {
+    return this.soft.size;
+  }
+
+  private softToQueue(jid?: string): void {
+    if (this.softTimer && jid === undefined) clearTimeout(this.softTimer);
+    if (jid === undefined) this.softTimer = undefined;
+    const entries: Array<[string, { seen?: number; used?: number }]> = [];
+    if (jid === undefined) {
+      entries.push(...this.soft);
+      this.soft.clear();
+    } else {
+      const one = this.soft.get(jid);
+      if (one) entries.push([jid, one]);
+      this.soft.delete(jid);
+    }
+    for (const [j, w] of entries) {
+      if (w.seen !== undefined) this.queue.push(() => this.stmts.touch.run(w.seen, j));
+      if (w.used !== undefined) this.queue.push(() => this.stmts.markUsed.run(w.used, j));
+    }
+  }
+
+  private softly(jid: string, w: { seen?: number; used?: number }): void {
+    this.soft.set(jid, { ...this.soft.get(jid), ...w });
+    if (this.softTimer === undefined) {
+      this.softTimer = setTimeout(() => {
+        this.softTimer = undefined;
+        this.flush();
+      }, SOFT_FLUSH_MS);
+      this.softTimer.unref();
+    }
   }
 
   private later(op: () => void): void {
@@ -171,6 +216,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
       last_used: record.last_used,
       lease_group: record.lease_group ?? null,
     };
+    this.softToQueue(record.profile.jid); // its earlier soft writes land before the put, as they came
     this.later(() => this.stmts.put.run(row));
   }
   get(jid: string): DirectoryRecord | undefined {
@@ -183,12 +229,13 @@ export class SqliteDirectoryStore implements DirectoryStore {
     return this.stmts.touch.run(at, jid).changes > 0;
   }
   renew(jid: string, at: number): void {
-    this.later(() => this.stmts.touch.run(at, jid));
+    this.softly(jid, { seen: at });
   }
   markUsed(jid: string, at: number): void {
-    this.later(() => this.stmts.markUsed.run(at, jid));
+    this.softly(jid, { used: at });
   }
   renewGroup(group: string, domain: string, at: number, leaseMs: number): void {
+    this.softToQueue(); // earlier soft renewals of its members first, as they came
     this.later(() => this.stmts.renewGroup.run({ group, domain, at, lease: leaseMs }));
   }
   remove(jid: string): boolean {

@@ -31,6 +31,13 @@ export class ExchangeStore {
   /** The store that owns the file (itself, or the one a view shares). */
   private readonly root: ExchangeStore;
   private grouped: Grouped | undefined;
+  /**
+   * While the file's group commit is open (the owner's): snapshots to write just before its COMMIT,
+   * the latest per exchange (saveLater). An exchange takes several transitions per burst (a
+   * Coordinator's conversation ≈ 6); only the state at the commit is what a crash can find.
+   */
+  private deferring = false;
+  private readonly deferred = new Map<string, { view: ExchangeStore; key: string; build: () => PersistedExchange }>();
 
   /**
    * `file`, or a view of another store for one of many agents in a process (agents/calendar/
@@ -68,11 +75,33 @@ export class ExchangeStore {
   }
 
   save(key: string, record: PersistedExchange): void {
+    this.root.deferred.delete(this.prefix + key);
     this.stmts.save.run(this.prefix + key, JSON.stringify(record), this.now());
+  }
+
+  /**
+   * save(key, build()), built and written just before the open group commit's COMMIT (at once
+   * when none is open): the same transaction, so a kill -9 finds what it found before, the state
+   * the burst committed, and the transitions in between cost no JSON and no row each. (A handler
+   * that throws inside its savepoint no longer takes its snapshot back with it: the state written
+   * is the exchange's state in memory at the commit.)
+   */
+  saveLater(key: string, build: () => PersistedExchange): void {
+    const root = this.root;
+    if (!root.deferring) return this.save(key, build());
+    root.deferred.set(this.prefix + key, { view: this, key, build });
+  }
+
+  /** Writes the deferred snapshots (before the group's COMMIT). */
+  private writeDeferred(): void {
+    const pending = [...this.deferred.values()];
+    this.deferred.clear();
+    for (const d of pending) d.view.save(d.key, d.build());
   }
 
   /** The exchange reached a final state; `sends` are the envelopes it sent in its last moments. */
   remove(key: string, sends: Envelope[] = []): void {
+    this.root.deferred.delete(this.prefix + key);
     // One transaction: a kill -9 between the live record's delete and its tombstone left neither,
     // and the answer that was still in the socket buffer was never sent again (the Coordinator
     // waited its 24 s for a session step that had been applied; durability-sessions.test).
@@ -94,7 +123,23 @@ export class ExchangeStore {
   /** The file's group commit (group-commit.ts); the owner's connection, so views share it. */
   group(): Grouped {
     const root = this.root;
-    root.grouped ??= groupOn(root.db);
+    if (!root.grouped) {
+      const g = groupOn(root.db);
+      root.grouped = {
+        begin: () => (root.deferring = g.begin()),
+        commit: () => {
+          // A failing write throws before the COMMIT: GroupCommit rolls this part back.
+          if (root.deferring) root.writeDeferred();
+          root.deferring = false;
+          g.commit();
+        },
+        rollback: () => {
+          root.deferred.clear();
+          root.deferring = false;
+          g.rollback();
+        },
+      };
+    }
     return root.grouped;
   }
 
@@ -105,6 +150,7 @@ export class ExchangeStore {
 
   /** Live exchanges, oldest first. */
   exchanges(): PersistedExchange[] {
+    this.root.writeDeferred();
     return (this.stmts.all.all(...this.scope()) as Array<{ record: string }>).map((r) => JSON.parse(r.record) as PersistedExchange);
   }
 

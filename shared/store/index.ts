@@ -1,7 +1,7 @@
 // Public API of shared/store/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
 export { AnsweredRequests, requestKey } from './answered.js';
-export { type DirectoryRecord, type DirectoryStore, MemoryDirectoryStore, SqliteDirectoryStore } from './directory.js';
+export { type DirectoryRecord, type DirectoryStore, MemoryDirectoryStore, SOFT_FLUSH_MS, SqliteDirectoryStore } from './directory.js';
 export { ExchangeStore } from './exchanges.js';
 export { GroupCommit, type Grouped, groupOn } from './group-commit.js';
 export {

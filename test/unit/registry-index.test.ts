@@ -4,7 +4,7 @@ import { Directory, MAX_CANDIDATES } from '../../agents/registry/directory.js';
 import { isLive } from '../../agents/registry/lease.js';
 import { exampleScore, featureScore, prepareHint, rankCandidates, rankFeatures, topicScore } from '../../agents/registry/ranking.js';
 import type { AgentProfile } from '../../shared/contracts/index.js';
-import { type DirectoryRecord, MemoryDirectoryStore, SqliteDirectoryStore } from '../../shared/store/index.js';
+import { type DirectoryRecord, MemoryDirectoryStore, SOFT_FLUSH_MS, SqliteDirectoryStore } from '../../shared/store/index.js';
 
 const LEASE = 15_000;
 const TOPICS = [['arithmetic'], ['time zones', 'clock'], ['meeting'], [], ['unit conversion']];
@@ -181,17 +181,28 @@ describe('Registry [index] directory over the index', () => {
 });
 
 describe('store [directory] sqlite group commit', () => {
-  it('queues put/renew/markUsed until the event loop turns, writes them in order in one commit, and reads see them', async () => {
+  it('queues put until the event loop turns and coalesces renew/markUsed per JID until SOFT_FLUSH_MS; writes in order, reads see them', async () => {
     const store = new SqliteDirectoryStore(':memory:');
     const rec: DirectoryRecord = { profile: { jid: 'a@x', name: 'a', version: '1', capabilities: ['ASK_EXPERT'] }, registered_at: 1, last_seen: 1, last_used: 0 };
     store.put(rec);
+    store.renew('a@x', 4);
+    expect(store.pending).to.equal(2); // the put, and a soft write
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(store.pending).to.equal(0); // the soft write rode with the put's commit
     store.renew('a@x', 5);
     store.markUsed('a@x', 6);
-    expect(store.pending).to.equal(3);
+    expect(store.pending).to.equal(1); // coalesced: one per JID
     await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(store.pending).to.equal(1); // no commit of its own at the turn: it waits for its timer
+    const deadline = Date.now() + SOFT_FLUSH_MS * 20;
+    while (store.softPending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10)); // the condition, not a fixed sleep
     expect(store.pending).to.equal(0);
+    expect(store.get('a@x')).to.deep.include({ last_seen: 5, last_used: 6 }); // the latest of each
+    store.markUsed('a@x', 30);
+    store.put({ ...rec, last_used: 40 }); // a later put wins over an earlier soft write
+    expect(store.get('a@x')).to.deep.include({ last_used: 40 });
     store.renew('a@x', 9);
-    expect(store.get('a@x')).to.deep.include({ last_seen: 9, last_used: 6 }); // a read writes the queue first
+    expect(store.get('a@x')).to.deep.include({ last_seen: 9, last_used: 40 }); // a read writes the queue first
     store.put({ ...rec, last_seen: 20 });
     expect(store.remove('a@x')).to.equal(true); // in order: the put lands before the remove
     expect(store.all()).to.deep.equal([]);
