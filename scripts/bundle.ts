@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../shared/runtime/repo-root.js';
-import { type BundleInputs, bundleFile, inputsFile, stamp } from '../shared/supervisor/index.js';
+import { type BundleInputs, bundleFile, inputsFile, patchJidDetect, stamp } from '../shared/supervisor/index.js';
 
 // The part of esbuild's API used here (it is imported by name: not every install has it).
 interface Esbuild {
@@ -44,6 +44,18 @@ const keepImportMetaUrl = {
   },
 };
 
+// @xmpp/jid's detect() on every JID parsed (shared/supervisor/bundle-patches.ts).
+const fastJidDetect = {
+  name: 'fast-jid-detect',
+  setup(b: PluginBuild) {
+    b.onLoad({ filter: /[\\/]@xmpp[\\/]jid[\\/]lib[\\/]escaping\.js$/ }, async (args) => {
+      const patched = patchJidDetect(await fs.promises.readFile(args.path, 'utf8'));
+      if (patched === undefined) console.error(`[parley] ${args.path}: not the detect() this bundle step knows; left as it is`);
+      return patched === undefined ? undefined : { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 // A module that finds its files by __dirname would look beside the bundle: such a role is left to dist/.
 const FREE_DIRNAME = /^(?!\s*(\*|\/\/)).*\b__(dirname|filename)\b/m;
 
@@ -56,7 +68,7 @@ for (const role of roles) {
   try {
     const r = await esbuild.build({
       entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-      outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [keepImportMetaUrl],
+      outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
       // Native code (better-sqlite3) and pino (its transports find their workers by __dirname) load from node_modules.
       external: ['better-sqlite3', 'pino'],
       // CommonJS packages inside an ES module bundle call require().

@@ -2,6 +2,7 @@
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
 export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
+export { patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
