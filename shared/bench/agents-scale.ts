@@ -16,7 +16,8 @@ import { needContent } from '../../agents/coordinator/negotiation.js';
 import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
-import { procCpuUs } from './full-flow.js';
+import { benchBundles, procCpuUs } from './full-flow.js';
+import { freshBundle } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
@@ -24,7 +25,11 @@ import type { Runner, Scenario } from './scenario.js';
 export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string, onLine?: (line: Record<string, unknown>, pid: number) => void): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
   // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot(), 'dist', script), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A role's main as `npm start` runs it: its bundle while fresh (benchBundles).
+  const role = /^agents\/([a-z-]+)\/main\.js$/.exec(script)?.[1];
+  const b = benchBundles().bundles;
+  const file = (role && b && freshBundle(b.root, b.dir, role)) || path.join(repoRoot(), 'dist', script);
+  const child = spawn(process.execPath, [...nodeArgs, file, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       // Not left running: a failed setup has no close() to stop it.

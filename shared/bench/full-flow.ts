@@ -14,7 +14,7 @@ import {
 import { Person } from '../trace/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
-import { envNumber, envRaw, envString } from '../config/index.js';
+import { envFlag, envNumber, envRaw, envString } from '../config/index.js';
 
 /** People asking (several, so one chat session's serialisation does not dominate). */
 const PEOPLE = envNumber('PARLEY_BENCH_PEOPLE', process.env, 10);
@@ -57,6 +57,11 @@ export function question(seq: number): { text: string; expect: RegExp } {
 }
 
 /** What runs beside the agents (npm run bench -- --console): the console and a browser on its sniffer. */
+/** Where fresh bundles are, unless PARLEY_AGENT_BUNDLES=0 (as the supervisor: scripts/supervisor.ts). */
+export function benchBundles(): Pick<SpecContext, 'bundles'> {
+  return envFlag('PARLEY_AGENT_BUNDLES') ? { bundles: { dir: path.join(repoRoot(), 'dist', 'bundle'), root: repoRoot() } } : {};
+}
+
 export interface Watcher {
   start(instance: TempInstance, sup: Supervisor, ctx: SpecContext): Promise<void>;
   /** CPU (µs) of what the watcher runs outside the supervisor (the browser), counted with the agents'. */
@@ -66,7 +71,8 @@ export interface Watcher {
 
 async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner> {
   const cfg = instance.cfg;
-  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents') };
+  // The agents as `npm start` runs them: single-file bundles while they match dist/ (scripts/bundle.ts).
+  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents'), ...benchBundles() };
   // `npm run bench -- --cpu-prof DIR` profiles the agents, not this process (Node refuses
   // --cpu-prof in NODE_OPTIONS, so the flags go on each agent's command line).
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
@@ -96,6 +102,7 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
     throw err;
   }
   let seq = 0;
+  const lastCpu = new Map<string, number>();
   return {
     async roundTrip() {
       const n = seq++;
@@ -107,6 +114,12 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
       const each = sup.list().map((c) => [c.name, c.pid ? procCpuUs(c.pid) : 0] as const);
       const browser = watcher?.cpuUs?.() ?? 0;
       if (watcher) process.stderr.write(`\n  [cpu] ${[...each, ['browser', browser] as const].map(([n, us]) => `${n} ${(us / 1e6).toFixed(2)} s`).join(', ')}`);
+      // Each agent's share of the phase since the previous call (the concurrent phase): where to look first.
+      if (lastCpu.size > 0) {
+        const delta = each.map(([n, us]) => [n, us - (lastCpu.get(n) ?? 0)] as const).sort((a, b) => b[1] - a[1]);
+        process.stderr.write(`\n  [cpu per agent] ${delta.map(([n, us]) => `${n} ${(us / 1e6).toFixed(2)} s`).join(', ')}\n`);
+      }
+      for (const [n, us] of each) lastCpu.set(n, us);
       return each.reduce((sum, [, us]) => sum + us, 0) + browser;
     },
     async close() {
