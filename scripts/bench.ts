@@ -10,7 +10,7 @@ import {
   rawEcho, asBenchReport, compareRuns, renderComparison, consoleWatcher, prepareConsoleBench,
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
-  registerScenario, type ScenarioResult, scenarios, measurePaired,
+  registerScenario, type ScenarioResult, scenarios, measurePaired, measureScale, renderScale, type ScaleResult,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -43,12 +43,13 @@ const program = new Command('bench')
   .option('--repeat <n>', 'run the chosen scenarios n times in turn (A B A B …): comparisons pair each round and give the median', int, 1)
   .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection')
   .option('--console', 'also run the full flow with the console running and a headless Chromium watching its sniffer, and compare (goal: within 5 %)')
+  .option('--scale [sizes]', 'start-up to ready and memory for N agents (7 = npm start\'s; beyond, virtual specialists of one host), default 7,100,1000')
   .option('--paired <blocks>', 'with --console: measure both on the same agents in one run, in alternating blocks (ABBA), this many per side', int);
 
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{
-    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean; paired?: number;
+    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean; paired?: number; scale?: boolean | string;
   }>();
   if (o.paired && !o.console) throw new Error('--paired needs --console');
   const readReport = (file: string) => asBenchReport(JSON.parse(fs.readFileSync(file, 'utf8')), file);
@@ -68,8 +69,11 @@ async function main(): Promise<void> {
   const wanted = o.only?.split(',').map((s) => s.trim());
   // --paired measures full-flow and full-flow+console together (shared/bench/paired.ts).
   const pairedNames = new Set(['full-flow', 'full-flow+console']);
-  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn) && !(o.paired && pairedNames.has(s.name)));
-  if (chosen.length === 0 && !o.paired) throw new Error(`no such scenario: ${o.only}`);
+  // --scale alone measures only the start-up; with --only, both.
+  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn && !o.scale) && !(o.paired && pairedNames.has(s.name)));
+  if (chosen.length === 0 && !o.paired && !o.scale) throw new Error(`no such scenario: ${o.only}`);
+  const scaleSizes = o.scale ? (o.scale === true ? '7,100,1000' : o.scale).split(',').map((x) => Number(x.trim())) : [];
+  const scaled: ScaleResult[] = [];
 
   process.stderr.write('starting a private ejabberd… ');
   const instance = await startTempInstance();
@@ -103,6 +107,12 @@ async function main(): Promise<void> {
         await runner.close();
       }
     }
+    for (const n of Array.from({ length: o.repeat }, () => scaleSizes).flat()) {
+      process.stderr.write(`scale: ${n} agents… `);
+      const r = await measureScale(instance, n);
+      scaled.push(r);
+      process.stderr.write(`ready in ${r.readyMs.toFixed(0)} ms, ${r.kbPerAgent.toFixed(1)} kB/agent\n`);
+    }
     for (let round = 0; watching && o.paired && round < o.repeat; round++) {
       const watched = fullFlowWatched(watching.watcher, watching.what);
       process.stderr.write(`full-flow and full-flow+console, paired (${o.paired} blocks each): `);
@@ -121,8 +131,9 @@ async function main(): Promise<void> {
     await instance.stop({ keep: o.keepHome ?? false });
     closeApiAgent();
   }
-  const report: BenchReport = buildReport(opts, results);
-  console.log(renderReport(report));
+  const report: BenchReport = { ...buildReport(opts, results), ...(scaled.length ? { scale: scaled } : {}) };
+  if (results.length > 0) console.log(renderReport(report));
+  if (scaled.length > 0) console.log(renderScale(scaled));
   if (old) console.log(renderComparison(compareRuns(old, report), old.at));
   const plain = results.filter((r) => r.name === 'full-flow');
   const watched = results.filter((r) => r.name === 'full-flow+console');

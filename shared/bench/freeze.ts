@@ -8,19 +8,27 @@ import { procStat } from './full-flow.js';
 
 /** The processes whose command line contains `marker`, and all their descendants. */
 export function processTree(marker: string): number[] {
+  return withDescendants((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+/** The processes `isRoot` picks (or the pids given), and all their descendants (skill workers). */
+export function withDescendants(isRoot: number[] | ((pid: number) => boolean)): number[] {
   const parents = new Map<number, number>();
   const roots: number[] = [];
+  const pick = Array.isArray(isRoot) ? (pid: number) => isRoot.includes(pid) : isRoot;
   for (const entry of fs.readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     const f = procStat(pid);
     if (!f) continue; // gone meanwhile
     parents.set(pid, Number(f[1]));
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
-    } catch {
-      // gone meanwhile
-    }
+    if (pick(pid)) roots.push(pid);
   }
   const tree = new Set(roots);
   for (let grew = true; grew;) {

@@ -11,6 +11,7 @@ export { llmDirect, llmSkill } from './llm.js';
 export { oneShotQuery } from './one-shot-query.js';
 export { blockOrder, measurePaired, type Toggle } from './paired.js';
 export { rawEcho } from './raw-echo.js';
+export { measureScale, renderScale, type ScaleResult } from './scale.js';
 export { type BenchReport, buildReport, renderReport } from './report.js';
 export { type RuntimeAgent, runtimeAgent } from './runtime-agent.js';
 export { runtimeAskExpert, runtimeRequestReply } from './runtime-scenarios.js';

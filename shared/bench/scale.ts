@@ -1,0 +1,76 @@
+// `npm run bench -- --scale [7,100,1000]` (issue 15 "Also in the bench"): the agents' start-up to
+// ready and their memory, for N agents. N = 7 is what `npm start` runs (the five core roles and
+// the two default specialists, one process each); beyond 7 the rest are virtual specialists of
+// one host process (agents/specialist/host.ts, issue 14 §3), as `npm run spawn -- specialist
+// --count N` starts them. Everything goes through the supervisor's own specs and Supervisor, with
+// ejabberd already running (the bench's private instance), as `npm start` on a running server.
+// "Ready": every process logged its ready line (`online`; the host: `agents registered`, i.e.
+// every virtual agent registered with the DF). CPU and memory include every process below the
+// supervisor (skill worker processes too), read from /proc at that moment.
+import fs from 'node:fs';
+import path from 'node:path';
+import { envString, paths } from '../config/index.js';
+import type { TempInstance } from '../ejabberd/operator.js';
+import { repoRoot } from '../runtime/repo-root.js';
+import {
+  CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+} from '../supervisor/index.js';
+import { withDescendants } from './freeze.js';
+import { benchBundles, procCpuUs } from './full-flow.js';
+
+export interface ScaleResult {
+  agents: number;
+  processes: number;
+  /** From the first spawn to the last ready line. */
+  readyMs: number;
+  /** CPU of every agent process (and their children) until ready. */
+  cpuMs: number;
+  rssMiB: number;
+  kbPerAgent: number;
+}
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Starts `n` agents (n ≥ 7) on `instance`, waits until all are ready, measures, stops them. */
+export async function measureScale(instance: TempInstance, n: number): Promise<ScaleResult> {
+  if (!Number.isInteger(n) || n < 7) throw new Error(`--scale sizes are integers ≥ 7 (the agents npm start runs), got ${n}`);
+  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents'), ...benchBundles() };
+  const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean); // --cpu-prof
+  const specs = [
+    ...CORE_ROLES.map((r) => coreSpec(ctx, r)),
+    ...parseSpecialists(DEFAULT_SPECIALISTS).map((d) => specialistSpec(ctx, d)),
+    ...(n > 7 ? [specialistSpec(ctx, { name: 'scale', experts: ['arithmetic'], role: 'math', count: n - 7 })] : []),
+  ].map((s) => ({ ...s, args: [...nodeArgs, ...s.args] }));
+  const sup = new Supervisor({
+    env: { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' },
+    logsDir: paths(instance.cfg).logsDir,
+    say: () => undefined,
+  });
+  const t0 = performance.now();
+  try {
+    for (const s of specs) sup.add(s);
+    await sup.whenReady(specs.map((s) => s.name), 300_000);
+    const readyMs = performance.now() - t0;
+    const each = sup.list().map((c) => [c.name, withDescendants([c.pid ?? 0].filter((p) => p > 0))] as const);
+    process.stderr.write(`\n  [CPU until ready, with its skill workers] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (procCpuUs(p) / 1000).toFixed(0)).join('+')} ms`).join(', ')}\n  `);
+    const pids = each.flatMap(([, ps]) => ps);
+    const cpuUs = pids.reduce((sum, p) => sum + procCpuUs(p), 0);
+    const rss = pids.reduce((sum, p) => sum + rssKb(p), 0);
+    return { agents: n, processes: pids.length, readyMs, cpuMs: cpuUs / 1000, rssMiB: rss / 1024, kbPerAgent: rss / n };
+  } finally {
+    await sup.stopAll();
+  }
+}
+
+export function renderScale(results: ScaleResult[]): string {
+  const rows = results.map((r) => `${String(r.agents).padStart(6)}  ${String(r.processes).padStart(9)}  ${r.readyMs.toFixed(0).padStart(8)}  ${r.cpuMs.toFixed(0).padStart(10)}  ${r.rssMiB.toFixed(1).padStart(8)}  ${r.kbPerAgent.toFixed(1).padStart(10)}`);
+  return ['agents  processes  ready ms  CPU ms (all)  RSS MiB  kB per agent', ...rows,
+    '  (ejabberd already running; 7 = npm start\'s agents, one process each; beyond 7 the rest are virtual specialists of one host; goal: ready ≤ 1.5 s for 7)'].join('\n');
+}
