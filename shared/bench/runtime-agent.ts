@@ -11,6 +11,8 @@ import {
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import { EnrolmentAuthority, type EnrolledRole, installationRoster } from '../identity/index.js';
 import { clientTransport, type XmppTransport } from '../transport/index.js';
+import { envFlag } from '../config/index.js';
+import { GroupCommit } from '../store/index.js';
 
 export interface RuntimeAgentOptions {
   telemetry?: 'sqlite' | 'memory';
@@ -40,5 +42,8 @@ export async function runtimeAgent(cfg: ParleyConfig, account: string, opts: Run
   const telemetry = telemetryPath ? new SqliteTelemetry(telemetryPath, name) : new MemoryTelemetry();
   // Signed like every agent unless PARLEY_SIGNING=0 (the benchmark's on/off comparison).
   const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry, signing: signingFor(cfg, account, { roster }) });
+  // The replay ledger committed once per inbound burst, as boot.ts wires every agent (PARLEY_GROUP_COMMIT).
+  const ledger = agent.signing?.ledger?.group();
+  if (ledger && envFlag('PARLEY_GROUP_COMMIT')) transport.useGroupCommit(new GroupCommit([], ledger));
   return { agent, transport, telemetry, ...(telemetryPath ? { telemetryPath } : {}) };
 }
