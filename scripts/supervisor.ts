@@ -2,17 +2,15 @@
 // back-off), one `ready` line with the time it took, a control endpoint (shared/supervisor/control.ts),
 // and an orderly stop on Ctrl-C/SIGTERM: agents (SIGTERM, then SIGKILL), ejabberd if it started
 // it (not one that was already running, e.g. docker-compose.yml's ejabberd service), exit 0.
-import path from 'node:path';
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { llmSettings } from '../shared/llm/index.js';
 import { closeApiAgent, provisionCore } from '../shared/ejabberd/index.js';
 import { describeHosts, killNode, removeHosts, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
-import { repoRoot } from '../shared/runtime/repo-root.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
-  DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
+  agentsContext, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
   specialistSpec, Supervisor,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
@@ -41,11 +39,10 @@ const llm = (() => {
 })();
 if (llm) say(`model: ${llm.model} at ${llm.url} (key ${llm.key ? 'stored in secrets/llm.key' : 'none'}); the llm skill is on`);
 const ctx: SpecContext = {
-  agentsDir: path.join(repoRoot(), 'dist', 'agents'),
+  // Single-file agents from `npm run bundle` while they match dist/ (shared/supervisor/bundles.ts).
+  ...agentsContext(),
   // Supervisor tests run a fake agent for every role (test/fixtures/fake-agent.ts).
   agentScript: envString('PARLEY_SUPERVISOR_AGENT_SCRIPT'),
-  // Single-file agents from `npm run bundle` while they match dist/ (shared/supervisor/bundles.ts).
-  ...(envFlag('PARLEY_AGENT_BUNDLES') ? { bundles: { dir: path.join(repoRoot(), 'dist', 'bundle'), root: repoRoot() } } : {}),
 };
 const sup = new Supervisor({
   env: { ...process.env, ...configEnv(cfg) },

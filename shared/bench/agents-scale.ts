@@ -16,8 +16,8 @@ import { needContent } from '../../agents/coordinator/negotiation.js';
 import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
-import { benchBundles, procCpuUs } from './full-flow.js';
-import { freshBundle } from '../supervisor/index.js';
+import { procCpuUs } from './full-flow.js';
+import { agentsContext, roleScript } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
@@ -25,10 +25,8 @@ import type { Runner, Scenario } from './scenario.js';
 export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string, onLine?: (line: Record<string, unknown>, pid: number) => void): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
   // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
-  // A role's main as `npm start` runs it: its bundle while fresh (benchBundles).
-  const role = /^agents\/([a-z-]+)\/main\.js$/.exec(script)?.[1];
-  const b = benchBundles().bundles;
-  const file = (role && b && freshBundle(b.root, b.dir, role)) || path.join(repoRoot(), 'dist', script);
+  // `script`: a role's (roleScript: its bundle while fresh, as `npm start` runs it) or a file of dist/.
+  const file = path.isAbsolute(script) ? script : path.join(repoRoot(), 'dist', script);
   const child = spawn(process.execPath, [...nodeArgs, file, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -99,7 +97,7 @@ export const agentsScale: Scenario = {
     const n = envNumber('PARLEY_BENCH_AGENTS', process.env, 1000);
     // Heartbeats of a thousand agents are load too: the default lease, as in production.
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
-    const registry = await start('agents/registry/main.js', [], env, 'online');
+    const registry = await start(roleScript(agentsContext(), 'registry'), [], env, 'online');
     const regPid = registry.child.pid ?? 0;
     const beam = beamPid(instance.cfg.home);
     // CPU at the host's "online" (its agents built, before the first REGISTER) and at "agents registered".

@@ -11,6 +11,7 @@ import { makeEnvelope } from '../acl/index.js';
 import { envNumber } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { calendarsDomain } from '../runtime/index.js';
+import { agentsContext, roleScript } from '../supervisor/index.js';
 import { start, stop } from './agents-scale.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { runtimeAgent } from './runtime-agent.js';
@@ -24,7 +25,7 @@ export const calendarsScale: Scenario = {
   async setup(instance: TempInstance): Promise<Runner> {
     const n = envNumber('PARLEY_BENCH_CALENDARS', process.env, 1000);
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
-    const registry = await start('agents/registry/main.js', [], env, 'online');
+    const registry = await start(roleScript(agentsContext(), 'registry'), [], env, 'online');
     const { baseRss, many } = await (async () => {
       const one = await start('agents/calendar/host.js', ['--host', 'base', '--count', '1'], env, 'calendars registered');
       await stop(one.child);

@@ -5,16 +5,14 @@
 // in this process) on the bench's private ejabberd; the people are plain chat clients (Person).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { paths } from '../config/index.js';
-import { repoRoot } from '../runtime/repo-root.js';
 import {
-  CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+  agentsContext, CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
 } from '../supervisor/index.js';
 import { Person } from '../trace/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
-import { envFlag, envNumber, envRaw, envString } from '../config/index.js';
+import { envNumber, envRaw, envString } from '../config/index.js';
 
 /** People asking (several, so one chat session's serialisation does not dominate). */
 const PEOPLE = envNumber('PARLEY_BENCH_PEOPLE', process.env, 10);
@@ -57,11 +55,6 @@ export function question(seq: number): { text: string; expect: RegExp } {
 }
 
 /** What runs beside the agents (npm run bench -- --console): the console and a browser on its sniffer. */
-/** Where fresh bundles are, unless PARLEY_AGENT_BUNDLES=0 (as the supervisor: scripts/supervisor.ts). */
-export function benchBundles(): Pick<SpecContext, 'bundles'> {
-  return envFlag('PARLEY_AGENT_BUNDLES') ? { bundles: { dir: path.join(repoRoot(), 'dist', 'bundle'), root: repoRoot() } } : {};
-}
-
 export interface Watcher {
   start(instance: TempInstance, sup: Supervisor, ctx: SpecContext): Promise<void>;
   /** CPU (µs) of what the watcher runs outside the supervisor (the browser), counted with the agents'. */
@@ -72,7 +65,7 @@ export interface Watcher {
 async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner> {
   const cfg = instance.cfg;
   // The agents as `npm start` runs them: single-file bundles while they match dist/ (scripts/bundle.ts).
-  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents'), ...benchBundles() };
+  const ctx = agentsContext();
   // `npm run bench -- --cpu-prof DIR` profiles the agents, not this process (Node refuses
   // --cpu-prof in NODE_OPTIONS, so the flags go on each agent's command line).
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);

@@ -5,14 +5,12 @@ import type { ParleyConfig } from '../config/index.js';
 import { ensureAccount } from '../ejabberd/index.js';
 import { type Logger, silentLogger } from '../log/index.js';
 import {
-  Agent, telemetryFile, hasRoleBook, identify, useRoleBook, signingFor, MemoryTelemetry,
+  Agent, groupCommitFor, telemetryFile, hasRoleBook, identify, useRoleBook, signingFor, MemoryTelemetry,
   SqliteTelemetry, type Telemetry,
 } from '../runtime/index.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import { EnrolmentAuthority, type EnrolledRole, installationRoster } from '../identity/index.js';
 import { clientTransport, type XmppTransport } from '../transport/index.js';
-import { envFlag } from '../config/index.js';
-import { GroupCommit } from '../store/index.js';
 
 export interface RuntimeAgentOptions {
   telemetry?: 'sqlite' | 'memory';
@@ -42,8 +40,7 @@ export async function runtimeAgent(cfg: ParleyConfig, account: string, opts: Run
   const telemetry = telemetryPath ? new SqliteTelemetry(telemetryPath, name) : new MemoryTelemetry();
   // Signed like every agent unless PARLEY_SIGNING=0 (the benchmark's on/off comparison).
   const agent = new Agent({ jid, domain: cfg.domain, transport, logger, telemetry, signing: signingFor(cfg, account, { roster }) });
-  // The replay ledger committed once per inbound burst, as boot.ts wires every agent (PARLEY_GROUP_COMMIT).
-  const ledger = agent.signing?.ledger?.group();
-  if (ledger && envFlag('PARLEY_GROUP_COMMIT')) transport.useGroupCommit(new GroupCommit([], ledger));
+  // The replay ledger committed once per inbound burst, as every agent process's (boot.ts).
+  groupCommitFor(transport, agent);
   return { agent, transport, telemetry, ...(telemetryPath ? { telemetryPath } : {}) };
 }

@@ -11,12 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { envString, paths } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
-import { repoRoot } from '../runtime/repo-root.js';
 import {
-  CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+  agentsContext, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, specialistSpec, Supervisor,
 } from '../supervisor/index.js';
 import { withDescendants } from './freeze.js';
-import { benchBundles, procCpuUs } from './full-flow.js';
+import { procCpuUs } from './full-flow.js';
 
 export interface ScaleResult {
   agents: number;
@@ -41,7 +40,7 @@ function rssKb(pid: number): number {
 /** Starts `n` agents (n ≥ 7) on `instance`, waits until all are ready, measures, stops them. */
 export async function measureScale(instance: TempInstance, n: number): Promise<ScaleResult> {
   if (!Number.isInteger(n) || n < 7) throw new Error(`--scale sizes are integers ≥ 7 (the agents npm start runs), got ${n}`);
-  const ctx: SpecContext = { agentsDir: path.join(repoRoot(), 'dist', 'agents'), ...benchBundles() };
+  const ctx = agentsContext();
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean); // --cpu-prof
   const specs = [
     ...CORE_ROLES.map((r) => coreSpec(ctx, r)),
@@ -61,12 +60,12 @@ export async function measureScale(instance: TempInstance, n: number): Promise<S
     for (const s of specs) sup.add(s);
     await sup.whenReady(specs.map((s) => s.name), 300_000);
     const readyMs = performance.now() - t0;
-    const each = sup.list().map((c) => [c.name, withDescendants([c.pid ?? 0].filter((p) => p > 0))] as const);
-    process.stderr.write(`\n  [CPU until ready, with its skill workers] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (procCpuUs(p) / 1000).toFixed(0)).join('+')} ms`).join(', ')}\n  `);
-    const pids = each.flatMap(([, ps]) => ps);
-    const cpuUs = pids.reduce((sum, p) => sum + procCpuUs(p), 0);
-    const rss = pids.reduce((sum, p) => sum + rssKb(p), 0);
-    return { agents: n, processes: pids.length, readyMs, cpuMs: cpuUs / 1000, rssMiB: rss / 1024, kbPerAgent: rss / n };
+    // Per agent: its process and its skill workers, CPU (µs) and RSS (kB) each.
+    const each = sup.list().map((c) => [c.name, withDescendants([c.pid ?? 0].filter((p) => p > 0)).map((p) => ({ cpu: procCpuUs(p), rss: rssKb(p) }))] as const);
+    process.stderr.write(`\n  [CPU until ready, with its skill workers] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (p.cpu / 1000).toFixed(0)).join('+')} ms`).join(', ')}\n  `);
+    const all = each.flatMap(([, ps]) => ps);
+    const rss = all.reduce((sum, p) => sum + p.rss, 0);
+    return { agents: n, processes: all.length, readyMs, cpuMs: all.reduce((sum, p) => sum + p.cpu, 0) / 1000, rssMiB: rss / 1024, kbPerAgent: rss / n };
   } finally {
     // The host first: stopped with the Registry, its agents' last words waited in the Registry's
     // offline storage and the next size's Registry read them before going online (2.4 s of CPU).

@@ -4,7 +4,7 @@ import { c2sEndpoints, credentialsFor } from '../ejabberd/index.js';
 import path from 'node:path';
 import { envFlag, envString, loadConfig, type ParleyConfig, paths } from '../config/index.js';
 import { createLogger, type Logger } from '../log/index.js';
-import { clientTransport } from '../transport/index.js';
+import { clientTransport, type XmppTransport } from '../transport/index.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { ensureAgentIdentity } from '../identity/agent-identity.js';
 import {
@@ -16,6 +16,18 @@ import { signingFor } from './signing.js';
 import { SqliteTelemetry } from './telemetry.js';
 import { ExchangeStore, GroupCommit, type Grouped } from '../store/index.js';
 import { onProcessEnd } from './process-end.js';
+
+/**
+ * Group commit (issue 15; shared/store/group-commit.ts): one transaction per inbound burst over
+ * the exchange store (if any) and then the replay ledger; acks and sends wait for it
+ * (transport/burst.ts). PARLEY_GROUP_COMMIT=0: none. Also the bench's in-process agents.
+ */
+export function groupCommitFor(transport: XmppTransport, agent: Agent, store?: ExchangeStore): GroupCommit | undefined {
+  if (!envFlag('PARLEY_GROUP_COMMIT')) return undefined;
+  const group = new GroupCommit(store ? [store.group()] : [], agent.signing?.ledger?.group());
+  transport.useGroupCommit(group);
+  return group;
+}
 
 export interface BootOptions {
   /** Account localpart: presenter, coordinator, specialist-math, … */
@@ -96,10 +108,7 @@ export function createAgent(opts: BootOptions): Booted {
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
     ...(rateLimit ? { rateLimit: new RateLimiter(rateLimit) } : {}),
   });
-  // Group commit (issue 15; shared/store/group-commit.ts): one transaction per inbound burst over
-  // the exchange store and then the replay ledger; acks and sends wait for it (transport/burst.ts).
-  const group = envFlag('PARLEY_GROUP_COMMIT') ? new GroupCommit(store ? [store.group()] : [], agent.signing?.ledger?.group()) : undefined;
-  if (group) transport.useGroupCommit(group);
+  const group = groupCommitFor(transport, agent, store);
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -5,7 +5,7 @@ export {
   type Answer, type AnswerOnceInput, type HandlerInput, type Note, answerOnceMachine,
   hotPathAnswerOnceMachine,
 } from './answer-once.js';
-export { type Booted, createAgent, exchangeStoreFile, telemetryFile } from './boot.js';
+export { type Booted, createAgent, exchangeStoreFile, groupCommitFor, telemetryFile } from './boot.js';
 export { restoreExchanges } from './durable.js';
 export type { ChildSendEvent, ExchangeEmitted, ExchangeFactory, ExchangeInput, InboundEvent } from './exchange.js';
 export {

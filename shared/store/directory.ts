@@ -173,18 +173,15 @@ export class SqliteDirectoryStore implements DirectoryStore {
     return this.soft.size;
   }
 
-  private softToQueue(jid?: string): void {
-    if (this.softTimer && jid === undefined) clearTimeout(this.softTimer);
-    if (jid === undefined) this.softTimer = undefined;
-    const entries: Array<[string, { seen?: number; used?: number }]> = [];
-    if (jid === undefined) {
-      entries.push(...this.soft);
+  /** Moves the soft writes (of `only`, else all) into the ordered queue. */
+  private softToQueue(only?: string): void {
+    const one = only === undefined ? undefined : this.soft.get(only);
+    const entries = only === undefined ? [...this.soft] : one ? [[only, one] as const] : [];
+    if (only === undefined) {
       this.soft.clear();
-    } else {
-      const one = this.soft.get(jid);
-      if (one) entries.push([jid, one]);
-      this.soft.delete(jid);
-    }
+      clearTimeout(this.softTimer);
+      this.softTimer = undefined;
+    } else this.soft.delete(only);
     for (const [j, w] of entries) {
       if (w.seen !== undefined) this.queue.push(() => this.stmts.touch.run(w.seen, j));
       if (w.used !== undefined) this.queue.push(() => this.stmts.markUsed.run(w.used, j));

@@ -8,7 +8,7 @@ export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
 export {
-  CORE_ROLES, DEFAULT_SPECIALISTS, type SpecContext, type SpecialistDef, calendarHostSpec,
-  calendarSpec, consoleSpec, coreSpec, parseSpecialists, roomsSpec, specialistSpec,
+  CORE_ROLES, DEFAULT_SPECIALISTS, type SpecContext, type SpecialistDef, agentsContext, calendarHostSpec,
+  calendarSpec, consoleSpec, coreSpec, parseSpecialists, roomsSpec, script as roleScript, specialistSpec,
 } from './spec.js';
 export { FailedToStart, Supervisor } from './supervisor.js';

@@ -10,6 +10,8 @@ import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/index.js';
 import { freshBundle } from './bundles.js';
+import { envFlag } from '../config/index.js';
+import { repoRoot } from '../runtime/repo-root.js';
 
 export interface AgentSpec {
   /** Unique name: the log file name and the control endpoint's key (registry, specialist-math). */
@@ -68,7 +70,17 @@ export interface SpecContext {
   bundles?: { dir: string; root: string };
 }
 
-function script(ctx: SpecContext, role: string): string {
+/**
+ * The compiled agents as the supervisor starts them: single-file bundles from `npm run bundle`
+ * while they match dist/ (./bundles.ts), unless PARLEY_AGENT_BUNDLES=0. Also the bench's.
+ */
+export function agentsContext(env: NodeJS.ProcessEnv = process.env): SpecContext {
+  const root = repoRoot();
+  return { agentsDir: path.join(root, 'dist', 'agents'), ...(envFlag('PARLEY_AGENT_BUNDLES', env) ? { bundles: { dir: path.join(root, 'dist', 'bundle'), root } } : {}) };
+}
+
+/** The script a role's process runs: its fresh bundle, else dist/agents/<role>/main.js. */
+export function script(ctx: SpecContext, role: string): string {
   if (ctx.agentScript) return ctx.agentScript;
   return (ctx.bundles && freshBundle(ctx.bundles.root, ctx.bundles.dir, role)) ?? path.join(ctx.agentsDir, role, 'main.js');
 }
