@@ -13,4 +13,5 @@ export {
   MAX_REPORTED_ERRORS, compactErrors, parseEnvelope, validateEnvelope,
   type ValidationCode, type ValidationResult,
 } from './validate.js';
+export { fingerprint, loadPrecompiled, writePrecompiled, type Validators } from './precompiled.js';
 export type * from './types.gen.js';

@@ -4,6 +4,7 @@
 // ajv; a manifest that does not validate, an inputSchema that does not compile or a pattern that
 // is no regular expression makes the skill bad (reported and skipped), never a crash.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { draft07Check, isDraft07, precompiledValidator } from './own-validators.js';
 import { inProcessProblem, LINEAR_ENGINE, linearRegExp, type Recognition } from './recognition.js';
 
 export type { Recognition } from './recognition.js';
@@ -105,30 +106,37 @@ export const DEFAULT_INPUT_SCHEMA = {
   properties: { question: { type: 'string', minLength: 1 } },
 } as const;
 
-// Our own schemas (skill.json here, the roles file in roles.ts) share one ajv that does not check
-// them against the JSON Schema meta-schema: they are constants of this code, compiled by the tests,
-// and each ajv instance that meta-checks compiles the draft-07 meta-schema first (≈ 60 ms of CPU,
-// which the specialist paid three times at start-up, issue 15).
-// The skills' inputSchemas are written by skill authors: their ajv meta-checks them, strict off.
+// Our own schemas (skill.json here, the roles file in roles.ts) are constants of this code, and
+// the draft-07 meta-schema checks the skills' inputSchemas: all three are compiled ahead of time
+// (own-validators.ts), so a specialist's start compiles only its skills' inputSchemas.
+// The skills' inputSchemas are written by skill authors: meta-checked, strict off.
 // A skill's inputSchema validates every question's args in the specialist's main thread
 // (host.run): a backtracking `pattern` there (e.g. ^(a+)+$ took 13 s on 28 characters) would
 // stall the specialist. Its patterns run on the linear-time engine; one that cannot makes the
 // inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
 // Built on first use: the console, the supervisor and the CLIs load this module at start-up but
-// check a manifest only on an upload or a spawn (compiling cost each ≈ 0.1 s of CPU there).
-let ownAjv: Ajv | undefined;
-/** The ajv for Parley's own constant schemas (no meta-schema check). */
-export const ownSchemaAjv = (): Ajv => (ownAjv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false }));
+// check a manifest only on an upload or a spawn.
+type InputAjvs = { draft07: Ajv; other?: Ajv };
+let inputAjvs: InputAjvs | undefined;
+function inputAjv(metaCheck: boolean): Ajv {
+  inputAjvs ??= { draft07: newInputAjv(false) };
+  return metaCheck ? (inputAjvs.other ??= newInputAjv(true)) : inputAjvs.draft07;
+}
+function newInputAjv(validateSchema: boolean): Ajv {
+  const regExp = LINEAR_ENGINE ? { code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } } : {};
+  return new Ajv({ allErrors: true, strict: false, validateSchema, ...regExp });
+}
 
-type ManifestValidators = { checkManifest: ValidateFunction<SkillManifest>; inputAjv: Ajv };
-let compiled: ManifestValidators | undefined;
-function validators(): ManifestValidators {
-  if (compiled) return compiled;
-  const inputAjv = LINEAR_ENGINE
-    ? new Ajv({ allErrors: true, strict: false, code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } })
-    : new Ajv({ allErrors: true, strict: false });
-  compiled = { checkManifest: ownSchemaAjv().compile<SkillManifest>(MANIFEST_SCHEMA), inputAjv };
-  return compiled;
+/**
+ * Compiles a skill's inputSchema as ajv's compile() does: checked against its meta-schema first
+ * (the same "schema is invalid: …" error). Draft-07, ajv's default, uses the precompiled check; a
+ * schema that names another `$schema` goes through an ajv that meta-checks it as before.
+ */
+function compileInput(schema: object): ValidateFunction {
+  if (!isDraft07(schema)) return inputAjv(true).compile(schema);
+  const check = draft07Check();
+  if (!check(schema)) throw new Error(`schema is invalid: ${inputAjv(false).errorsText(check.errors)}`);
+  return inputAjv(false).compile(schema);
 }
 
 export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
@@ -140,7 +148,7 @@ export type ManifestCheck =
 
 /** Validates a parsed skill.json; `folder` must equal the name (one skill per folder). */
 export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck {
-  const { checkManifest, inputAjv } = validators();
+  const checkManifest = precompiledValidator<SkillManifest>('skill-manifest', MANIFEST_SCHEMA);
   if (!checkManifest(raw)) return { ok: false, detail: `skill.json: ${formatErrors(checkManifest.errors)}` };
   const m = raw;
   if (folder !== undefined && folder !== m.name) return { ok: false, detail: `skill.json: name ${JSON.stringify(m.name)} differs from its folder ${JSON.stringify(folder)}` };
@@ -155,7 +163,7 @@ export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck
   if (inProcess) return { ok: false, detail: `skill.json: /recognise/inProcess: ${inProcess}` };
   let validateInput: ValidateFunction;
   try {
-    validateInput = inputAjv.compile(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
+    validateInput = compileInput(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
   } catch (err) {
     return { ok: false, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` };
   }

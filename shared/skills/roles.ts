@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { formatErrors, ownSchemaAjv } from './manifest.js';
+import { formatErrors } from './manifest.js';
+import { precompiledValidator } from './own-validators.js';
 
 export interface Role {
   name: string;
@@ -51,7 +52,7 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   } catch (err) {
     return { roles: [], problem: `${file}: ${(err as Error).message}` };
   }
-  const check = (checkRoleFile ??= ownSchemaAjv().compile<RoleFile>(ROLE_FILE_SCHEMA));
+  const check = (checkRoleFile ??= precompiledValidator<RoleFile>('role-file', ROLE_FILE_SCHEMA));
   if (!check(raw)) return { roles: [], problem: `${file}: ${formatErrors(check.errors)}` };
   const roles = Object.entries(raw.roles).map(([name, r]) => ({
     name, description: r.description ?? '', capabilities: r.capabilities ?? ['ASK_EXPERT'], skills: r.skills, maxConcurrent: r.maxConcurrent,
