@@ -66,6 +66,12 @@ gen=dist/shared/contracts/validators.gen.cjs
 if [ ! -f "$gen" ] || [ -n "$(find contracts -name '*.json' -newer "$gen" -print -quit)" ]; then
   node -e "import('./dist/shared/contracts/index.js').then((m) => m.contracts())" >&2
 fi
+# The same for the skills' own validators (skill.json, roles file, draft-07 meta-schema;
+# shared/skills/own-validators.ts): their schemas change only with a build.
+gen=dist/shared/skills/skill-manifest.gen.cjs
+if [ ! -f "$gen" ] || [ dist/.built -nt "$gen" ]; then
+  node -e "import('./dist/shared/skills/index.js').then((m) => m.precompileOwnValidators())" >&2
+fi
 # Single-file agents (npm run bundle; shared/supervisor/bundles.ts): rebuilt after a build when
 # esbuild is installed (a devDependency). The supervisor uses a bundle only while it matches
 # dist/, so a failed or skipped bundling only costs start-up time: the agents start from dist/.

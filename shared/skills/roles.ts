@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { formatErrors } from './manifest.js';
-import { precompiledValidator } from './own-validators.js';
+import { formatErrors, MANIFEST_SCHEMA } from './manifest.js';
+import { draft07Check, precompiledValidator } from './own-validators.js';
 
 export interface Role {
   name: string;
@@ -58,6 +58,13 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
     name, description: r.description ?? '', capabilities: r.capabilities ?? ['ASK_EXPERT'], skills: r.skills, maxConcurrent: r.maxConcurrent,
   }));
   return { roles };
+}
+
+/** Writes the skills' precompiled validators (npm start's set-up), so that no agent compiles them. */
+export function precompileOwnValidators(): void {
+  precompiledValidator('skill-manifest', MANIFEST_SCHEMA);
+  precompiledValidator('role-file', ROLE_FILE_SCHEMA);
+  draft07Check();
 }
 
 export function loadRoles(home: string): { roles: Map<string, Role>; problems: string[] } {
