@@ -15,7 +15,7 @@ export class SqliteThreadOwners implements ThreadOwners {
   private readonly setStmt;
 
   constructor(file: string) {
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.db.exec('CREATE TABLE IF NOT EXISTS thread_owners (thread TEXT PRIMARY KEY, person TEXT NOT NULL, at INTEGER NOT NULL)');
     this.getStmt = this.db.prepare<[string], { person: string }>('SELECT person FROM thread_owners WHERE thread = ?');
     // First claim wins: a later claim of the same thread never replaces its owner.

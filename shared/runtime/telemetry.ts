@@ -65,7 +65,7 @@ export class SqliteTelemetry implements Telemetry {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(file: string, private readonly agent: string) {
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.db.exec(SCHEMA);
     // Positional parameters: binding by name cost ~20 % more per row (bench, see docs/runtime.md).
     const stmt = this.db.prepare(`INSERT INTO envelopes (agent, direction, at, conversation_id, performative, sender, receiver,

@@ -127,7 +127,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
   private readonly commit: (ops: (() => void)[]) => void;
 
   constructor(file: string) {
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.db.exec(SCHEMA);
     // A database from before lease groups (issue 14 §3) gets the column; its rows have none.
     if (!(this.db.pragma('table_info(registrations)') as { name: string }[]).some((c) => c.name === 'lease_group')) {

@@ -60,7 +60,7 @@ export class ExchangeStore {
     this.prefix = '';
     this.owner = true;
     this.root = this;
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.now = opts.now ?? Date.now;
     this.ledgerMs = opts.ledgerMs ?? 24 * 3600_000;
     this.tombstoneMs = opts.tombstoneMs ?? 2000;

@@ -99,7 +99,7 @@ export class SqliteFactStore implements FactStore {
   private readonly insert;
 
   constructor(file: string) {
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.db.exec(SCHEMA);
     this.insert = this.db.prepare(
       `INSERT INTO facts (session_id, slot, subject, value, search, confidence, ts, ts_ms)

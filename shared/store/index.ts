@@ -9,5 +9,4 @@ export {
   type StoredFact,
 } from './facts.js';
 export { ReplayLedger } from './replay-ledger.js';
-export { type Db, type OpenOptions, openDb } from './sqlite.js';
-export { CHECKPOINT_EVERY_MS, Checkpointer, checkpointer, MAX_ADOPTED_FILES } from './checkpointer.js';
+export { type Db, openDb } from './sqlite.js';

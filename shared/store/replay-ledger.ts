@@ -46,7 +46,7 @@ export class ReplayLedger {
     this.prefix = '';
     this.owner = true;
     this.root = this;
-    this.db = openDb(file, { offThreadCheckpoints: true });
+    this.db = openDb(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS seen_expiry ON seen(expires_at);
