@@ -116,16 +116,17 @@ export const DEFAULT_INPUT_SCHEMA = {
 // inputSchema not compile (the skill is reported and skipped). Without the engine: as before.
 // Built on first use: the console, the supervisor and the CLIs load this module at start-up but
 // check a manifest only on an upload or a spawn.
-type InputAjvs = { draft07: Ajv; other?: Ajv };
-let inputAjvs: InputAjvs | undefined;
-function inputAjv(metaCheck: boolean): Ajv {
-  inputAjvs ??= { draft07: newInputAjv(false) };
-  return metaCheck ? (inputAjvs.other ??= newInputAjv(true)) : inputAjvs.draft07;
-}
+// Two ajvs for inputSchemas: draft-07 ones are meta-checked by the precompiled validator first
+// (compileInput), any other `$schema` by ajv itself as before.
+let draft07Ajv: Ajv | undefined;
+let otherAjv: Ajv | undefined;
 function newInputAjv(validateSchema: boolean): Ajv {
   const regExp = LINEAR_ENGINE ? { code: { regExp: Object.assign((pattern: string) => linearRegExp(pattern), { code: 'linearRegExp' }) } } : {};
   return new Ajv({ allErrors: true, strict: false, validateSchema, ...regExp });
 }
+
+/** The precompiled skill.json validator (own-validators.ts). */
+export const manifestValidator = (): ValidateFunction<SkillManifest> => precompiledValidator<SkillManifest>('skill-manifest', MANIFEST_SCHEMA);
 
 /**
  * Compiles a skill's inputSchema as ajv's compile() does: checked against its meta-schema first
@@ -133,10 +134,11 @@ function newInputAjv(validateSchema: boolean): Ajv {
  * schema that names another `$schema` goes through an ajv that meta-checks it as before.
  */
 function compileInput(schema: object): ValidateFunction {
-  if (!isDraft07(schema)) return inputAjv(true).compile(schema);
+  if (!isDraft07(schema)) return (otherAjv ??= newInputAjv(true)).compile(schema);
+  const ajv = (draft07Ajv ??= newInputAjv(false));
   const check = draft07Check();
-  if (!check(schema)) throw new Error(`schema is invalid: ${inputAjv(false).errorsText(check.errors)}`);
-  return inputAjv(false).compile(schema);
+  if (!check(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(check.errors)}`);
+  return ajv.compile(schema);
 }
 
 export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
@@ -148,7 +150,7 @@ export type ManifestCheck =
 
 /** Validates a parsed skill.json; `folder` must equal the name (one skill per folder). */
 export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck {
-  const checkManifest = precompiledValidator<SkillManifest>('skill-manifest', MANIFEST_SCHEMA);
+  const checkManifest = manifestValidator();
   if (!checkManifest(raw)) return { ok: false, detail: `skill.json: ${formatErrors(checkManifest.errors)}` };
   const m = raw;
   if (folder !== undefined && folder !== m.name) return { ok: false, detail: `skill.json: name ${JSON.stringify(m.name)} differs from its folder ${JSON.stringify(folder)}` };

@@ -4,9 +4,8 @@
 // Built-in roles: config/roles.json; the operator's $PARLEY_HOME/roles.json adds or replaces.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { formatErrors, MANIFEST_SCHEMA } from './manifest.js';
+import { formatErrors, manifestValidator } from './manifest.js';
 import { draft07Check, precompiledValidator } from './own-validators.js';
 
 export interface Role {
@@ -41,8 +40,9 @@ export const ROLE_FILE_SCHEMA = {
 } as const;
 
 type RoleFile = { roles: Record<string, Partial<Role> & { skills: string[]; maxConcurrent: number }> };
-// Compiled on the first roles file read, not when a process that never reads one imports this module.
-let checkRoleFile: ValidateFunction<RoleFile> | undefined;
+
+/** The precompiled roles-file validator (own-validators.ts). */
+const roleFileValidator = () => precompiledValidator<RoleFile>('role-file', ROLE_FILE_SCHEMA);
 
 function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   if (!fs.existsSync(file)) return { roles: [] };
@@ -52,7 +52,7 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
   } catch (err) {
     return { roles: [], problem: `${file}: ${(err as Error).message}` };
   }
-  const check = (checkRoleFile ??= precompiledValidator<RoleFile>('role-file', ROLE_FILE_SCHEMA));
+  const check = roleFileValidator();
   if (!check(raw)) return { roles: [], problem: `${file}: ${formatErrors(check.errors)}` };
   const roles = Object.entries(raw.roles).map(([name, r]) => ({
     name, description: r.description ?? '', capabilities: r.capabilities ?? ['ASK_EXPERT'], skills: r.skills, maxConcurrent: r.maxConcurrent,
@@ -62,8 +62,8 @@ function readRoleFile(file: string): { roles: Role[]; problem?: string } {
 
 /** Writes the skills' precompiled validators (npm start's set-up), so that no agent compiles them. */
 export function precompileOwnValidators(): void {
-  precompiledValidator('skill-manifest', MANIFEST_SCHEMA);
-  precompiledValidator('role-file', ROLE_FILE_SCHEMA);
+  manifestValidator();
+  roleFileValidator();
   draft07Check();
 }
 

@@ -8,7 +8,6 @@ import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { checkSkillManifest, draft07Check, isDraft07, MANIFEST_SCHEMA, precompiledValidator, ROLE_FILE_SCHEMA } from '../../shared/skills/index.js';
 
-
 const skillsDist = path.dirname(fileURLToPath(new URL('../../shared/skills/own-validators.js', import.meta.url)));
 const genFile = (name: string) => path.join(skillsDist, `${name}.gen.cjs`);
 
