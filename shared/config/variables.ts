@@ -116,6 +116,7 @@ export const VARIABLES = {
   PARLEY_SESSION_MAX_HOURS: { kind: 'number', default: 720, min: 1, integer: true, doc: "a session's longest lifetime" },
   // Trust and durability
   PARLEY_SIGNING: { kind: 'flag', default: true, doc: '`0` turns envelope signing and verification off (benchmark comparisons only)' },
+  PARLEY_SM_ACK_DELAY_MS: { kind: 'ms', default: 20, min: 0, doc: "how long an agent waits before it answers ejabberd's XEP-0198 ack request (<r/>), so that one answer covers the stanzas of that window instead of one write per stanza; the answer counts only what was handled (`0`: at once)" },
   PARLEY_GROUP_COMMIT: { kind: 'flag', default: true, doc: '`0`: one SQLite transaction per inbound envelope instead of one per burst of stanzas, acknowledged and answered after its commit (benchmark comparisons; docs/runtime.md "Group commit")' },
   PARLEY_DURABLE: { kind: 'flag', default: true, doc: '`0` turns off the Presenter\'s and Coordinator\'s SQLite snapshots (benchmark comparisons only)' },
   PARLEY_RATE_LIMIT_PER_S: { kind: 'number', default: 2000, min: 0, doc: 'envelopes per second per sender DID, every agent; over it: REFUSE `RATE_LIMITED` (`0` = off)' },

@@ -110,7 +110,8 @@ export function clientTransport(opts: ClientTransportOptions): ClientTransport {
   xmpp.streamManagement.preferredMaximum = 300;
   if (opts.ackDebounceMs !== undefined) xmpp.streamManagement.requestAckDebounce = opts.ackDebounceMs;
   // XEP-0198 h counts stanzas handled, not parsed (sm-fix.ts): a kill -9 loses nothing acked.
-  const gate = fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager);
+  // Its answers to ejabberd's <r/> wait PARLEY_SM_ACK_DELAY_MS, so that one covers many stanzas.
+  const gate = fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager, envNumber('PARLEY_SM_ACK_DELAY_MS'));
   const sm = xmpp.streamManagement as unknown as StreamManagerState;
   const transport = new ClientTransport({
     address: opts.jid,
