@@ -19,8 +19,9 @@ import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/ide
 import { createLogger } from '../../shared/log/index.js';
 import {
   exchangeStoreFile, calendarsDomain, useRoleBook, replayLedgerFile, signingEnabled, SqliteTelemetry,
-  warmUp, onProcessEnd,
+  warmUp, onProcessEnd, RegisterBatcher, jidOfName, type Agent,
 } from '../../shared/runtime/index.js';
+import { REGISTERING_AT_ONCE } from '../../shared/runtime/registration.js';
 import { ComponentHost } from '../../shared/runtime/component-host.js';
 import { ExchangeStore, GroupCommit, ReplayLedger } from '../../shared/store/index.js';
 import { componentTransport } from '../../shared/transport/component.js';
@@ -62,7 +63,12 @@ const roster = installationRoster(config.home);
 useRoleBook(roster);
 const domain = calendarsDomain(config.domain);
 const transport = componentTransport({ domain, password: componentSecret(config), host: '127.0.0.1', port: config.calendarsComponentPort, endpoints: componentEndpoints(config, 'calendars'), returnHomeMs: envNumber('PARLEY_RETURN_HOME_MS'), logger });
-const host = new ComponentHost({ transport, domain: config.domain, logger, peerResource: envString('PARLEY_RESOURCE') });
+// The calendars' REGISTERs go to the Registry in REGISTER_MANY batches, each still signed by its
+// calendar (shared/runtime/register-batch.ts), as the specialist host's do.
+const batcher = envFlag('PARLEY_REGISTER_BATCH')
+  ? new RegisterBatcher({ transport, domain: config.domain, registryJid: jidOfName('Registry', config.domain), agentOf: (jid): Agent | undefined => calendars.agentOf(jid), logger })
+  : undefined;
+const host = new ComponentHost({ transport: batcher?.transport ?? transport, domain: config.domain, logger, peerResource: envString('PARLEY_RESOURCE') });
 const telemetry = new SqliteTelemetry(path.join(paths(config).telemetry, `${name}.sqlite`), name);
 const replay = signingEnabled() ? new ReplayLedger(replayLedgerFile(config, name)) : undefined;
 // Durable like a calendar process (PARLEY_DURABLE=0: no snapshots, for benchmark comparisons).
@@ -75,7 +81,10 @@ const calendars = new VirtualCalendars({
   config, host, logger, telemetry, ledger,
   trust: new TrustStore(pinnedDidsFile(config.home), { enrolled: (jid) => roster.didOf(jid) }),
   ...(replay ? { replay } : {}), ...(exchanges ? { exchanges } : {}),
+  keyRing: `vcal-${name}.ring`,
   handleMs: envNumber('PARLEY_CALENDAR_HANDLE_MS'), heartbeatMs: tunables.heartbeatMs, generated: opts.count !== undefined,
+  // Batched, 64 REGISTERs are one message to the Registry: let a few batches be outstanding.
+  registeringAtOnce: batcher ? 4 * REGISTERING_AT_ONCE : REGISTERING_AT_ONCE,
 });
 const first = calendars.add(initial);
 const tHosted = performance.now();
@@ -92,6 +101,7 @@ const ready = () => {
   logger.info({
     calendars: registered, total_ms: ms(t0, performance.now()), hosted_ms: ms(t0, tHosted), connect_ms: ms(tHosted, tOnline),
     register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+    ...(batcher ? { register_many: batcher.stats } : {}),
   }, 'calendars registered');
   tellSupervisor({ type: 'ready', moment: 'calendars registered' });
 };

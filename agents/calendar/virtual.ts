@@ -1,6 +1,6 @@
 // People's calendars as virtual agents of one calendar host (issue 14 §3; host.ts runs them).
 // Each person keeps what a calendar process has: their own JID person@calendars.<domain>, did:key
-// (secrets/keys/vcal-<person>.json), enrolment as a calendar, CalendarStore file
+// (in the host's key ring secrets/keys/vcal-<host>.ring.json), enrolment as a calendar, CalendarStore file
 // (data/calendar-<person>.sqlite, the same file a calendar process would use), settings and
 // privacy rules (calendars/<person>.json, re-read on change), DF registration and conversations.
 // What they share keeps a person cheap: one component connection, one exchange machine, one
@@ -13,7 +13,7 @@ import { calendarDbFile, defaultCalendarConfig, ensureCalendarConfig } from '../
 import { type Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import {
-  EnrolmentAuthority, loadOrCreateIdentity, joinedOperatorDid, type TrustStore,
+  EnrolmentAuthority, type Identity, loadOrCreateRing, joinedOperatorDid, type TrustStore,
 } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
@@ -82,6 +82,10 @@ export interface VirtualCalendarsOptions {
    * calendars/<person>.json written (the supervisor would otherwise run their calendars too).
    */
   generated?: boolean;
+  /** The key ring holding the calendars' keys (secrets/keys/<keyRing>.json, identity/keystore.ts loadOrCreateRing). */
+  keyRing: string;
+  /** REGISTERs outstanding at once (the gate's limit; more when they travel in REGISTER_MANY batches). */
+  registeringAtOnce?: number;
 }
 
 interface Entry extends Served {
@@ -96,20 +100,26 @@ export class VirtualCalendars {
   private readonly machine: AnyStateMachine;
   private readonly stores: StorePool;
   private readonly rng = () => randomInt(0, 2 ** 32) / 2 ** 32;
-  /** Turns to register (first time, and again after the Registry lost the lease): 64 at once. */
-  readonly gate = new RegistrationGate();
+  /** Turns to register (first time, and again after the Registry lost the lease): 64 at once, unless batched. */
+  readonly gate: RegistrationGate;
   /** One HEARTBEAT a interval renews every calendar's lease (shared/runtime/lease-group.ts). */
   readonly group: LeaseGroup;
   private readonly version = packageVersion();
 
   constructor(private readonly o: VirtualCalendarsOptions) {
     this.group = new LeaseGroup(o.heartbeatMs);
+    this.gate = new RegistrationGate(o.registeringAtOnce);
     this.machine = calendarMachine((receiver) => this.byName.get(receiver));
     this.stores = o.stores ?? new StorePool((person) => new CalendarStore(calendarDbFile(o.config, person)));
   }
 
   jidOf(person: string): string {
     return `${person}@${calendarsDomain(this.o.config.domain)}`;
+  }
+
+  /** The calendar agent of `jid` (the REGISTER_MANY batcher sends a batch as one of them). */
+  agentOf(jid: string): Agent | undefined {
+    return this.byName.get(jid.toLowerCase())?.agent;
   }
 
   has(person: string): boolean {
@@ -131,11 +141,14 @@ export class VirtualCalendars {
    */
   add(people: readonly string[]): Agent[] {
     const { config } = this.o;
-    const fresh = [...new Set(people)].filter((p) => !this.has(p)).map((person) => {
-      if (!this.o.generated) ensureCalendarConfig(config, person, `${person}@${config.domain}`);
-      return { person, jid: this.jidOf(person), identity: loadOrCreateIdentity(config.home, `vcal-${person}`) };
-    });
-    if (fresh.length === 0) return [];
+    const names = [...new Set(people)].filter((p) => !this.has(p));
+    if (names.length === 0) return [];
+    for (const person of names) if (!this.o.generated) ensureCalendarConfig(config, person, `${person}@${config.domain}`);
+    // One key ring for the host's calendars (as the specialist host's): a key file per person cost
+    // ≈ 0.2 ms of file creation each, a third of a 10,000-calendar host's start (bench
+    // calendars-scale --cpu-prof). A person's own vcal-<person>.json, if any, still wins.
+    const identities = loadOrCreateRing(config.home, this.o.keyRing, names.map((person) => `vcal-${person}`));
+    const fresh = names.map((person, i) => ({ person, jid: this.jidOf(person), identity: identities[i] as Identity }));
     const authority = new EnrolmentAuthority(config.home);
     if (authority.operatorDid() !== undefined || !joinedOperatorDid(config.home)) {
       const { revoked, enrolled } = authority.ensureEnrolledMany(fresh.map((m) => ({ jid: m.jid, did: m.identity.did })), 'calendar');

@@ -16,7 +16,7 @@ import { type AnyActorRef, assign, emit, setup, toPromise } from 'xstate';
 import { type Envelope, makeEnvelope } from '../acl/index.js';
 import type { RegisteredManyContent } from '../contracts/index.js';
 import type { Logger } from '../log/index.js';
-import type { InboundMessage, OutboundMessage, Transport } from '../transport/index.js';
+import { bare, type InboundMessage, type OutboundMessage, type Transport } from '../transport/index.js';
 import type { Agent } from './agent.js';
 import type { ExchangeEmitted, InboundEvent } from './exchange.js';
 import { identify } from './names.js';
@@ -90,7 +90,8 @@ export class RegisterBatcher {
 
   /** Holds a REGISTER of a hosted agent for the next batch; false = send it as it is. */
   private divert(msg: OutboundMessage): boolean {
-    if (msg.to !== this.opts.registryJid || msg.from === undefined || msg.body === undefined || !msg.body.includes('"REGISTER"')) return false;
+    // A component addresses its peers by full JID (ComponentHost peerResource): compare the bare one.
+    if (bare(msg.to) !== this.opts.registryJid || msg.from === undefined || msg.body === undefined || !msg.body.includes('"REGISTER"')) return false;
     if (this.alone.has(msg.from) || this.opts.transport.status !== 'online') return false;
     let envelope: Envelope;
     try {

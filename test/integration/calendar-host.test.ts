@@ -4,6 +4,7 @@
 // CONFIRMED in every attendee's own calendar file; a person added while it runs joins without a
 // restart; the host comes back from a kill -9; and an ordinary account cannot pass for a virtual calendar.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
@@ -67,6 +68,20 @@ describe('Calendar host [end to end] every person\'s calendar a virtual agent of
     expect(agents.find((a) => a.name === 'calendars')).to.deep.include({ kind: 'calendar', status: 'ready' });
     expect(agents.filter((a) => a.name.startsWith('calendar-'))).to.have.length(0);
     expect(registered()).to.deep.equal(['alice', 'bob', 'carol'].map((p) => `${p}@calendars.${cfg.domain}`));
+    // Registered in REGISTER_MANY batches (each entry signed by its calendar), keys in one 0600 key ring.
+    const db = openDb(path.join(paths(cfg).telemetry, 'Registry.sqlite'), { readonly: true });
+    try {
+      const batches = db.prepare(`SELECT sender FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTER_MANY'`).all() as Array<{ sender: string }>;
+      expect(batches.length).to.be.at.least(1);
+      expect(batches.every((b) => b.sender.endsWith(`@calendars.${cfg.domain}`))).to.equal(true);
+    } finally {
+      db.close();
+    }
+    const keys = path.join(cfg.home, 'secrets', 'keys');
+    const ring = path.join(keys, 'vcal-calendars.ring.json');
+    expect(fs.statSync(ring).mode & 0o777).to.equal(0o600);
+    expect(Object.keys((JSON.parse(fs.readFileSync(ring, 'utf8')) as { keys: object }).keys).sort()).to.deep.equal(['vcal-alice', 'vcal-bob', 'vcal-carol']);
+    expect(fs.readdirSync(keys).filter((f) => /^vcal-.*(?<!\.ring)\.json$/.test(f))).to.deep.equal([]);
   });
 
   it('books a meeting of three from chat: every attendee\'s own calendar holds the CONFIRMED event', async () => {

@@ -65,6 +65,14 @@ describe('Virtual agents [end to end] one host process serving 100 specialists o
     const registered = hostRows(`SELECT DISTINCT agent FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTERED'`).map((x) => x.agent);
     expect(registered).to.have.length(COUNT);
     expect(registered.every((a) => a?.endsWith(`@${domain()}`))).to.equal(true);
+    // They reached the DF in REGISTER_MANY batches (shared/runtime/register-batch.ts), not one message each.
+    const db = openDb(path.join(paths(cfg).telemetry, 'Registry.sqlite'), { readonly: true });
+    try {
+      const batches = (db.prepare(`SELECT COUNT(*) AS n FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTER_MANY'`).get() as { n: number }).n;
+      expect(batches).to.be.within(1, COUNT - 1);
+    } finally {
+      db.close();
+    }
     // The rooms process runs too, on its own component listener: it logs every stanza for a JID
     // it does not serve that it answers with an error (a CFP, a REQUEST; not an INFORM such as
     // REGISTERED), and none named an agent of agents.<domain>.
