@@ -146,6 +146,21 @@ describe('signing [trust] pinned file and learned bindings', () => {
     expect(fresh.learn('specialist-b@localhost', learned)).to.equal(false);
     expect(fresh.didOf('specialist-b@localhost')?.did).to.equal(pinned);
   });
+
+  it('attack: an enrolment naming a core agent\'s JID never replaces its pinned key, and the roster is not asked for it', () => {
+    const coordinator = createIdentity().did;
+    const specialist = createIdentity().did;
+    pinnedDids(home).pin('coordinator@localhost', coordinator);
+    pinnedDids(home).pin('specialist-a@localhost', specialist);
+    const enrolledAs = createIdentity().did;
+    const asked: string[] = [];
+    const trust = new TrustStore(pinnedDidsFile(home), { enrolled: (jid) => (asked.push(jid), enrolledAs) });
+    expect(trust.didOf('Coordinator@localhost/parley')).to.deep.equal({ did: coordinator, source: 'pinned' });
+    expect(asked, 'no roster lookup for a pinned core agent').to.deep.equal([]);
+    // A specialist's pin is only provisioning's: the operator's enrolment still decides.
+    expect(trust.didOf('specialist-a@localhost')).to.deep.equal({ did: enrolledAs, source: 'enrolled' });
+    expect(asked).to.deep.equal(['specialist-a@localhost']);
+  });
 });
 
 describe('signing [provisioning] keys and rotation', () => {
