@@ -69,8 +69,8 @@ for (const role of roles) {
     const r = await esbuild.build({
       entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
       outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
-      // Native code (better-sqlite3) and pino (its transports find their workers by __dirname) load from node_modules.
-      external: ['better-sqlite3', 'pino'],
+      // Native code (better-sqlite3, sodium-native) and pino (its transports find their workers by __dirname) load from node_modules.
+      external: ['better-sqlite3', 'sodium-native', 'pino'],
       // CommonJS packages inside an ES module bundle call require().
       banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
     });

@@ -116,6 +116,7 @@ export const VARIABLES = {
   PARLEY_SESSION_MAX_HOURS: { kind: 'number', default: 720, min: 1, integer: true, doc: "a session's longest lifetime" },
   // Trust and durability
   PARLEY_SIGNING: { kind: 'flag', default: true, doc: '`0` turns envelope signing and verification off (benchmark comparisons only)' },
+  PARLEY_ED25519: { kind: 'enum', default: 'auto', values: ['auto', 'node'], doc: "the Ed25519 code envelopes are signed and verified with: `auto` libsodium (sodium-native's prebuilt binding, ≈ 1.7× node:crypto here) where it loads, else node:crypto; `node` node:crypto (OpenSSL) always (benchmark comparisons)" },
   PARLEY_SM_ACK_DELAY_MS: { kind: 'ms', default: 20, min: 0, doc: "how long an agent waits before it answers ejabberd's XEP-0198 ack request (<r/>), so that one answer covers the stanzas of that window instead of one write per stanza; the answer counts only what was handled (`0`: at once)" },
   PARLEY_GROUP_COMMIT: { kind: 'flag', default: true, doc: '`0`: one SQLite transaction per inbound envelope instead of one per burst of stanzas, acknowledged and answered after its commit (benchmark comparisons; docs/runtime.md "Group commit")' },
   PARLEY_DURABLE: { kind: 'flag', default: true, doc: '`0` turns off the Presenter\'s and Coordinator\'s SQLite snapshots (benchmark comparisons only)' },

@@ -24,7 +24,7 @@ export interface RawKeyPair {
 }
 
 export interface Ed25519Impl {
-  readonly name: 'node' | 'noble';
+  readonly name: 'node' | 'noble' | 'sodium';
   publicKey(seed: Uint8Array): Uint8Array;
   sign(message: Uint8Array, seed: Uint8Array): Uint8Array;
   /** Never throws: malformed keys or signatures are simply invalid. */

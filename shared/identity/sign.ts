@@ -4,7 +4,8 @@
 import type { Envelope } from '../contracts/index.js';
 import { canonicalBytes } from './jcs.js';
 import { DidError, publicKeyFromDid } from './did-key.js';
-import { nodeEd25519, SIGNATURE_BYTES, type Ed25519Impl } from './keys.js';
+import { SIGNATURE_BYTES, type Ed25519Impl } from './keys.js';
+import { defaultEd25519 } from './sodium.js';
 import { DEFAULT_MAX_AGE_MS, ReplayWindow } from './replay.js';
 
 export interface SigningKeys {
@@ -55,7 +56,7 @@ export function signingBytes(envelope: object): Buffer {
 }
 
 /** A signed copy of `envelope` (the input is not modified). */
-export function signEnvelope<E extends Envelope>(envelope: E, keys: SigningKeys, impl: Ed25519Impl = nodeEd25519): E {
+export function signEnvelope<E extends Envelope>(envelope: E, keys: SigningKeys, impl: Ed25519Impl = defaultEd25519): E {
   const unsigned = { ...envelope, sender_did: keys.did, signature: '' };
   const signature = impl.sign(signingBytes(unsigned), keys.privateKey);
   return { ...unsigned, signature: Buffer.from(signature).toString('base64url') };
@@ -138,7 +139,7 @@ export function verifyEnvelope(envelope: unknown, options: VerifyOptions | strin
   } catch (err) {
     return fail('MALFORMED', `cannot canonicalise envelope: ${(err as Error).message}`);
   }
-  if (!(opts.impl ?? nodeEd25519).verify(sig, message, publicKey)) {
+  if (!(opts.impl ?? defaultEd25519).verify(sig, message, publicKey)) {
     return fail('BAD_SIGNATURE', 'Ed25519 signature does not match the envelope and sender_did');
   }
   if (!opts.replay) return { ok: true, did };

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { expect } from 'chai';
 import {
   DidError, base58btcDecode, base58btcEncode, createIdentity, didFromPublicKey, generateKeyPair, isDidKey,
-  keyPairFromSeed, nobleEd25519, nodeEd25519, publicKeyFromDid,
+  keyPairFromSeed, nobleEd25519, nodeEd25519, publicKeyFromDid, sodiumEd25519,
 } from '../../shared/identity/index.js';
 
 function didError(fn: () => unknown): DidError {
@@ -67,7 +67,7 @@ describe('identity [keys] key pairs and identities', () => {
 
   it('rejects keys of the wrong length and never throws from verify', () => {
     expect(() => keyPairFromSeed(new Uint8Array(31))).to.throw(RangeError, /32 bytes/);
-    for (const impl of [nodeEd25519, nobleEd25519]) {
+    for (const impl of [nodeEd25519, nobleEd25519, ...(sodiumEd25519 ? [sodiumEd25519] : [])]) {
       expect(impl.verify(new Uint8Array(63), new Uint8Array(1), new Uint8Array(32))).to.equal(false);
       expect(impl.verify(new Uint8Array(64), new Uint8Array(1), new Uint8Array(5))).to.equal(false);
     }

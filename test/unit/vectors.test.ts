@@ -6,14 +6,22 @@ import { expect } from 'chai';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import {
   canonical, didFromPublicKey, keyPairFromSeed, nobleEd25519, nobleImpl, nodeEd25519, publicKeyFromDid,
-  base58btcEncode, type Ed25519Impl,
+  base58btcEncode, type Ed25519Impl, sodiumEd25519, defaultEd25519,
 } from '../../shared/identity/index.js';
 
 const VECTORS = path.resolve(repoRoot(), 'test', 'vectors');
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const json = <T>(rel: string) => JSON.parse(fs.readFileSync(path.join(VECTORS, rel), 'utf8')) as T;
-const IMPLS: Ed25519Impl[] = [nodeEd25519, nobleEd25519];
+// libsodium (sodium-native) is what envelopes are signed and verified with: it must load here.
+const IMPLS: Ed25519Impl[] = [nodeEd25519, nobleEd25519, ...(sodiumEd25519 ? [sodiumEd25519] : [])];
+
+describe('vectors [ed25519] the implementation envelopes use', () => {
+  it('is libsodium, loaded from sodium-native (PARLEY_ED25519 unset)', () => {
+    expect(sodiumEd25519, 'sodium-native did not load').to.not.equal(undefined);
+    expect(defaultEd25519.name).to.equal(process.env.PARLEY_ED25519 === 'node' ? 'node' : 'sodium');
+  });
+});
 
 describe('vectors [jcs] RFC 8785 canonicalisation', () => {
   const files = fs.readdirSync(path.join(VECTORS, 'jcs', 'input')).filter((f) => f.endsWith('.json')).sort();
