@@ -19,6 +19,8 @@ import { repoRoot } from '../runtime/repo-root.js';
 import { procCpuUs } from './full-flow.js';
 import { agentsContext, roleScript } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
+import { measureVirtualQuestions } from './virtual-questions.js';
+import { agentsDomain } from '../runtime/index.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
@@ -133,6 +135,22 @@ export const agentsScale: Scenario = {
     const t = loadTunables(process.env, instance.cfg.domain);
     const need = needContent('what is 2 * 3?', { mode: t.negotiate, cfpTimeoutMs: t.cfpTimeoutMs, maxCandidates: t.cfpMaxCandidates, acceptMarginMs: t.offerMarginMs });
     process.stderr.write(`the Coordinator's query: ${JSON.stringify(need)}\n  `);
+    // Questions answered per second spread over the virtual agents (each asked in turn), before
+    // the DF queries are measured; PARLEY_BENCH_QUESTIONS of them with 100 in flight (0: skipped).
+    const questions = envNumber('PARLEY_BENCH_QUESTIONS', process.env, 2000);
+    if (questions > 0) {
+      const width = Math.max(4, String(n).length);
+      const names = Array.from({ length: n }, (_, i) => `bench-${String(i + 1).padStart(width, '0')}@${agentsDomain(instance.cfg.domain)}`);
+      const host0 = procCpuUs(hostPid);
+      const q = await measureVirtualQuestions({
+        coordinator: coord.agent, agents: names,
+        bench: { warmup: 20, rounds: Math.min(500, questions), inFlight: 100, total: questions },
+      });
+      const hostPerQ = (procCpuUs(hostPid) - host0) / (q.sequential.n + questions + 20);
+      process.stderr.write(`questions to the virtual agents in turn (${q.asked} agents asked): p50 ${q.sequential.p50.toFixed(2)} ms sequential, `
+        + `${q.concurrent.perSecond.toFixed(0)} answered/s at 100 in flight, ${q.failures.sequential + q.failures.concurrent} failures`
+        + `${q.failures.examples.length ? ` (${q.failures.examples[0]})` : ''}; host CPU ${hostPerQ.toFixed(0)} µs/question\n  `);
+    }
     return {
       async roundTrip() {
         const env2 = makeEnvelope({ performative: 'QUERY-REF', sender: 'Coordinator', receiver: 'Registry', conversation_id: `sess-${Math.random().toString(36).slice(2)}`, content: need });

@@ -145,6 +145,7 @@ export const VARIABLES = {
   PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
   PARLEY_BENCH_CALENDARS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual calendars of the calendars-scale host (default 1000)' },
   PARLEY_BENCH_AGENTS: { kind: 'number', internal: true, min: 2, integer: true, doc: 'bench: virtual specialists of the agents-scale host (default 1000)' },
+  PARLEY_BENCH_QUESTIONS: { kind: 'number', internal: true, min: 0, integer: true, doc: 'bench agents-scale: questions asked of the virtual agents in turn, 100 in flight (default 2000; `0` skips them)' },
   PARLEY_BENCH_BROWSER: { kind: 'flag', internal: true, default: true, doc: 'bench: `0` runs the console without a browser watching (to tell their costs apart)' },
   PARLEY_BENCH_PEOPLE: { kind: 'number', internal: true, min: 1, integer: true, doc: 'bench: people asking at once' },
   PARLEY_BENCH_SPECIALISTS: { kind: 'string', internal: true, doc: 'bench: the specialists of the full flow' },
