@@ -1,6 +1,6 @@
 // Parley identities: Ed25519 keys, did:key, RFC 8785 signing of envelopes, replay window, keystore.
 export * from './keys.js';
-export { defaultEd25519, sodiumEd25519 } from './sodium.js';
+export { defaultEd25519, sodiumEd25519, sodiumSource } from './sodium.js';
 export * from './did-key.js';
 export * from './jcs.js';
 export * from './sign.js';
