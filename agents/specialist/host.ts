@@ -199,9 +199,10 @@ const maybeReady = () => {
   if (ready || expected === undefined || registered < expected) return;
   ready = true;
   // The supervisor waits for this moment (shared/supervisor/spec.ts, readyOn of a host).
+  const mem = process.memoryUsage();
   logger.info({
     agents: registered, ...(sharded ? { of: hosted.length, shard: opts.shard ?? null } : {}), total_ms: ms(t0, performance.now()), keys_ms: ms(t0, tKeys), skills_ms: ms(tKeys, tSkills),
-    hosted_ms: ms(tSkills, tHosted), connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: process.memoryUsage().rss,
+    hosted_ms: ms(tSkills, tHosted), connect_ms: ms(tHosted, tOnline), register_ms: ms(tOnline, performance.now()), rss_bytes: mem.rss, heap_used_bytes: mem.heapUsed,
     ...(batcher ? { register_many: batcher.stats } : {}),
   }, 'agents registered');
   tellSupervisor({ type: 'ready', moment: 'agents registered' });

@@ -104,22 +104,25 @@ export const agentsScale: Scenario = {
     const beam = beamPid(instance.cfg.home);
     // CPU at the host's "online" (its agents built, before the first REGISTER) and at "agents registered".
     let atOnline = { registry: 0, host: 0, beam: 0 };
-    const { baseRss, many } = await (async () => {
+    const { baseRss, baseHeap, many } = await (async () => {
       const one = await start('agents/specialist/host.js', ['--host', 'base', '--count', '1', '--role', 'math'], env, 'agents registered');
       await stop(one.child);
       const onLine = (r: Record<string, unknown>, pid: number) => {
         if (r.msg === 'online') atOnline = { registry: procCpuUs(regPid), host: procCpuUs(pid), beam: procCpuUs(beam) };
       };
-      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered', onLine) };
+      return { baseRss: Number(one.line.rss_bytes), baseHeap: Number(one.line.heap_used_bytes), many: await start('agents/specialist/host.js', ['--host', 'bench', '--count', String(n), '--role', 'math'], env, 'agents registered', onLine) };
     })().catch(async (err: unknown) => {
       await stop(registry.child);
       throw err;
     });
     const l = many.line;
     const perAgentKb = (Number(l.rss_bytes) - baseRss) / Math.max(1, n - 1) / 1024;
+    // V8's heap in use (live objects and garbage not yet collected): RSS also holds the heap's reserve, which grows in steps.
+    const heapKb = (Number(l.heap_used_bytes) - baseHeap) / Math.max(1, n - 1) / 1024;
     process.stderr.write(`\n  ${n} virtual agents started and registered in ${String(l.total_ms)} ms (${(Number(l.total_ms) / n).toFixed(2)} ms/agent; `
       + `keys+enrolment ${String(l.keys_ms)} ms, skills ${String(l.skills_ms)} ms, agents ${String(l.hosted_ms)} ms, connect ${String(l.connect_ms)} ms, registration ${String(l.register_ms)} ms); `
-      + `RSS ${(Number(l.rss_bytes) / 2 ** 20).toFixed(1)} MiB, ${perAgentKb.toFixed(1)} kB/agent over a 1-agent host (${(baseRss / 2 ** 20).toFixed(1)} MiB)\n  `);
+      + `RSS ${(Number(l.rss_bytes) / 2 ** 20).toFixed(1)} MiB, ${perAgentKb.toFixed(1)} kB/agent over a 1-agent host (${(baseRss / 2 ** 20).toFixed(1)} MiB); `
+      + `V8 heap used ${heapKb.toFixed(1)} kB/agent over it\n  `);
     const hostPid = many.child.pid ?? 0;
     const perAgent = (us: number) => `${(us / 1000).toFixed(0)} ms (${(us / n).toFixed(0)} µs/agent)`;
     const regCpu = procCpuUs(regPid) - atOnline.registry;

@@ -26,10 +26,10 @@ export const calendarsScale: Scenario = {
     const n = envNumber('PARLEY_BENCH_CALENDARS', process.env, 1000);
     const env = { ...process.env, ...instance.env, PARLEY_LOG_LEVEL: 'info' };
     const registry = await start(roleScript(agentsContext(), 'registry'), [], env, 'online');
-    const { baseRss, many } = await (async () => {
+    const { baseRss, baseHeap, many } = await (async () => {
       const one = await start('agents/calendar/host.js', ['--host', 'base', '--count', '1'], env, 'calendars registered');
       await stop(one.child);
-      return { baseRss: Number(one.line.rss_bytes), many: await start('agents/calendar/host.js', ['--host', 'bench', '--count', String(n)], env, 'calendars registered') };
+      return { baseRss: Number(one.line.rss_bytes), baseHeap: Number(one.line.heap_used_bytes), many: await start('agents/calendar/host.js', ['--host', 'bench', '--count', String(n)], env, 'calendars registered') };
     })().catch(async (err: unknown) => {
       // A failed setup has no close(): the Registry must not be left running.
       await stop(registry.child);
@@ -37,9 +37,11 @@ export const calendarsScale: Scenario = {
     });
     const l = many.line;
     const perKb = (Number(l.rss_bytes) - baseRss) / Math.max(1, n - 1) / 1024;
+    const heapKb = (Number(l.heap_used_bytes) - baseHeap) / Math.max(1, n - 1) / 1024;
     process.stderr.write(`\n  ${n} virtual calendars started and registered in ${String(l.total_ms)} ms (${(Number(l.total_ms) / n).toFixed(2)} ms/calendar; `
       + `keys+enrolment+agents ${String(l.hosted_ms)} ms, connect ${String(l.connect_ms)} ms, registration ${String(l.register_ms)} ms); `
-      + `RSS ${(Number(l.rss_bytes) / 2 ** 20).toFixed(1)} MiB, ${perKb.toFixed(1)} kB/calendar over a 1-calendar host (${(baseRss / 2 ** 20).toFixed(1)} MiB)\n  `);
+      + `RSS ${(Number(l.rss_bytes) / 2 ** 20).toFixed(1)} MiB, ${perKb.toFixed(1)} kB/calendar over a 1-calendar host (${(baseRss / 2 ** 20).toFixed(1)} MiB); `
+      + `V8 heap used ${heapKb.toFixed(1)} kB/calendar over it\n  `);
     const coord = await runtimeAgent(instance.cfg, 'coordinator', { telemetry: 'memory' });
     await coord.agent.start();
     const width = Math.max(4, String(n).length);
