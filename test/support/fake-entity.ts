@@ -35,3 +35,17 @@ export class FakeEntity extends EventEmitter {
     return this.sent.filter((e) => e.name === 'message').length;
   }
 }
+
+/**
+ * Records h of every <a/> `entity` writes, next to `handled()` at that moment (wraps entity.send:
+ * install it before anything that wraps send again, so it sees what reaches the wire).
+ */
+export function recordAcks(entity: FakeEntity, handled: () => number): Array<{ h: number; handled: number }> {
+  const seen: Array<{ h: number; handled: number }> = [];
+  const send = entity.send.bind(entity);
+  entity.send = async (el: Element) => {
+    if (el.name === 'a') seen.push({ h: Number(el.attrs.h), handled: handled() });
+    return send(el);
+  };
+  return seen;
+}

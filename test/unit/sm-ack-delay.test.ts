@@ -3,9 +3,9 @@
 // stream that broke, sent at once on a graceful close. The real @xmpp/stream-management plugin on
 // a FakeEntity, with XmppTransport's inbox behind it, as in sm-ack.test.ts.
 import streamManagement from '@xmpp/stream-management';
-import xml, { type Element } from '@xmpp/xml';
+import xml from '@xmpp/xml';
 import { expect } from 'chai';
-import { FakeEntity } from '../support/fake-entity.js';
+import { FakeEntity, recordAcks } from '../support/fake-entity.js';
 import { until } from '../support/wait.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { fixInboundCounter, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
@@ -26,12 +26,7 @@ function setup(delayMs = DELAY_MS) {
   sm.enabled = true;
   let handled = 0;
   // What is written (below the deferral, which wraps entity.send), next to what was handled then.
-  const seen: Array<{ h: number; handled: number }> = [];
-  const send = entity.send.bind(entity);
-  entity.send = async (el: Element) => {
-    if (el.name === 'a') seen.push({ h: Number(el.attrs.h), handled });
-    return send(el);
-  };
+  const seen = recordAcks(entity, () => handled);
   const gate = fixInboundCounter(entity, sm, delayMs);
   const t = new XmppTransport({ address: 'registry@localhost', entity: entity as unknown as XmppEntity, logger: silentLogger(), gate });
   t.onMessage(() => {

@@ -2,9 +2,9 @@
 // the way @xmpp/connection drives it (each parsed element runs the middleware, then is emitted as
 // 'stanza' or 'nonza', synchronously), with XmppTransport's one-stanza-per-turn inbox behind it.
 import streamManagement from '@xmpp/stream-management';
-import xml, { type Element } from '@xmpp/xml';
+import xml from '@xmpp/xml';
 import { expect } from 'chai';
-import { FakeEntity } from '../support/fake-entity.js';
+import { FakeEntity, recordAcks } from '../support/fake-entity.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { fixInboundCounter, NS_SM, XmppTransport, type XmppEntity } from '../../shared/transport/index.js';
 
@@ -20,12 +20,7 @@ function setup(withGate: boolean) {
   const t = new XmppTransport({ address: 'specialist-math@localhost', entity: entity as unknown as XmppEntity, logger: silentLogger(), ...(gate ? { gate } : {}) });
   let handled = 0;
   /** h of every <a/> when it was sent, next to what had been handled by then. */
-  const seen: Array<{ h: number; handled: number }> = [];
-  const send = entity.send.bind(entity);
-  entity.send = async (el: Element) => {
-    if (el.name === 'a') seen.push({ h: Number(el.attrs.h), handled });
-    return send(el);
-  };
+  const seen = recordAcks(entity, () => handled);
   t.onMessage(() => {
     handled += 1;
   });
