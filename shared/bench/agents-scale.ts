@@ -17,7 +17,7 @@ import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { procCpuUs } from './full-flow.js';
-import { agentsContext, roleScript } from '../supervisor/index.js';
+import { agentsContext, hostNodeArgs, roleScript } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { measureVirtualQuestions } from './virtual-questions.js';
 import { agentsDomain } from '../runtime/index.js';
@@ -25,8 +25,9 @@ import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
 export function start(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string, onLine?: (line: Record<string, unknown>, pid: number) => void): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
-  // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line).
-  const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean);
+  // `npm run bench -- --cpu-prof DIR` profiles these processes too (the flags go on the command line);
+  // a host of virtual agents gets the flags the supervisor gives it (spec.ts hostNodeArgs).
+  const nodeArgs = [...(/\/host\.js$/.test(script) ? hostNodeArgs(env) : []), ...(envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean)];
   // `script`: a role's (roleScript: its bundle while fresh, as `npm start` runs it) or a file of dist/.
   const file = path.isAbsolute(script) ? script : path.join(repoRoot(), 'dist', script);
   const child = spawn(process.execPath, [...nodeArgs, file, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });

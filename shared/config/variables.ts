@@ -117,6 +117,7 @@ export const VARIABLES = {
   // Trust and durability
   PARLEY_SIGNING: { kind: 'flag', default: true, doc: '`0` turns envelope signing and verification off (benchmark comparisons only)' },
   PARLEY_ED25519: { kind: 'enum', default: 'auto', values: ['auto', 'node'], doc: "the Ed25519 code envelopes are signed and verified with: `auto` libsodium (sodium-native's prebuilt binding, ≈ 1.7× node:crypto here) where it loads, else node:crypto; `node` node:crypto (OpenSSL) always (benchmark comparisons)" },
+  PARLEY_HOST_SEMI_SPACE_MB: { kind: 'number', default: 4, min: 0, integer: true, doc: "the largest V8 young-generation semi-space (MB) of a host of virtual agents (specialist and calendar hosts): smaller keeps RSS per agent down (44 kB at 1,000 agents with 4, 62–65 kB with V8's own 16); `0`: V8's default" },
   PARLEY_SM_ACK_DELAY_MS: { kind: 'ms', default: 20, min: 0, doc: "how long an agent waits before it answers ejabberd's XEP-0198 ack request (<r/>), so that one answer covers the stanzas of that window instead of one write per stanza; the answer counts only what was handled (`0`: at once)" },
   PARLEY_GROUP_COMMIT: { kind: 'flag', default: true, doc: '`0`: one SQLite transaction per inbound envelope instead of one per burst of stanzas, acknowledged and answered after its commit (benchmark comparisons; docs/runtime.md "Group commit")' },
   PARLEY_DURABLE: { kind: 'flag', default: true, doc: '`0` turns off the Presenter\'s and Coordinator\'s SQLite snapshots (benchmark comparisons only)' },

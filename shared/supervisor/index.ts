@@ -9,6 +9,6 @@ export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
 export {
   CORE_ROLES, DEFAULT_SPECIALISTS, type SpecContext, type SpecialistDef, agentsContext, calendarHostSpec,
-  calendarSpec, consoleSpec, coreSpec, parseSpecialists, roomsSpec, script as roleScript, specialistSpec,
+  calendarSpec, consoleSpec, coreSpec, hostNodeArgs, parseSpecialists, roomsSpec, script as roleScript, specialistSpec,
 } from './spec.js';
 export { FailedToStart, Supervisor } from './supervisor.js';

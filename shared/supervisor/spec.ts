@@ -10,7 +10,7 @@ import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/index.js';
 import { freshBundle } from './bundles.js';
-import { envFlag } from '../config/index.js';
+import { envFlag, envNumber } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
 
 export interface AgentSpec {
@@ -115,6 +115,19 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
 }
 
 /**
+ * Node's flags for a host of virtual agents: V8's young generation capped at
+ * PARLEY_HOST_SEMI_SPACE_MB per semi-space (V8's own cap is 16 MB). A host's start is one burst
+ * of allocation that grows the young generation to its cap and RSS keeps it: at 1,000 agents
+ * 62–65 kB of RSS per agent with V8's cap, 44.5 kB with 4 MB, while the heap in use is 22–31 kB
+ * (npm run bench -- --only agents-scale). The flag must be on the command line: V8 sizes the
+ * young generation when the heap is created.
+ */
+export function hostNodeArgs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const mb = envNumber('PARLEY_HOST_SEMI_SPACE_MB', env);
+  return mb > 0 ? [`--max-semi-space-size=${mb}`] : [];
+}
+
+/**
  * A specialist host (issue 14 §3): one process serving `count` virtual specialists
  * <name>-0001@agents.<domain> …; log and control name agents-<name> (agents-<name>-<shard> for one
  * shard of several), ready once every one it serves registered.
@@ -128,7 +141,7 @@ export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number 
   const args = ['--host', def.name, '--count', String(def.count), ...(def.shard ? ['--shard', def.shard] : []), ...(def.role ? ['--role', def.role] : []), ...(def.experts.length ? ['--skills', def.experts.join(',')] : [])];
   const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'specialist-host'] : [path.join(ctx.agentsDir, 'specialist', 'host.js'), ...args];
   return {
-    name: def.shard ? `agents-${def.name}-${def.shard}` : `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: command, readyOn: 'agents registered',
+    name: def.shard ? `agents-${def.name}-${def.shard}` : `agents-${def.name}`, kind: 'specialist', command: process.execPath, args: [...hostNodeArgs(), ...command], readyOn: 'agents registered',
     experts: def.experts, ...(def.role ? { role: def.role } : {}),
   };
 }
@@ -154,7 +167,7 @@ export function calendarHostSpec(ctx: SpecContext, def?: { name: string; count: 
     args = ['--host', def.name, '--count', String(def.count)];
   }
   const command = ctx.agentScript ? [ctx.agentScript, ...args, '--role', 'calendar-host'] : [path.join(ctx.agentsDir, 'calendar', 'host.js'), ...args];
-  return { name: def ? `calendars-${def.name}` : 'calendars', kind: 'calendar', command: process.execPath, args: command, readyOn: 'calendars registered' };
+  return { name: def ? `calendars-${def.name}` : 'calendars', kind: 'calendar', command: process.execPath, args: [...hostNodeArgs(), ...command], readyOn: 'calendars registered' };
 }
 
 /** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */

@@ -9,7 +9,7 @@ import { defaultCalendarConfig, listCalendarPeople, writeCalendarConfig } from '
 import { loadConfig } from '../../shared/config/index.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import {
-  startControl, calendarHostSpec, calendarSpec, specialistSpec, type SpecContext, Supervisor,
+  startControl, calendarHostSpec, calendarSpec, hostNodeArgs, specialistSpec, type SpecContext, Supervisor,
 } from '../../shared/supervisor/index.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fake-agent.js');
@@ -55,9 +55,11 @@ describe('Supervisor [calendar] one calendar agent per person', function () {
   it('PARLEY_CALENDAR_HOST: one host for every person (dist/agents/calendar/host.js), or N generated people with --count/--host', () => {
     const all = calendarHostSpec({ agentsDir: '/r/dist/agents' });
     expect([all.name, all.kind, all.readyOn]).to.deep.equal(['calendars', 'calendar', 'calendars registered']);
-    expect(all.args).to.deep.equal(['/r/dist/agents/calendar/host.js']);
+    // Node's flags first (PARLEY_HOST_SEMI_SPACE_MB, 4 MB by default: RSS per calendar), then the script.
+    expect(all.args).to.deep.equal(['--max-semi-space-size=4', '/r/dist/agents/calendar/host.js']);
     const many = calendarHostSpec({ agentsDir: '/r/dist/agents' }, { name: 'load', count: 1000 });
-    expect([many.name, ...many.args]).to.deep.equal(['calendars-load', '/r/dist/agents/calendar/host.js', '--host', 'load', '--count', '1000']);
+    expect([many.name, ...many.args]).to.deep.equal(['calendars-load', '--max-semi-space-size=4', '/r/dist/agents/calendar/host.js', '--host', 'load', '--count', '1000']);
+    expect(hostNodeArgs({ PARLEY_HOST_SEMI_SPACE_MB: '0' })).to.deep.equal([]);
     expect(() => calendarHostSpec(ctx, { name: 'Bad Name', count: 2 })).to.throw(/invalid person name/);
     expect(() => calendarHostSpec(ctx, { name: 'x', count: 0 })).to.throw(/--count/);
   });
