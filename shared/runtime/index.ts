@@ -23,7 +23,7 @@ export { type PersistedExchange, Router } from './router.js';
 export {
   Signing, type SigningOptions, offlineWindowFromEnv, replayLedgerFile, signingEnabled, signingFor,
 } from './signing.js';
-export { MemoryTelemetry, SqliteTelemetry, type Telemetry, type TelemetryRecord, preciseNow } from './telemetry.js';
+export { MemoryTelemetry, SqliteTelemetry, type Telemetry, type TelemetryRecord, preciseClock, preciseNow } from './telemetry.js';
 export { warmUp } from './warm-up.js';
 export { RegisterBatcher } from './register-batch.js';
 export { ExchangeClock } from './outage-timers.js';

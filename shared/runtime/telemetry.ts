@@ -37,7 +37,27 @@ export interface Telemetry {
   close(): void;
 }
 
-export const preciseNow = () => performance.timeOrigin + performance.now();
+/**
+ * Epoch milliseconds with sub-ms precision (timeOrigin + the monotonic clock), kept within
+ * about a millisecond of the wall clock. timeOrigin is read once, at the process's start: a
+ * wall-clock step after it (NTP on a fresh CI machine) left processes disagreeing, and in one CI
+ * run the Presenter's records were 10 ms ahead of the other agents', so a conversation's trace
+ * put its USER_MSG after the Coordinator received it (system.test.ts, trace invariants). When
+ * the two clocks part by more than a quarter of a millisecond beyond Date.now()'s millisecond,
+ * the precise clock is moved to the middle of that millisecond.
+ */
+export function preciseClock(monotonic: () => number = () => performance.now(), wall: () => number = Date.now, origin = performance.timeOrigin): () => number {
+  let base = origin;
+  return () => {
+    const precise = base + monotonic();
+    const now = wall();
+    if (precise >= now - 0.25 && precise <= now + 1.25) return precise;
+    base += now + 0.5 - precise;
+    return now + 0.5;
+  };
+}
+
+export const preciseNow = preciseClock();
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS envelopes (
