@@ -19,7 +19,7 @@ import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/ide
 import { createLogger } from '../../shared/log/index.js';
 import {
   exchangeStoreFile, calendarsDomain, useRoleBook, replayLedgerFile, signingEnabled, SqliteTelemetry,
-  warmUp, onProcessEnd, RegisterBatcher, jidOfName, type Agent,
+  warmUp, onProcessEnd, RegisterBatcher, jidOfName, generatedLocals, type Agent,
 } from '../../shared/runtime/index.js';
 import { REGISTERING_AT_ONCE } from '../../shared/runtime/registration.js';
 import { ComponentHost } from '../../shared/runtime/component-host.js';
@@ -46,11 +46,10 @@ const tunables = loadTunables(process.env, config.domain);
 // The supervisor's host is "calendars" (its log, telemetry and control name); a spawned one calendars-NAME.
 const name = opts.host ? `calendars-${opts.host}` : 'calendars';
 const logger = createLogger(name);
-const width = Math.max(4, String(opts.count ?? 0).length);
 const initial = (() => {
   try {
     if (opts.host === undefined) return listCalendarPeople(config);
-    const people = Array.from({ length: opts.count ?? 0 }, (_, i) => `${opts.host}-${String(i + 1).padStart(width, '0')}`);
+    const people = generatedLocals(opts.host, opts.count ?? 0);
     assertPerson(people[people.length - 1] ?? '');
     return people;
   } catch (err) {

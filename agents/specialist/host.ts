@@ -21,7 +21,7 @@ import {
 import { createLogger } from '../../shared/log/index.js';
 import {
   type Agent, agentsDomain, jidOfName, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
-  signingEnabled, SqliteTelemetry, warmUp, RegisterBatcher, onProcessEnd,
+  signingEnabled, SqliteTelemetry, warmUp, RegisterBatcher, onProcessEnd, generatedLocals,
 } from '../../shared/runtime/index.js';
 import { ComponentHost, LeaseGroup, ShardClaims } from '../../shared/runtime/component-host.js';
 import { defaultSkillDirs, loadCatalogue, loadRoles } from '../../shared/skills/index.js';
@@ -95,10 +95,9 @@ const t0 = performance.now();
 // agents (it holds the component secret, so it is the operator's); on a joined host it cannot.
 const roster = installationRoster(config.home);
 useRoleBook(roster);
-const width = Math.max(4, String(opts.count).length);
 // One key ring per host (secrets/keys/vagents-NAME.ring.json), not a key file per agent: a new file
 // costs ≈ 1 ms of CPU (keystore.ts loadOrCreateRing); an agent's own key file, if any, still wins.
-const locals = Array.from({ length: opts.count }, (_, i) => `${opts.host}-${String(i + 1).padStart(width, '0')}`);
+const locals = generatedLocals(opts.host, opts.count);
 const identities = loadOrCreateRing(config.home, `vagents-${opts.host}.ring`, locals.map((local) => `vagent-${local}`));
 const members = locals.map((local, i) => ({ local, jid: `${local}@${domain}`, identity: identities[i] as (typeof identities)[number] }));
 const authority = new EnrolmentAuthority(config.home);

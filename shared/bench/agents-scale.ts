@@ -20,7 +20,7 @@ import { procCpuUs } from './full-flow.js';
 import { agentsContext, hostNodeArgs, roleScript } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { measureVirtualQuestions } from './virtual-questions.js';
-import { agentsDomain } from '../runtime/index.js';
+import { agentsDomain, generatedLocals } from '../runtime/index.js';
 import { runtimeAgent } from './runtime-agent.js';
 import type { Runner, Scenario } from './scenario.js';
 
@@ -143,8 +143,7 @@ export const agentsScale: Scenario = {
     // the DF queries are measured; PARLEY_BENCH_QUESTIONS of them with 100 in flight (0: skipped).
     const questions = envNumber('PARLEY_BENCH_QUESTIONS', process.env, 2000);
     if (questions > 0) {
-      const width = Math.max(4, String(n).length);
-      const names = Array.from({ length: n }, (_, i) => `bench-${String(i + 1).padStart(width, '0')}@${agentsDomain(instance.cfg.domain)}`);
+      const names = generatedLocals('bench', n).map((local) => `${local}@${agentsDomain(instance.cfg.domain)}`);
       const host0 = procCpuUs(hostPid);
       const q = await measureVirtualQuestions({
         coordinator: coord.agent, agents: names,

@@ -10,7 +10,7 @@ import { propose } from '../../agents/coordinator/scheduling/oacop.js';
 import { makeEnvelope } from '../acl/index.js';
 import { envNumber } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
-import { calendarsDomain } from '../runtime/index.js';
+import { calendarsDomain, generatedLocals } from '../runtime/index.js';
 import { agentsContext, roleScript } from '../supervisor/index.js';
 import { start, stop } from './agents-scale.js';
 import { oneShotQuery } from './one-shot-query.js';
@@ -44,11 +44,11 @@ export const calendarsScale: Scenario = {
       + `V8 heap used ${heapKb.toFixed(1)} kB/calendar over it\n  `);
     const coord = await runtimeAgent(instance.cfg, 'coordinator', { telemetry: 'memory' });
     await coord.agent.start();
-    const width = Math.max(4, String(n).length);
+    const people = generatedLocals('bench', n);
     let next = 0;
     return {
       async roundTrip() {
-        const to = `bench-${String((next++ % n) + 1).padStart(width, '0')}@${calendarsDomain(instance.cfg.domain)}`;
+        const to = `${people[next++ % n] as string}@${calendarsDomain(instance.cfg.domain)}`;
         const cid = `sess-${randomUUID()}`;
         const meeting = { threadId: `urn:uuid:${randomUUID()}`, title: 'Bench', durationMin: 30, window: { start: '2026-12-14T09:00:00Z', end: '2026-12-18T17:00:00Z' }, requester: `alice@${instance.cfg.domain}` };
         const request = makeEnvelope({ performative: 'CFP', sender: 'Coordinator', receiver: to, conversation_id: cid, ontology: 'OACoP', content: propose(meeting, 1, { participants: [to], required: [to] }) });

@@ -10,7 +10,7 @@ export { restoreExchanges } from './durable.js';
 export type { ChildSendEvent, ExchangeEmitted, ExchangeFactory, ExchangeInput, InboundEvent } from './exchange.js';
 export {
   type Identity, type Role, type RoleBook, agentsDomain, calendarsDomain, hasRoleBook, identify,
-  addressOf, jidOfName, nameOfJid, roomsDomain, useRoleBook,
+  addressOf, generatedLocals, jidOfName, nameOfJid, roomsDomain, useRoleBook,
 } from './names.js';
 export { classify, type PipelineContext } from './pipeline.js';
 export {

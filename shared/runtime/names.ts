@@ -78,6 +78,15 @@ export function identify(jid: string, domain: string, roles: RoleBook | undefine
   return { jid: b, name: local, role: 'person' };
 }
 
+/**
+ * The local parts of a host's generated agents (`--host NAME --count N`): NAME-0001 … NAME-N,
+ * zero-padded to at least four digits, as the specialist and calendar hosts name them.
+ */
+export function generatedLocals(host: string, count: number): string[] {
+  const width = Math.max(4, String(count).length);
+  return Array.from({ length: count }, (_, i) => `${host}-${String(i + 1).padStart(width, '0')}`);
+}
+
 /** The bare JID for a logical name (the receiver of an envelope). */
 export function jidOfName(name: string, domain: string): string {
   if (name.includes('@')) return name;
