@@ -88,7 +88,8 @@ export class TrustStore implements DidResolver {
     // not know (a stat per envelope from a core agent, 2 % of the two-agent bench's CPU), and an
     // enrolment naming a core agent's JID must not replace its pinned key.
     const pinned = this.pinned[key];
-    if (pinned !== undefined && CORE_LOCALS.has(key.slice(0, key.indexOf('@')))) return { did: pinned, source: 'pinned' };
+    const at = key.indexOf('@');
+    if (pinned !== undefined && at > 0 && CORE_LOCALS.has(key.slice(0, at))) return { did: pinned, source: 'pinned' };
     const enrolled = this.enrolled?.(key);
     if (enrolled !== undefined) return { did: enrolled, source: 'enrolled' };
     if (pinned !== undefined) return { did: pinned, source: 'pinned' };
