@@ -11,6 +11,7 @@ import {
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
   registerScenario, type ScenarioResult, scenarios, measurePaired, measureScale, renderScale, type ScaleResult,
+  beamPid, procCpuUs,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -78,6 +79,9 @@ async function main(): Promise<void> {
   process.stderr.write('starting a private ejabberd… ');
   const instance = await startTempInstance();
   process.stderr.write(`up on 127.0.0.1:${instance.cfg.c2sPort} (${instance.cfg.home})\n`);
+  // ejabberd's CPU per round trip beside the agents' (issue 15's goal for it: ≤ 2 ms per conversation).
+  const beam = beamPid(instance.cfg.home);
+  const serverCpuUs = beam ? () => procCpuUs(beam) : undefined;
   // Ctrl-C or a kill must not leave the scenario's agents or the private ejabberd running.
   let current: { close(): Promise<void> } | undefined;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
       const runner = await s.setup(instance);
       current = runner;
       try {
-        const r = await measure(s, runner, opts);
+        const r = await measure(s, runner, opts, undefined, serverCpuUs);
         results.push(r);
         const failed = r.failures.sequential + r.failures.concurrent;
         process.stderr.write(`p50 ${r.sequential.p50.toFixed(3)} ms, ${r.concurrent.perSecond.toFixed(0)} rt/s${failed ? `, ${failed} failed` : ''}\n`);

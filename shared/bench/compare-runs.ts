@@ -14,6 +14,8 @@ export interface RunRatio {
   cpu: number;
   /** new / old CPU per round trip of the agent processes, when both runs measured it. */
   agentsCpu?: number;
+  /** new / old CPU per round trip of the private ejabberd, when both runs measured it. */
+  serverCpu?: number;
   /** Failures in the new run (a faster run that fails is no improvement). */
   failures: number;
 }
@@ -43,12 +45,15 @@ export function compareRuns(old: BenchReport, cur: BenchReport): RunComparison {
     if (!o) continue;
     const agentsCpu = r.concurrent.childCpuUs !== undefined && o.concurrent.childCpuUs
       ? r.concurrent.childCpuUs / o.concurrent.childCpuUs : undefined;
+    const serverCpu = r.concurrent.serverCpuUs !== undefined && o.concurrent.serverCpuUs
+      ? r.concurrent.serverCpuUs / o.concurrent.serverCpuUs : undefined;
     ratios.push({
       scenario: r.name,
       p50: r.sequential.p50 / o.sequential.p50,
       throughput: r.concurrent.perSecond / o.concurrent.perSecond,
       cpu: r.concurrent.cpuUs / o.concurrent.cpuUs,
       ...(agentsCpu !== undefined ? { agentsCpu } : {}),
+      ...(serverCpu !== undefined ? { serverCpu } : {}),
       failures: r.failures.sequential + r.failures.concurrent,
     });
   }
@@ -66,7 +71,7 @@ const x = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '
 export function renderComparison(c: RunComparison, oldAt: string): string {
   const lines = [`against the run of ${oldAt} (new / old; p50 and CPU: < 1 is better; throughput: > 1 is better)`];
   for (const r of c.ratios) {
-    lines.push(`  ${r.scenario}: p50 ${x(r.p50)}, throughput ${x(r.throughput)}, CPU ${x(r.cpu)}, agents CPU ${x(r.agentsCpu)}` +
+    lines.push(`  ${r.scenario}: p50 ${x(r.p50)}, throughput ${x(r.throughput)}, CPU ${x(r.cpu)}, agents CPU ${x(r.agentsCpu)}, ejabberd CPU ${x(r.serverCpu)}` +
       (r.failures ? `, ${r.failures} failures in the new run` : ''));
   }
   if (c.onlyOld.length) lines.push(`  only in the old run: ${c.onlyOld.join(', ')}`);

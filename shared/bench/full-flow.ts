@@ -126,7 +126,8 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
 export const fullFlow: Scenario = {
   name: 'full-flow',
   description: `person chat → Presenter → Coordinator → Registry → Specialist → KB → reply (real agent processes, ${PEOPLE} people, specialists ${SPECIALISTS}, PARLEY_WINNER_MEMORY=${envRaw('PARLEY_WINNER_MEMORY') ?? '1'})`,
-  goal: { p50Ms: 5, perSecond: 300, maxFailures: 0 },
+  // Issue 15's goal (issue 3 asked ≥ 300/s).
+  goal: { p50Ms: 5, perSecond: 450, maxFailures: 0 },
   setup: (instance) => setup(instance),
 };
 

@@ -1,6 +1,6 @@
 // Public API of shared/bench/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
-export { agentsScale } from './agents-scale.js';
+export { agentsScale, beamPid } from './agents-scale.js';
 export { calendarsScale } from './calendars-scale.js';
 export { asBenchReport, compareRuns, renderComparison } from './compare-runs.js';
 export { consoleWatcher, prepareConsoleBench } from './console-watch.js';

@@ -86,11 +86,12 @@ export function renderReport(r: BenchReport): string {
   const o = r.options;
   const head = `Parley bench — ${r.machine.cpus} × ${r.machine.model}, Node ${r.machine.node}, load ${f(r.machine.loadavg, 1)}\n` +
     `sequential: ${o.rounds} round trips after ${o.warmup} warm-up; concurrent: ${o.total} round trips, ${o.inFlight} in flight\n`;
-  const rows = [['scenario', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'rt/s @' + o.inFlight, 'failures', 'node CPU µs/rt', 'agents CPU µs/rt']];
+  const rows = [['scenario', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'rt/s @' + o.inFlight, 'failures', 'node CPU µs/rt', 'agents CPU µs/rt', 'ejabberd CPU µs/rt']];
   for (const s of r.results) {
     rows.push([s.name, f(s.sequential.p50), f(s.sequential.p95), f(s.sequential.p99), f(s.sequential.mean),
       f(s.concurrent.perSecond, 0), String(s.failures.sequential + s.failures.concurrent), f(s.concurrent.cpuUs, 0),
-      s.concurrent.childCpuUs === undefined ? '-' : f(s.concurrent.childCpuUs, 0)]);
+      s.concurrent.childCpuUs === undefined ? '-' : f(s.concurrent.childCpuUs, 0),
+      s.concurrent.serverCpuUs === undefined ? '-' : f(s.concurrent.serverCpuUs, 0)]);
   }
   const verdicts = r.comparisons.map((c) =>
     `${c.scenario} / ${c.baseline}: latency ×${f(c.latencyRatio, 2)}, throughput ×${f(c.throughputRatio, 2)}, ` +

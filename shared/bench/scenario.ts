@@ -61,7 +61,7 @@ export interface ScenarioResult {
    * cpuUs: this process's CPU (user + system, both endpoints) per round trip. Unlike wall-clock
    * figures it hardly moves when other work shares the machine, so it compares runs fairly.
    */
-  concurrent: { inFlight: number; total: number; seconds: number; perSecond: number; cpuUs: number; childCpuUs?: number };
+  concurrent: { inFlight: number; total: number; seconds: number; perSecond: number; cpuUs: number; childCpuUs?: number; serverCpuUs?: number };
 }
 
 const registry = new Map<string, Scenario>();
@@ -98,7 +98,11 @@ export function bounded(runner: Runner, timeoutMs: number): () => Promise<void> 
   });
 }
 
-export async function measure(scenario: Scenario, runner: Runner, opts: BenchOptions, timeoutMs = 15000): Promise<ScenarioResult> {
+/**
+ * `serverCpuUs`: the private ejabberd's cumulative CPU (µs), read around the concurrent phase as
+ * the agents' is (issue 15: "ejabberd's CPU per conversation ≤ 2 ms").
+ */
+export async function measure(scenario: Scenario, runner: Runner, opts: BenchOptions, timeoutMs = 15000, serverCpuUs?: () => number): Promise<ScenarioResult> {
   const bounded1 = bounded(runner, timeoutMs);
   const failures = { sequential: 0, concurrent: 0, examples: [] as string[] };
   const maxFailures = opts.maxFailures ?? 100;
@@ -127,6 +131,7 @@ export async function measure(scenario: Scenario, runner: Runner, opts: BenchOpt
   let started = 0;
   const cpu0 = process.cpuUsage();
   const child0 = runner.childCpuUs?.();
+  const server0 = serverCpuUs?.();
   const t0 = process.hrtime.bigint();
   const lane = async () => {
     while (started < opts.total) {
@@ -138,6 +143,7 @@ export async function measure(scenario: Scenario, runner: Runner, opts: BenchOpt
   const seconds = ms(t0, process.hrtime.bigint()) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const childCpuUs = child0 === undefined ? undefined : ((runner.childCpuUs?.() ?? child0) - child0) / opts.total;
+  const server = server0 === undefined ? undefined : ((serverCpuUs?.() ?? server0) - server0) / opts.total;
   return {
     name: scenario.name,
     description: scenario.description,
@@ -148,6 +154,7 @@ export async function measure(scenario: Scenario, runner: Runner, opts: BenchOpt
     concurrent: {
       inFlight: opts.inFlight, total: opts.total, seconds, perSecond: (opts.total - failures.concurrent) / seconds,
       cpuUs: (cpu.user + cpu.system) / opts.total, ...(childCpuUs !== undefined ? { childCpuUs } : {}),
+      ...(server !== undefined ? { serverCpuUs: server } : {}),
     },
   };
 }
