@@ -63,6 +63,21 @@ describe('ejabberd [instance] the project-local server', function () {
     expect(out.stdout).to.match(/running/).and.to.include(String(inst.cfg.c2sPort));
   });
 
+  it("runs BEAM with schedulers that sleep when idle (+sbwt none: no spinning on the agents' cores)", async () => {
+    const inst = await sharedInstance();
+    const beam = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return [];
+      }
+    }).find((argv) => argv.some((a) => a.includes(`${inst.cfg.home}/ejabberd/spool`)));
+    expect(beam, 'the instance\'s beam.smp').to.not.equal(undefined);
+    const flags = (beam as string[]).join(' ');
+    // erl hands emulator flags to beam.smp as `-sbwt none`.
+    for (const f of ['sbwt none', 'sbwtdcpu none', 'sbwtdio none']) expect(flags).to.match(new RegExp(`[-+]${f}`));
+  });
+
   it('provisions idempotently: twice gives the same password, and that password logs in', async () => {
     const inst = await sharedInstance();
     const first = await ensureAccount(inst.cfg, 'specialist-prov');
