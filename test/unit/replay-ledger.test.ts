@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import xml from '@xmpp/xml';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import type { Envelope } from '../../shared/acl/index.js';
 import { OfflineGaps } from '../../shared/identity/index.js';
@@ -153,6 +154,34 @@ describe('Replay [ledger] accepted envelopes stay refused across a restart; dela
     expect(b.agent.counters.rejected.REPLAYED).to.equal(1);
     expect(b.transport.envelopes(), 'a copy is not answered').to.deep.equal([]);
     b.agent.signing?.close();
+  });
+
+  it('upgrades a ledger written in the keyed format (before issue 15): its entries still refuse their copies', () => {
+    const clock = { now: T0 + 1000 };
+    const first = kb(clock);
+    const env = signedAt(T0);
+    const check = first.check(env, presenterId, 'USER_MSG');
+    first.commit(check);
+    first.close();
+    // The file as the earlier code wrote it: the same rows in a WITHOUT ROWID table keyed by key.
+    const old = new Database(file);
+    const rows = old.prepare('SELECT key, expires_at FROM seen').all() as Array<{ key: string; expires_at: number }>;
+    expect(rows).to.have.length(1);
+    old.exec(`DROP TABLE seen;
+      CREATE TABLE seen (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX seen_expiry ON seen(expires_at);`);
+    const put = old.prepare('INSERT INTO seen (key, expires_at) VALUES (?, ?)');
+    for (const r of rows) put.run(r.key, r.expires_at);
+    put.run('expired-entry', T0 - MIN);
+    old.close();
+    clock.now = T0 + 20_000;
+    const second = kb(clock);
+    expect(second.check(env, presenterId, 'USER_MSG')).to.deep.include({ ok: false, code: 'REPLAYED' });
+    second.close();
+    const after = new Database(file, { readonly: true });
+    expect((after.prepare("SELECT sql FROM sqlite_master WHERE name = 'seen'").get() as { sql: string }).sql).to.not.match(/WITHOUT ROWID/);
+    expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'seen_keyed'").get()).to.deep.equal({ n: 0 });
+    after.close();
   });
 });
 
