@@ -7,6 +7,7 @@
 // file through views: each view's rows carry its scope as a key prefix, like ReplayLedger's.
 import type { Envelope } from '../acl/index.js';
 import type { PersistedExchange } from '../runtime/index.js';
+import { createTables, statements } from './exchanges-schema.js';
 import { type Grouped, groupOn } from './group-commit.js';
 import { type Db, openDb } from './sqlite.js';
 
@@ -38,6 +39,8 @@ export class ExchangeStore {
    */
   private deferring = false;
   private readonly deferred = new Map<string, { view: ExchangeStore; key: string; build: () => PersistedExchange }>();
+  /** The owner's: each live exchange's row (full key → rowid), so no index on the key is needed (exchanges-schema.ts). */
+  private readonly rowids = new Map<string, number | bigint>();
 
   /**
    * `file`, or a view of another store for one of many agents in a process (agents/calendar/
@@ -64,19 +67,26 @@ export class ExchangeStore {
     this.now = opts.now ?? Date.now;
     this.ledgerMs = opts.ledgerMs ?? 24 * 3600_000;
     this.tombstoneMs = opts.tombstoneMs ?? 2000;
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS exchanges (key TEXT PRIMARY KEY, record TEXT NOT NULL, updated_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS finished (key TEXT PRIMARY KEY, sends TEXT NOT NULL, at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS inbound (dedupe_key TEXT PRIMARY KEY, at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS inbound_at ON inbound(at);
-      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
-    `);
+    createTables(this.db);
     this.stmts = statements(this.db);
+    this.loadRowids();
+  }
+
+  /** key → rowid from the file (at open, and after a rollback undid inserts and deletes). */
+  private loadRowids(): void {
+    this.rowids.clear();
+    for (const r of this.stmts.rowids.all() as Array<{ id: number; key: string }>) this.rowids.set(r.key, r.id);
   }
 
   save(key: string, record: PersistedExchange): void {
-    this.root.deferred.delete(this.prefix + key);
-    this.stmts.save.run(this.prefix + key, JSON.stringify(record), this.now());
+    const full = this.prefix + key;
+    const root = this.root;
+    root.deferred.delete(full);
+    const json = JSON.stringify(record);
+    const now = this.now();
+    const id = root.rowids.get(full);
+    if (id !== undefined && this.stmts.update.run(json, now, id, full).changes === 1) return;
+    root.rowids.set(full, this.stmts.insert.run(full, json, now).lastInsertRowid);
   }
 
   /**
@@ -101,14 +111,18 @@ export class ExchangeStore {
 
   /** The exchange reached a final state; `sends` are the envelopes it sent in its last moments. */
   remove(key: string, sends: Envelope[] = []): void {
-    this.root.deferred.delete(this.prefix + key);
+    const full = this.prefix + key;
+    const root = this.root;
+    root.deferred.delete(full);
+    const id = root.rowids.get(full);
     // One transaction: a kill -9 between the live record's delete and its tombstone left neither,
     // and the answer that was still in the socket buffer was never sent again (the Coordinator
     // waited its 24 s for a session step that had been applied; durability-sessions.test).
     this.atomically(() => {
-      this.stmts.remove.run(this.prefix + key);
-      if (sends.length > 0) this.stmts.finish.run(this.prefix + key, JSON.stringify(sends), this.now());
+      if (id !== undefined) this.stmts.remove.run(id, full);
+      if (sends.length > 0) this.stmts.finish.run(full, JSON.stringify(sends), this.now());
     });
+    root.rowids.delete(full); // only once deleted: a failed remove leaves the row, and its rowid, live
     if (++this.root.writes % 1000 === 0) this.root.prune();
   }
 
@@ -117,7 +131,13 @@ export class ExchangeStore {
    * Inside a group commit (group()) it is a savepoint: a throwing `fn` undoes only its own writes.
    */
   atomically<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      // Rolled back: the rows `fn` inserted or deleted are as they were (rare: only failures pay the reload).
+      if (this.db.open) this.root.loadRowids();
+      throw err;
+    }
   }
 
   /** The file's group commit (group-commit.ts); the owner's connection, so views share it. */
@@ -137,6 +157,7 @@ export class ExchangeStore {
           root.deferred.clear();
           root.deferring = false;
           g.rollback();
+          if (root.db.open) root.loadRowids();
         },
       };
     }
@@ -200,22 +221,4 @@ export class ExchangeStore {
     this.grouped?.commit(); // a burst still open at shutdown: its sends went out with it (transport stop)
     this.db.close();
   }
-}
-
-function statements(db: Db) {
-  // `substr(key, 1, ?) = ?` selects a view's rows (length 0 and '' select every row: the owner's).
-  const mine = 'substr(key, 1, ?) = ?';
-  return {
-    save: db.prepare('INSERT OR REPLACE INTO exchanges (key, record, updated_at) VALUES (?, ?, ?)'),
-    remove: db.prepare('DELETE FROM exchanges WHERE key = ?'),
-    finish: db.prepare('INSERT OR REPLACE INTO finished (key, sends, at) VALUES (?, ?, ?)'),
-    all: db.prepare(`SELECT record FROM exchanges WHERE ${mine} ORDER BY updated_at`),
-    lastWrite: db.prepare(`SELECT max(m) AS m FROM (SELECT max(updated_at) AS m FROM exchanges WHERE ${mine} UNION ALL SELECT max(at) FROM finished WHERE ${mine})`),
-    recentFinished: db.prepare(`SELECT key, sends FROM finished WHERE at >= ? AND ${mine} ORDER BY at`),
-    pruneFinished: db.prepare('DELETE FROM finished WHERE at < ?'),
-    mark: db.prepare('INSERT OR IGNORE INTO inbound (dedupe_key, at) VALUES (?, ?)'),
-    pruneLedger: db.prepare('DELETE FROM inbound WHERE at < ?'),
-    setMeta: db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
-    getMeta: db.prepare('SELECT v FROM meta WHERE k = ?'),
-  };
 }
