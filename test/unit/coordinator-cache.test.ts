@@ -19,6 +19,25 @@ describe('Coordinator [candidate cache] short-lived memory of the DF answer', ()
     expect(cache.get('what is 6 * 7?')).to.equal(undefined);
   });
 
+  it('refreshes ahead: in the last third of the TTL one question asks the DF, the others keep the list', () => {
+    let now = 1000;
+    const cache = new CandidateCache(300, () => now);
+    cache.put('what is 1 * 2?', [A]);
+    now += 199;
+    expect(cache.get('what is 3 * 4?')).to.deep.equal([A]);
+    now += 1; // two thirds of the TTL
+    expect(cache.get('what is 5 * 6?'), 'this one asks the DF').to.equal(undefined);
+    expect(cache.get('what is 7 * 8?'), 'the others still use the list').to.deep.equal([A]);
+    expect(cache.get('what is 9 * 9?')).to.deep.equal([A]);
+    cache.put('what is 5 * 6?', [A, B]); // the refresher's answer renews the entry
+    now += 199;
+    expect(cache.get('what is 2 * 2?')).to.deep.equal([A, B]);
+    now += 1;
+    expect(cache.get('what is 2 * 3?'), 'the next refresh').to.equal(undefined);
+    now += 100; // the refresher never answered: the list expires at its TTL as before
+    expect(cache.get('what is 2 * 4?')).to.equal(undefined);
+  });
+
   it('never keeps an empty or malformed list, and is off with a TTL of 0', () => {
     const cache = new CandidateCache(1000);
     cache.put('q 1', []);
