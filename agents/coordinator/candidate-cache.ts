@@ -46,6 +46,11 @@ export class CandidateCache {
   forget(hint: string): void {
     this.entries.delete(CandidateCache.keyOf(hint));
   }
+
+  /** The DF said its answers changed (df-changed.ts): every list goes. */
+  clear(): void {
+    this.entries.clear();
+  }
 }
 
 /**

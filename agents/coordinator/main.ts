@@ -10,6 +10,7 @@ import { announce, controlRequest } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
 import { CandidateCache, WinnerMemory } from './candidate-cache.js';
+import { dfChangedMachine } from './df-changed.js';
 import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js';
 import { KbHealth } from './kb-health.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './expert/machine.js';
@@ -73,9 +74,13 @@ const opts = { self: agent.name, domain: config.domain, timeouts, expert, canSca
 // The KB's sessions (it sends us directed presence): a KB that went away is not waited past (kb-health.ts).
 const kbHealth = new KbHealth();
 agent.transport.onPresence(kbHealth.watch(jidOfName('KB', config.domain)));
+// The DF's answers, reused for cacheMs and forgotten when the Registry says they changed (df-changed.ts).
+const candidates = new CandidateCache(cacheMs);
+const dfChanged = dfChangedMachine.provide({ actions: { forgetCandidates: () => candidates.clear() } });
+agent.router.on('DF_CHANGED', (request) => ({ machine: dfChanged, input: { request } }));
 agent.router.on('USER_MSG', userMsgFactory({
   ...opts,
-  cache: new CandidateCache(cacheMs),
+  cache: candidates,
   // PARLEY_WINNER_MEMORY=1 (auto mode): a fresh winning offer is asked directly instead of
   // negotiating every question (off by default: `auto` is documented as one CFP round per question).
   ...(envFlag('PARLEY_WINNER_MEMORY') ? { winners: new WinnerMemory() } : {}),

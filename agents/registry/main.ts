@@ -7,8 +7,10 @@ import { loadTunables, paths } from '../../shared/config/index.js';
 import { EnrolmentAuthority, pinnedDids } from '../../shared/identity/index.js';
 import { createAgent, identify, warmUp } from '../../shared/runtime/index.js';
 import { SqliteDirectoryStore } from '../../shared/store/index.js';
+import { bare } from '../../shared/transport/index.js';
 import { decideBinding } from './bindings.js';
 import { entryChecker } from './register-many.js';
+import { DirectoryChanges } from './changes.js';
 import { Directory } from './directory.js';
 import { type DirectoryOps, REGISTRY_KINDS, type RegistryInput, registryMachine } from './machine.js';
 import { announce } from '../../shared/supervisor/ipc.js';
@@ -26,11 +28,25 @@ const store = new SqliteDirectoryStore(dbFile);
 // lookup at once, and the sweep removes its entry.
 const admits = (jid: string) => !['person', 'admin', 'foreign'].includes(identify(jid, config.domain).role);
 const directory = new Directory(store, leaseMs, admits);
+// Every change of the directory is told to the Coordinator, whose cached answers it makes stale (changes.ts).
+const changes = new DirectoryChanges(agent.name, (e) => agent.send(e));
 
 const ops: DirectoryOps = {
-  register: (input) => directory.register(input.profile, input.now),
-  heartbeat: (input) => directory.heartbeat(input.jid, input.now),
-  deregister: (input) => directory.deregister(input.jid),
+  register: (input) => {
+    const r = directory.register(input.profile, input.now);
+    changes.note([r.jid]);
+    return r;
+  },
+  heartbeat: (input) => {
+    const live = directory.heartbeat(input.jid, input.now);
+    if (!live) changes.note([bare(input.jid)]); // its lease had run out: dropped now
+    return live;
+  },
+  deregister: (input) => {
+    const had = directory.deregister(input.jid);
+    if (had) changes.note([bare(input.jid)]);
+    return had;
+  },
   bind: (input) => {
     // Read fresh: `npm run enrol` / `npm run keys -- rotate` may have just changed them.
     // The pin file is read only when there is no enrolment (decideBinding ignores it then): a
@@ -74,6 +90,7 @@ const sweepEvery = Math.max(250, Math.min(Math.floor(leaseMs / 2), 30000));
 const sweeper = setInterval(() => {
   try {
     const { expired, unenrolled } = directory.sweep(Date.now());
+    if (expired.length + unenrolled.length > 0) changes.note([...expired, ...unenrolled]);
     if (expired.length > 0) logger.info({ dropped: expired, leaseMs }, 'lease expired');
     if (unenrolled.length > 0) logger.warn({ dropped: unenrolled }, 'enrolment revoked or expired');
   } catch (err) {
@@ -82,7 +99,10 @@ const sweeper = setInterval(() => {
 }, sweepEvery);
 sweeper.unref();
 
-onShutdown(() => clearInterval(sweeper));
+onShutdown(() => {
+  clearInterval(sweeper);
+  changes.stop();
+});
 // Closed at exit, not in a shutdown hook: hooks run before the transport stops, and exchanges
 // arriving meanwhile must still find the database open.
 process.once('exit', () => {
@@ -94,3 +114,5 @@ process.once('exit', () => {
 warmUp(agent);
 await agent.start();
 announce(logger, { jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
+// Leases may have run out while the Registry was away: whatever the Coordinator kept is stale.
+changes.note();

@@ -76,6 +76,8 @@ export const MESSAGE_KINDS: readonly MessageKind[] = [
   row('ENROLLED', 'enrolled', ['INFORM'], answers(['registry'])),
   row('NEED', 'need', ['QUERY-REF'], opens(['coordinator']), { performative: 'QUERY-REF', key: 'need' }),
   row('CANDIDATES', 'candidates', ['INFORM'], answers(['registry']), { performative: 'INFORM', key: 'candidates' }),
+  // Issue 15: the Registry tells the Coordinator its cached DF answers are stale (a registration changed).
+  row('DF_CHANGED', 'df-changed', ['INFORM'], opens(['registry'], [])),
   // seed contract §2.3
   row('ASK_EXPERT', 'ask-expert', ['REQUEST'], opens(['coordinator'])),
   row('AGREE', 'agree', ['AGREE'], answers(), { performative: 'AGREE' }),

@@ -236,6 +236,7 @@ export interface ContractTypes {
   deregister: DeregisterContent;
   deregistered: DeregisteredContent;
   describe: DescribeContent;
+  "df-changed": DfChangedContent;
   directory: DirectoryContent;
   enrol: EnrolContent;
   enrolled: EnrolledContent;
@@ -584,6 +585,18 @@ export interface DeregisteredContent {
 export interface DescribeContent {
   type: "DESCRIBE";
   capability?: Capability;
+}
+/**
+ * INFORM DF_CHANGED, Registry → Coordinator: the directory changed (a registration added, withdrawn, expired or no longer admitted), so DF answers the Coordinator keeps (its candidate cache) are stale. Parley's extension of seed contract §2.2; FIPA SC00023 lets a DF tell subscribers of changes.
+ */
+export interface DfChangedContent {
+  type: "DF_CHANGED";
+  /**
+   * The agents whose registration changed (at most 100; absent or cut short: assume any).
+   *
+   * @maxItems 100
+   */
+  jids?: Jid[];
 }
 /**
  * INFORM DIRECTORY, Registry → Coordinator: the answer to QUERY-REF DESCRIBE.

@@ -99,6 +99,25 @@ describe('Registry [integration] registry process on a real ejabberd', function 
     expect(await candidates()).not.to.include(a.jid);
   });
 
+  it('tells the Coordinator of every change (INFORM DF_CHANGED): a REGISTER, a DEREGISTER, a lease run out', async () => {
+    const told = (jid: string, after: number) => coord.inbox.slice(after).some((e) =>
+      e.performative === 'INFORM' && e.sender === 'Registry' && (e.content as { type?: string; jids?: string[] }).type === 'DF_CHANGED'
+      && ((e.content as { jids?: string[] }).jids ?? [jid]).includes(jid));
+    let mark = coord.inbox.length;
+    await register(b);
+    await until(() => told(b.jid, mark), 'DF_CHANGED after the REGISTER', 5000);
+    mark = coord.inbox.length;
+    await b.ask('REQUEST', { type: 'DEREGISTER', jid: b.jid });
+    await until(() => told(b.jid, mark), 'DF_CHANGED after the DEREGISTER', 5000);
+    mark = coord.inbox.length;
+    await register(b);
+    await until(() => told(b.jid, mark), 'DF_CHANGED after the second REGISTER', 5000);
+    mark = coord.inbox.length;
+    // No heartbeat: the sweep drops the entry once its 1.5 s lease ran out, and says so.
+    await until(() => told(b.jid, mark), 'DF_CHANGED after the lease ran out', 10000);
+    expect(await candidates()).not.to.include(b.jid);
+  });
+
   it('[lease] keeps an agent while it heartbeats, drops it after the lease once heartbeats stop, and asks it to register again', async () => {
     await register(a);
     const beats: Envelope[] = [];
