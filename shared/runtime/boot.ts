@@ -19,8 +19,9 @@ import { onProcessEnd } from './process-end.js';
 
 /**
  * Group commit (issue 15; shared/store/group-commit.ts): one transaction per inbound burst over
- * the exchange store (if any) and then the replay ledger; acks and sends wait for it
- * (transport/burst.ts). PARLEY_GROUP_COMMIT=0: none. Also the bench's in-process agents.
+ * the exchange store (if any) and then the replay ledger (a durable role's ledger lives in its
+ * exchange store's file: both are one transaction, replay-ledger.ts `within`); acks and sends
+ * wait for it (transport/burst.ts). PARLEY_GROUP_COMMIT=0: none. Also the bench's in-process agents.
  */
 export function groupCommitFor(transport: XmppTransport, agent: Agent, store?: ExchangeStore): GroupCommit | undefined {
   if (!envFlag('PARLEY_GROUP_COMMIT')) return undefined;
@@ -104,7 +105,7 @@ export function createAgent(opts: BootOptions): Booted {
     persist: opts.persist ?? store,
     peerResource: resource,
     // The key is created and pinned here if provisioning did not (e.g. `npm run spawn`).
-    signing: signingFor(config, opts.account, { roster, ...(opts.firstUse ? { firstUse: opts.firstUse } : {}) }),
+    signing: signingFor(config, opts.account, { roster, ...(opts.firstUse ? { firstUse: opts.firstUse } : {}), ...(store ? { ledgerWithin: store.connection } : {}) }),
     // Agora §5 429 per sender DID (PARLEY_RATE_LIMIT_PER_S / _BURST; 0 = off).
     ...(rateLimit ? { rateLimit: new RateLimiter(rateLimit) } : {}),
   });

@@ -12,7 +12,7 @@ import {
   DEFAULT_MAX_AGE_MS, ReplayWindow, createVerifier, signEnvelope, type Verifier, type VerifyCode,
   type DidResolver, TrustStore,
 } from '../identity/index.js';
-import { ReplayLedger } from '../store/index.js';
+import { type Db, ReplayLedger } from '../store/index.js';
 import { identify, type Identity } from './names.js';
 
 export type SignatureCheck =
@@ -183,16 +183,18 @@ export function signingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The Signing of account `account` (key created and pinned on first use), or undefined when disabled. */
 export function signingFor(
-  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> & { roster?: Roster } = {}, env: NodeJS.ProcessEnv = process.env,
+  cfg: ParleyConfig, account: string, opts: Pick<SigningOptions, 'firstUse' | 'maxAgeMs' | 'offlineMaxAgeMs'> & { roster?: Roster; ledgerWithin?: Db } = {}, env: NodeJS.ProcessEnv = process.env,
 ): Signing | undefined {
   if (!signingEnabled(env)) return undefined;
   const identity = ensureAgentIdentity(cfg.home, account, `${account}@${cfg.domain}`);
-  const { roster, ...rest } = opts;
+  const { roster, ledgerWithin, ...rest } = opts;
   const trust = new TrustStore(pinnedDidsFile(cfg.home), roster ? { enrolled: (jid) => roster.didOf(jid) } : {});
-  return new Signing({ identity, trust, domain: cfg.domain, ledger: new ReplayLedger(replayLedgerFile(cfg, account)), ...offlineWindowFromEnv(env), ...rest });
+  // A durable role keeps its ledger in its exchange store's file: one COMMIT per burst (boot.ts).
+  const ledger = ledgerWithin ? new ReplayLedger({ within: ledgerWithin, formerFile: replayLedgerFile(cfg, account) }) : new ReplayLedger(replayLedgerFile(cfg, account));
+  return new Signing({ identity, trust, domain: cfg.domain, ledger, ...offlineWindowFromEnv(env), ...rest });
 }
 
-/** $PARLEY_HOME/data/<account>-replay.sqlite: the agent's durable replay ledger. */
+/** $PARLEY_HOME/data/<account>-replay.sqlite: the durable replay ledger of an agent with no exchange store. */
 export function replayLedgerFile(cfg: ParleyConfig, account: string): string {
   return path.join(paths(cfg).data, `${account}-replay.sqlite`);
 }

@@ -72,6 +72,11 @@ export class ExchangeStore {
     this.loadRowids();
   }
 
+  /** The file's connection, for a ledger kept within it (replay-ledger.ts `within`). */
+  get connection(): Db {
+    return this.root.db;
+  }
+
   /** key → rowid from the file (at open, and after a rollback undid inserts and deletes). */
   private loadRowids(): void {
     this.rowids.clear();

@@ -4,9 +4,11 @@
 // refused also after the agent restarts. And a heartbeat: the last moment the agent was known
 // online, from which the offline gap after a crash starts (shared/identity/offline-gaps.ts).
 //
-// One SQLite file per agent ($PARLEY_HOME/data/<name>-replay.sqlite, owner-only like all state).
+// One SQLite file per agent ($PARLEY_HOME/data/<name>-replay.sqlite, owner-only like all state);
+// a durable role's in its exchange store's file instead (tables replay_seen, replay_meta).
 // An entry is written after the envelope was handled (shared/runtime/agent.ts), so a kill between
 // acceptance and handling leaves the server's redelivery acceptable: at-least-once, never lost.
+import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { type Grouped, groupOn } from './group-commit.js';
 import { type Db, openDb } from './sqlite.js';
@@ -23,6 +25,8 @@ export class ReplayLedger {
   /** A view's key prefix ('' for the file's owner): many agents of one host share one file. */
   private readonly prefix: string;
   private readonly owner: boolean;
+  /** False for a view and for a ledger within another store's connection (their owners close it). */
+  private readonly ownsDb: boolean;
   /** The file's owner: heartbeats waiting for the next group commit (key → ms). */
   private readonly root: ReplayLedger;
   private readonly beats = new Map<string, number>();
@@ -32,39 +36,61 @@ export class ReplayLedger {
   /**
    * `file`, or a view of another ledger for one of many agents in a process (agents/specialist/
    * host.ts: a thousand virtual agents, one SQLite file): its entries and heartbeat carry `scope`;
-   * closing a view leaves the shared file open (its owner closes it).
+   * closing a view leaves the shared file open (its owner closes it). Or `within` a durable role's
+   * exchange store (its connection, tables replay_*): the entries then commit in the same
+   * transaction as the snapshots they vouch for, one COMMIT per burst instead of two (issue 15);
+   * the entries of `formerFile`, the agent's ledger file before, move in and the file goes.
    */
-  constructor(file: string | { share: ReplayLedger; scope: string }) {
-    if (typeof file !== 'string') {
+  constructor(file: string | { share: ReplayLedger; scope: string } | { within: Db; formerFile?: string }) {
+    if (typeof file !== 'string' && 'share' in file) {
       this.db = file.share.db;
       this.stmts = file.share.stmts;
       this.prefix = `${file.scope}\n`;
       this.owner = false;
+      this.ownsDb = false;
       this.root = file.share.root;
       return;
     }
     this.prefix = '';
     this.owner = true;
     this.root = this;
-    this.db = openDb(file);
-    migrateKeyed(this.db);
+    const within = typeof file === 'string' ? undefined : file;
+    this.ownsDb = within === undefined;
+    this.db = within ? within.within : openDb(file as string);
+    const t = within ? { seen: 'replay_seen', index: 'replay_seen_expiry', meta: 'replay_meta' } : { seen: 'seen', index: 'seen_expiry', meta: 'meta' };
+    if (!within) migrateKeyed(this.db);
     // Appended in rowid order, no key index: the key is a hash, so an index on it put each commit's
     // row on a random B-tree page (52 → 29 µs of CPU and 97 → 45 µs of wall time per one-row
     // commit, measured with better-sqlite3 here, issue 15). Nothing looks a key up in the file:
     // live() loads the window into memory at start, which refuses copies (shared/identity/replay.ts).
     // The expiry index is appended at its end too (expiries grow with time).
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS seen (key TEXT NOT NULL, expires_at INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS seen_expiry ON seen(expires_at);
-      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${t.seen} (key TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS ${t.index} ON ${t.seen}(expires_at);
+      CREATE TABLE IF NOT EXISTS ${t.meta} (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
     `);
     this.stmts = {
-      record: this.db.prepare('INSERT INTO seen (key, expires_at) VALUES (?, ?)'),
-      live: this.db.prepare('SELECT key, expires_at AS expiresAt FROM seen WHERE expires_at > ? AND substr(key, 1, ?) = ? ORDER BY expires_at'),
-      prune: this.db.prepare('DELETE FROM seen WHERE expires_at <= ?'),
-      setMeta: this.db.prepare('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)'),
-      getMeta: this.db.prepare('SELECT v FROM meta WHERE k = ?'),
+      record: this.db.prepare(`INSERT INTO ${t.seen} (key, expires_at) VALUES (?, ?)`),
+      live: this.db.prepare(`SELECT key, expires_at AS expiresAt FROM ${t.seen} WHERE expires_at > ? AND substr(key, 1, ?) = ? ORDER BY expires_at`),
+      prune: this.db.prepare(`DELETE FROM ${t.seen} WHERE expires_at <= ?`),
+      setMeta: this.db.prepare(`INSERT OR REPLACE INTO ${t.meta} (k, v) VALUES (?, ?)`),
+      getMeta: this.db.prepare(`SELECT v FROM ${t.meta} WHERE k = ?`),
     };
+    if (within?.formerFile) this.moveIn(within.formerFile);
+  }
+
+  /** The entries and heartbeat of the agent's former ledger file, moved into this one; the file is removed. */
+  private moveIn(file: string): void {
+    if (!fs.existsSync(file)) return;
+    const former = new ReplayLedger(file);
+    const entries = former.live(Date.now());
+    const alive = former.aliveAt();
+    former.close();
+    this.db.transaction(() => {
+      for (const e of entries) this.stmts.record.run(e.key, e.expiresAt);
+      if (alive !== undefined && this.aliveAt() === undefined) this.stmts.setMeta.run('alive_at', alive);
+    })();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   }
 
   /** Entries still able to refuse a copy at `now` (loaded into the in-memory window at start). */
@@ -122,7 +148,7 @@ export class ReplayLedger {
     if (!this.owner || !this.db.open) return;
     this.grouped?.commit();
     this.flushBeats();
-    this.db.close();
+    if (this.ownsDb) this.db.close();
   }
 }
 

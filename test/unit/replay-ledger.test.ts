@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Envelope } from '../../shared/acl/index.js';
 import { OfflineGaps } from '../../shared/identity/index.js';
 import { identify } from '../../shared/runtime/index.js';
-import { ReplayLedger } from '../../shared/store/index.js';
+import { ExchangeStore, GroupCommit, ReplayLedger } from '../../shared/store/index.js';
 import { NS_DELAY } from '../../shared/transport/index.js';
 import { DOMAIN, inbound, testAgent } from '../support/fake-transport.js';
 import { signAs, testSigning } from '../support/signing.js';
@@ -259,5 +259,46 @@ describe('Replay [ledger views] the virtual agents of one host share one ledger 
     expect(seen()[1]).to.equal(T0 + 200);
     reader.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('Replay [ledger within] a durable role keeps its ledger in its exchange store\'s file', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-within-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const record = (key: string) => ({ key, machineId: 'm', conversationId: 'c', outbound: [], snapshot: {}, timers: [], recent: [] });
+
+  it('moves the former ledger file in, and commits entries with the snapshots in one transaction', () => {
+    const now = Date.now(); // moving in keeps what is live now
+    const former = path.join(dir, 'coordinator-replay.sqlite');
+    const old = new ReplayLedger(former);
+    old.record('k-before', now + 10 * MIN, now);
+    old.heartbeat(now);
+    old.close();
+    const store = new ExchangeStore(path.join(dir, 'coordinator-exchanges.sqlite'));
+    const ledger = new ReplayLedger({ within: store.connection, formerFile: former });
+    expect(fs.existsSync(former), 'the former file is gone').to.equal(false);
+    expect(ledger.live(now).map((e) => e.key)).to.deep.equal(['k-before']);
+    expect(ledger.aliveAt()).to.equal(now);
+    // One burst: one transaction over both (the ledger's group finds it open and writes through it).
+    const group = new GroupCommit([store.group()], ledger.group());
+    expect(group.begin()).to.equal(true);
+    store.save('c/msg-1', record('c/msg-1'));
+    ledger.record('k-1', now + 10 * MIN, now);
+    group.commit();
+    // A burst rolled back takes both back: never an entry without the snapshot it vouches for.
+    expect(group.begin()).to.equal(true);
+    store.save('c/msg-2', record('c/msg-2'));
+    ledger.record('k-2', now + 10 * MIN, now);
+    (store.group() as { rollback(): void }).rollback();
+    ledger.close();
+    expect(store.connection.open, 'the ledger leaves the store\'s connection open').to.equal(true);
+    store.close();
+    const again = new ExchangeStore(path.join(dir, 'coordinator-exchanges.sqlite'));
+    const ledger2 = new ReplayLedger({ within: again.connection, formerFile: former });
+    expect(ledger2.live(now).map((e) => e.key).sort()).to.deep.equal(['k-1', 'k-before']);
+    expect(again.exchanges().map((r) => r.key)).to.deep.equal(['c/msg-1']);
+    ledger2.close();
+    again.close();
   });
 });
