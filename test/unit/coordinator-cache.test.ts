@@ -38,6 +38,23 @@ describe('Coordinator [candidate cache] short-lived memory of the DF answer', ()
     expect(cache.get('what is 2 * 4?')).to.equal(undefined);
   });
 
+  it('starts the refresh earlier when the DF answers slowly, so a busy Coordinator never lets the list run out', () => {
+    let now = 1000;
+    const cache = new CandidateCache(300, () => now);
+    cache.put('what is 1 * 2?', [A]);
+    now += 200;
+    expect(cache.get('what is 1 * 2?'), 'the refresh').to.equal(undefined);
+    now += 150; // the DF took 150 ms (past the old entry's TTL)
+    expect(cache.get('what is 1 * 3?'), 'expired meanwhile').to.equal(undefined);
+    cache.put('what is 1 * 2?', [A, B]);
+    // The next refresh starts 1.5 × 150 = 225 ms before the end, not 100.
+    now += 74;
+    expect(cache.get('what is 3 * 4?')).to.deep.equal([A, B]);
+    now += 1;
+    expect(cache.get('what is 3 * 4?'), 'refreshing already').to.equal(undefined);
+    expect(cache.get('what is 5 * 6?')).to.deep.equal([A, B]);
+  });
+
   it('never keeps an empty or malformed list, and is off with a TTL of 0', () => {
     const cache = new CandidateCache(1000);
     cache.put('q 1', []);
