@@ -7,18 +7,24 @@
 // while the others keep the list, still fresh. Without that, every question that came between the
 // expiry and the DF's answer asked the DF too: with 100 in flight, 668 QUERY-REFs for 1,120
 // conversations (issue 15, docs/bench.md "stop 31"). The refresh starts in the last third of the
-// ttl, or earlier by 1.5 × the last refresh's round trip when the DF answers slowly (156 ms at
-// that load): the entry then never runs out while the Coordinator is busy. The ttl is also how
+// ttl, or earlier by 1.5 × the recent refreshes' round trip when the DF answers slowly (156 ms at
+// that load); past its ttl the first question refreshes and the list serves on, stale, while
+// that refresh is on the way (get), for at most maxStaleMs. The ttl is also how
 // soon the DF's turn-taking among equal agents shows (ranking.ts): the lists rotate at least once
 // per ttl, so a longer one would send one agent all the work (sharded-agents.test).
 export class CandidateCache {
-  private readonly entries = new Map<string, { jids: string[]; until: number; refreshAt: number; refreshing: boolean }>();
+  private readonly entries = new Map<string, { jids: string[]; lead: number; turn: number; until: number; refreshAt: number; refreshing: boolean }>();
   /** When the refresh of a key began (kept past the entry's expiry, to time a slow DF). */
   private readonly refreshStarted = new Map<string, number>();
   /** The last refresh's round trip (get → put), ms. */
   private lastRefreshMs = 0;
 
-  constructor(readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {}
+  /** How long past its TTL a list may serve while its refresh is on the way (the DF unanswering). */
+  readonly maxStaleMs: number;
+
+  constructor(readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly maxEntries = 1000) {
+    this.maxStaleMs = Math.max(5000, 20 * ttlMs);
+  }
 
   /** Questions that differ only in their numbers share an entry. */
   static keyOf(hint: string): string {
@@ -31,30 +37,49 @@ export class CandidateCache {
     const e = this.entries.get(key);
     if (!e) return undefined;
     const now = this.now();
-    if (now >= e.until) {
+    if (now >= e.until + this.maxStaleMs) {
       this.entries.delete(key);
       return undefined;
     }
+    // Due (in the last part of its TTL, or past it): this question asks the DF anew.
     if (!e.refreshing && now >= e.refreshAt) {
       e.refreshing = true;
       this.refreshStarted.set(key, now);
       return undefined;
     }
-    return e.jids;
+    // Past its TTL while the refresh is on the way: served stale. The bench's 100 questions come
+    // in waves (all answered, then all asked again), so an entry expired between two waves and the
+    // next wave asked the DF 100 times at once. A change of the directory is told at once
+    // (DF_CHANGED), and a turn that ends badly still forgets the list.
+    return this.turnOf(e);
   }
 
-  put(hint: string, jids: unknown): void {
+  /**
+   * The list with its `lead` (the head agents the DF ranks alike) rotated one place per use: the
+   * DF lets them take turns across queries (ranking.ts step 2), and a reused answer must spread
+   * the work the same way, not send it all to one of them.
+   */
+  private turnOf(e: { jids: string[]; lead: number; turn: number }): string[] {
+    if (e.lead < 2) return e.jids;
+    const t = e.turn++ % e.lead;
+    return t === 0 ? e.jids : [...e.jids.slice(t, e.lead), ...e.jids.slice(0, t), ...e.jids.slice(e.lead)];
+  }
+
+  /** `ahead`: how many at the head the DF ranks alike (its answer's `lead`), rotated per use. */
+  put(hint: string, jids: unknown, ahead?: unknown): void {
     if (this.ttlMs <= 0 || !Array.isArray(jids) || jids.length === 0 || !jids.every((j) => typeof j === 'string')) return;
     const key = CandidateCache.keyOf(hint);
     const now = this.now();
     const started = this.refreshStarted.get(key);
     if (started !== undefined) {
-      this.lastRefreshMs = now - started;
+      // The slowest recent refresh, forgotten slowly: one quick answer must not make the next refresh late.
+      this.lastRefreshMs = Math.max(now - started, 0.8 * this.lastRefreshMs);
       this.refreshStarted.delete(key);
     }
     this.entries.delete(key);
-    const lead = Math.max(this.ttlMs / 3, 1.5 * this.lastRefreshMs);
-    this.entries.set(key, { jids: [...(jids as string[])], until: now + this.ttlMs, refreshAt: Math.max(now, now + this.ttlMs - lead), refreshing: false });
+    const early = Math.max(this.ttlMs / 3, 1.5 * this.lastRefreshMs);
+    const lead = typeof ahead === 'number' && Number.isInteger(ahead) ? Math.min(Math.max(ahead, 1), jids.length) : 1;
+    this.entries.set(key, { jids: [...(jids as string[])], lead, turn: 1, until: now + this.ttlMs, refreshAt: Math.max(now, now + this.ttlMs - early), refreshing: false });
     if (this.refreshStarted.size > this.maxEntries) this.refreshStarted.delete(this.refreshStarted.keys().next().value as string);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }

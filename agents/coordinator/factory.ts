@@ -48,7 +48,7 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
   const expert = cache || winners || kb
     ? base0.provide({
       actions: {
-        rememberCandidates: (_, p: { hint: string; jids: unknown }) => cache?.put(p.hint, p.jids),
+        rememberCandidates: (_, p: { hint: string; jids: unknown; lead?: unknown }) => cache?.put(p.hint, p.jids, p.lead),
         forgetCandidates: (_, p: { hint: string }) => {
           cache?.forget(p.hint);
           winners?.forget(p.hint);

@@ -128,7 +128,7 @@ export class DirectoryIndex {
    * The `k` best live, admitted agents offering `need` (of `role`, when given), best first, in
    * exactly the order of rankCandidates over all of them (ranking.ts).
    */
-  top(need: string, hint: string | undefined, opts: { now: number; leaseMs: number; k: number; role?: string; admits: (jid: string) => boolean }): DirectoryRecord[] {
+  top(need: string, hint: string | undefined, opts: { now: number; leaseMs: number; k: number; role?: string; admits: (jid: string) => boolean; lead?: { n: number } }): DirectoryRecord[] {
     const skillGroups = this.byCapability.get(need);
     if (!skillGroups || opts.k <= 0) return [];
     const prepared = prepareHint(hint);
@@ -147,11 +147,16 @@ export class DirectoryIndex {
     }
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
     const out: DirectoryRecord[] = [];
+    let headScore = Number.NaN;
     while (heap.length > 0) {
       const c = heap[0] as Cursor;
       const r = (c.members[c.i] as Entry).record;
       if (opts.admits(r.profile.jid)) {
         out.push(r);
+        // How many at the head score as the first (the heap yields scores in order): the agents
+        // that take turns (ranking.ts step 2), which a cached answer rotates the same way.
+        if (out.length === 1) headScore = c.score;
+        if (opts.lead && c.score === headScore) opts.lead.n = out.length;
         if (out.length === opts.k) break;
       }
       c.i += 1;

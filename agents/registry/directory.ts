@@ -74,15 +74,24 @@ export class Directory {
    * head is marked used.
    */
   candidates(need: string, hint: string | undefined, now: number, role?: string, max = MAX_CANDIDATES): string[] {
+    return this.rank(need, hint, now, role, max).jids;
+  }
+
+  /** candidates(), and `lead`: how many at the head rank alike (they take turns across queries). */
+  rank(need: string, hint: string | undefined, now: number, role?: string, max = MAX_CANDIDATES): { jids: string[]; lead: number } {
     const k = Math.min(MAX_CANDIDATES, max);
-    const ranked = this.index.top(need, hint, { now, leaseMs: this.leaseMs, k, admits: this.admits, ...(role !== undefined ? { role } : {}) });
-    const head = ranked[0];
-    if (head) {
+    const lead = { n: 0 };
+    const ranked = this.index.top(need, hint, { now, leaseMs: this.leaseMs, k, admits: this.admits, lead, ...(role !== undefined ? { role } : {}) });
+    // The head takes its turn. When the list was cut at `max` among agents that rank alike, every
+    // one handed out takes its turn: the asker may reuse this answer and rotate them (the
+    // Coordinator's candidate cache), so the next query gives the next ones, not seven of the same.
+    const turns = lead.n === k && k > 1 ? ranked : ranked.slice(0, 1);
+    for (const r of turns) {
       this.lastUse = Math.max(now, this.lastUse + 1);
-      this.index.markUsed(head.profile.jid, this.lastUse);
-      this.store.markUsed(head.profile.jid, this.lastUse);
+      this.index.markUsed(r.profile.jid, this.lastUse);
+      this.store.markUsed(r.profile.jid, this.lastUse);
     }
-    return ranked.map((r) => r.profile.jid);
+    return { jids: ranked.map((r) => r.profile.jid), lead: lead.n };
   }
 
   /** The live directory for the Presenter's help, by name; trimmed to fit the 64 kB content limit. */

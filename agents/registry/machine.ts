@@ -40,6 +40,8 @@ export interface RegistryInput extends AnswerOnceInput {
 export interface CandidatesOutput {
   candidates: string[];
   dids?: Record<string, string>;
+  /** How many at the head rank alike and take turns (directory.ts rank). */
+  lead?: number;
 }
 
 type Maybe<T> = T | Promise<T>;
@@ -146,7 +148,10 @@ async function answer(ops: DirectoryOps, kind: RegistryKind, r: Request, steps: 
         need: c.need, ...(c.hint !== undefined ? { hint: c.hint } : {}), ...(c.role !== undefined ? { role: c.role } : {}),
         ...(c.max_results !== undefined ? { max: c.max_results } : {}), now: r.now,
       });
-      return inform({ candidates: found.candidates, ...(found.dids && Object.keys(found.dids).length > 0 ? { dids: found.dids } : {}) });
+      return inform({
+        candidates: found.candidates, ...(found.dids && Object.keys(found.dids).length > 0 ? { dids: found.dids } : {}),
+        ...(found.lead !== undefined && found.lead > 1 ? { lead: found.lead } : {}),
+      });
     }
     case 'DESCRIBE': {
       const c = content<DescribeContent>(r);

@@ -57,13 +57,13 @@ const ops: DirectoryOps = {
     return outcome;
   },
   candidates: (input) => {
-    const candidates = directory.candidates(input.need, input.hint, input.now, input.role, input.max);
+    const { jids: candidates, lead } = directory.rank(input.need, input.hint, input.now, input.role, input.max);
     const dids: Record<string, string> = {};
     for (const jid of candidates) {
       const did = roster.didOf(jid) ?? pinnedDids(config.home).get(jid);
       if (did !== undefined) dids[jid] = did;
     }
-    return { candidates, dids };
+    return { candidates, dids, lead };
   },
   describe: (input) => directory.describe(input.capability, input.now),
   // A REGISTER_MANY entry, checked as the pipeline checks a REGISTER alone (register-many.ts).

@@ -10,7 +10,10 @@
 //      #n, dates as #date, operator symbols), so "what is 391 * 7?" is close to the example
 //      "what is 17 * 23?" and far from "what time is it in Tokyo?". No hint scores 0 for everyone.
 //   2. least recently used first: the DF remembers when it last put an agent at the head of a
-//      list, so equal agents take turns across queries (round-robin) and load spreads.
+//      list, so equal agents take turns across queries (round-robin) and load spreads. A list cut
+//      at max_results among agents that all rank alike gives each of them its turn (directory.ts
+//      rank), and its answer says how many rank alike at the head (`lead`): the Coordinator
+//      reuses an answer for a while and rotates those itself (candidate-cache.ts).
 //   3. earlier registration, then JID: a stable, deterministic tie-break.
 import type { DirectoryRecord } from '../../shared/store/index.js';
 

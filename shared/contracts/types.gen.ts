@@ -438,6 +438,10 @@ export interface CandidatesContent {
    */
   candidates: Jid[];
   /**
+   * Parley (issue 15): how many candidates at the head rank alike; the DF lets them take turns across queries, and a Coordinator that reuses this answer rotates them the same way. Absent: 1.
+   */
+  lead?: number;
+  /**
    * The DF's JID → did:key bindings of the candidates (docs/architecture.md "Identities and trust"): the Coordinator verifies their replies against them.
    */
   dids?: {

@@ -34,8 +34,14 @@ describe('Coordinator [candidate cache] short-lived memory of the DF answer', ()
     expect(cache.get('what is 2 * 2?')).to.deep.equal([A, B]);
     now += 1;
     expect(cache.get('what is 2 * 3?'), 'the next refresh').to.equal(undefined);
-    now += 100; // the refresher never answered: the list expires at its TTL as before
-    expect(cache.get('what is 2 * 4?')).to.equal(undefined);
+    now += 100; // past the TTL: the list serves on while its refresh is on the way…
+    expect(cache.get('what is 2 * 4?')).to.deep.equal([A, B]);
+    now += cache.maxStaleMs; // …but not for longer than maxStaleMs (the refresher never answered)
+    expect(cache.get('what is 2 * 5?')).to.equal(undefined);
+    cache.put('what is 2 * 6?', [A]);
+    now += 2000; // long idle: the first question after the TTL refreshes, the others are served meanwhile
+    expect(cache.get('what is 2 * 7?')).to.equal(undefined);
+    expect(cache.get('what is 2 * 8?')).to.deep.equal([A]);
   });
 
   it('starts the refresh earlier when the DF answers slowly, so a busy Coordinator never lets the list run out', () => {
@@ -45,7 +51,7 @@ describe('Coordinator [candidate cache] short-lived memory of the DF answer', ()
     now += 200;
     expect(cache.get('what is 1 * 2?'), 'the refresh').to.equal(undefined);
     now += 150; // the DF took 150 ms (past the old entry's TTL)
-    expect(cache.get('what is 1 * 3?'), 'expired meanwhile').to.equal(undefined);
+    expect(cache.get('what is 1 * 3?'), 'served while the refresh is on the way').to.deep.equal([A]);
     cache.put('what is 1 * 2?', [A, B]);
     // The next refresh starts 1.5 × 150 = 225 ms before the end, not 100.
     now += 74;
@@ -53,6 +59,16 @@ describe('Coordinator [candidate cache] short-lived memory of the DF answer', ()
     now += 1;
     expect(cache.get('what is 3 * 4?'), 'refreshing already').to.equal(undefined);
     expect(cache.get('what is 5 * 6?')).to.deep.equal([A, B]);
+  });
+
+  it('rotates the head agents the DF ranks alike (`lead`) one place per use, as the DF takes turns', () => {
+    const C = 'specialist-c@localhost';
+    const D = 'specialist-d@localhost';
+    const cache = new CandidateCache(60_000);
+    cache.put('what is 1 * 2?', [A, B, C, D], 3); // the asker took A, the DF's head
+    expect([1, 2, 3].map(() => cache.get('what is 3 * 4?'))).to.deep.equal([[B, C, A, D], [C, A, B, D], [A, B, C, D]]);
+    cache.put('what is 1 * 2?', [A, B], 'x'); // no lead: the list as the DF ranked it
+    expect(cache.get('what is 3 * 4?')).to.deep.equal([A, B]);
   });
 
   it('never keeps an empty or malformed list, and is off with a TTL of 0', () => {

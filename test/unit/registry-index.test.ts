@@ -138,6 +138,28 @@ describe('Registry [index] top-k selection', () => {
 describe('Registry [index] directory over the index', () => {
   const profile = (local: string): AgentProfile => ({ jid: `${local}@localhost`, name: local, version: '1.0.0', capabilities: ['ASK_EXPERT'] });
 
+  it('says how many at the head rank alike (`lead`, the agents that take turns)', () => {
+    const store = new SqliteDirectoryStore(':memory:');
+    const dir = new Directory(store, LEASE);
+    for (const l of ['a', 'b', 'c']) dir.register(profile(l), 1000);
+    dir.register({ ...profile('m'), topics: ['multiply'] }, 1000);
+    expect(dir.rank('ASK_EXPERT', undefined, 1001).lead, 'no hint: all alike').to.equal(4);
+    const r = dir.rank('ASK_EXPERT', 'multiply 3 by 4', 1002);
+    expect(r.jids[0]).to.equal('m@localhost');
+    expect(r.lead, 'the topic match ranks alone').to.equal(1);
+    store.close();
+  });
+
+  it('a list cut at max_results among agents that rank alike: all of them took their turn, the next query gives the next ones', () => {
+    const store = new SqliteDirectoryStore(':memory:');
+    const dir = new Directory(store, LEASE);
+    for (const l of ['a', 'b', 'c', 'd', 'e']) dir.register(profile(l), 1000);
+    expect(dir.rank('ASK_EXPERT', undefined, 1001, undefined, 2)).to.deep.equal({ jids: ['a@localhost', 'b@localhost'], lead: 2 });
+    expect(dir.rank('ASK_EXPERT', undefined, 1002, undefined, 2).jids).to.deep.equal(['c@localhost', 'd@localhost']);
+    expect(dir.rank('ASK_EXPERT', undefined, 1003, undefined, 2).jids).to.deep.equal(['e@localhost', 'a@localhost']);
+    store.close();
+  });
+
   it('takes turns (round-robin) and remembers the turn across a restart on the same database', () => {
     const store = new SqliteDirectoryStore(':memory:');
     const dir = new Directory(store, LEASE);
@@ -162,8 +184,9 @@ describe('Registry [index] directory over the index', () => {
     const dir = new Directory(new MemoryDirectoryStore(), LEASE);
     for (let i = 0; i < 120; i++) dir.register(profile(`s${String(i).padStart(3, '0')}`), 1000);
     expect(dir.candidates('ASK_EXPERT', undefined, 1001, undefined, 8)).to.deep.equal(Array.from({ length: 8 }, (_, i) => `s${String(i).padStart(3, '0')}@localhost`));
-    // The head was marked used: the next 8 start one further, as without a limit.
-    expect(dir.candidates('ASK_EXPERT', undefined, 1002, undefined, 8)[0]).to.equal('s001@localhost');
+    // Cut among agents that rank alike: all 8 took their turn (issue 15, a reused answer rotates
+    // them), so the next 8 are the next ones.
+    expect(dir.candidates('ASK_EXPERT', undefined, 1002, undefined, 8)[0]).to.equal('s008@localhost');
     expect(dir.candidates('ASK_EXPERT', undefined, 1003, undefined, 1000)).to.have.length(MAX_CANDIDATES);
     expect(dir.candidates('ASK_EXPERT', undefined, 1004)).to.have.length(MAX_CANDIDATES);
   });

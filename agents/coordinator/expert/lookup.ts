@@ -42,7 +42,7 @@ export const lookupStates = {
             assign(({ context, event }) => ({
               candidates: usableCandidates(answerOf(event.output).content.candidates, context.domain).filter((c) => c.name !== context.delegation?.exclude),
             })),
-            { type: 'rememberCandidates', params: ({ context, event }) => ({ hint: context.hint, jids: answerOf(event.output).content.candidates }) },
+            { type: 'rememberCandidates', params: ({ context, event }) => ({ hint: context.hint, jids: answerOf(event.output).content.candidates, lead: answerOf(event.output).content.lead }) },
             emit(({ context }) => ({ type: 'note' as const, decision: 'candidates', detail: { candidates: context.candidates.map((c) => c.name) } })),
           ],
         },

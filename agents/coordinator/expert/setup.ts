@@ -181,7 +181,7 @@ export const expertSetup = setup({
       enqueue.emit({ type: 'send', envelope: replyTo(context.request, { performative: 'AGREE', content: { status: 'accepted', by: p.by } }) });
     }),
     /** The DF's answer for this hint, for the candidate cache (candidate-cache.ts); provided by main.ts. */
-    rememberCandidates: (_, _p: { hint: string; jids: unknown }) => undefined,
+    rememberCandidates: (_, _p: { hint: string; jids: unknown; lead?: unknown }) => undefined,
     /** A negotiation's winner for WinnerMemory; provided by factory.ts. */
     rememberWinner: (_, _p: { hint: string; candidates: string[]; winner: string; ttlMs: number }) => undefined,
     /** Sets `preferred` from WinnerMemory for the current candidates; provided by factory.ts (default: none). */
