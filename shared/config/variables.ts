@@ -80,7 +80,7 @@ export const VARIABLES = {
   PARLEY_SPAWN_IDLE_MS: { kind: 'ms', default: 60000, doc: 'an automatically started specialist stops after this long without work' },
   PARLEY_SCALE_TIMEOUT_MS: { kind: 'ms', default: 20000, doc: 'how long the Coordinator waits for a scaled-up specialist' },
   PARLEY_STOP_GRACE_MS: { kind: 'ms', default: 5000, doc: 'how long the supervisor waits for a stopping agent before SIGKILL; an agent whose own shutdown takes longer exits (code 1)' },
-  PARLEY_CANDIDATE_CACHE_MS: { kind: 'ms', default: 250, min: 0, doc: "how long the Coordinator reuses the DF's candidates for a need, unless the Registry says the directory changed first (`0`: ask every time)" },
+  PARLEY_CANDIDATE_CACHE_MS: { kind: 'ms', default: 250, min: 0, doc: "how long the Coordinator reuses the DF's candidates for a need before one question asks again (the others keep the list meanwhile); the Registry's DF_CHANGED clears them at once (`0`: ask every time)" },
   PARLEY_BUSY_RETRY_MS: { kind: 'ms', default: 20, min: 0, doc: 'every candidate busy and no scale-up: the first wait before asking again (`0` = NO_CANDIDATE at once)' },
   PARLEY_BUSY_RETRY_MAX_MS: { kind: 'ms', default: 1000, min: 0, doc: 'the longest such wait (doubling, jittered), within the RESULT timeout in all' },
   // Agora negotiation
