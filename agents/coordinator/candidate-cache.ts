@@ -13,10 +13,9 @@
 // soon the DF's turn-taking among equal agents shows (ranking.ts): the lists rotate at least once
 // per ttl, so a longer one would send one agent all the work (sharded-agents.test).
 export class CandidateCache {
-  private readonly entries = new Map<string, { jids: string[]; lead: number; turn: number; until: number; refreshAt: number; refreshing: boolean }>();
-  /** When the refresh of a key began (kept past the entry's expiry, to time a slow DF). */
-  private readonly refreshStarted = new Map<string, number>();
-  /** The last refresh's round trip (get → put), ms. */
+  /** `refreshingSince`: when the question now asking the DF anew took the refresh (get). */
+  private readonly entries = new Map<string, { jids: string[]; lead: number; turn: number; until: number; refreshAt: number; refreshingSince?: number }>();
+  /** The recent refreshes' round trip (get → put), ms. */
   private lastRefreshMs = 0;
 
   /** How long past its TTL a list may serve while its refresh is on the way (the DF unanswering). */
@@ -42,9 +41,8 @@ export class CandidateCache {
       return undefined;
     }
     // Due (in the last part of its TTL, or past it): this question asks the DF anew.
-    if (!e.refreshing && now >= e.refreshAt) {
-      e.refreshing = true;
-      this.refreshStarted.set(key, now);
+    if (e.refreshingSince === undefined && now >= e.refreshAt) {
+      e.refreshingSince = now;
       return undefined;
     }
     // Past its TTL while the refresh is on the way: served stale. The bench's 100 questions come
@@ -70,29 +68,23 @@ export class CandidateCache {
     if (this.ttlMs <= 0 || !Array.isArray(jids) || jids.length === 0 || !jids.every((j) => typeof j === 'string')) return;
     const key = CandidateCache.keyOf(hint);
     const now = this.now();
-    const started = this.refreshStarted.get(key);
-    if (started !== undefined) {
-      // The slowest recent refresh, forgotten slowly: one quick answer must not make the next refresh late.
-      this.lastRefreshMs = Math.max(now - started, 0.8 * this.lastRefreshMs);
-      this.refreshStarted.delete(key);
-    }
+    const started = this.entries.get(key)?.refreshingSince;
+    // The slowest recent refresh, forgotten slowly: one quick answer must not make the next refresh late.
+    if (started !== undefined) this.lastRefreshMs = Math.max(now - started, 0.8 * this.lastRefreshMs);
     this.entries.delete(key);
     const early = Math.max(this.ttlMs / 3, 1.5 * this.lastRefreshMs);
     const lead = typeof ahead === 'number' && Number.isInteger(ahead) ? Math.min(Math.max(ahead, 1), jids.length) : 1;
-    this.entries.set(key, { jids: [...(jids as string[])], lead, turn: 1, until: now + this.ttlMs, refreshAt: Math.max(now, now + this.ttlMs - early), refreshing: false });
-    if (this.refreshStarted.size > this.maxEntries) this.refreshStarted.delete(this.refreshStarted.keys().next().value as string);
+    this.entries.set(key, { jids: [...(jids as string[])], lead, turn: 1, until: now + this.ttlMs, refreshAt: Math.max(now, now + this.ttlMs - early) });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   forget(hint: string): void {
     this.entries.delete(CandidateCache.keyOf(hint));
-    this.refreshStarted.delete(CandidateCache.keyOf(hint));
   }
 
   /** The DF said its answers changed (df-changed.ts): every list goes. */
   clear(): void {
     this.entries.clear();
-    this.refreshStarted.clear();
   }
 }
 

@@ -13,6 +13,8 @@ const MAX_NAMED = 100;
 
 export class DirectoryChanges {
   private readonly changed = new Set<string>();
+  /** Some change named no agent (the Registry's start): the message names none. */
+  private any = false;
   private timer: NodeJS.Timeout | undefined;
 
   /** `send`: the agent's send (Agent.send); `self`: the Registry's name. */
@@ -20,7 +22,7 @@ export class DirectoryChanges {
 
   /** `jids` changed (none given: the whole directory may have, e.g. at start). */
   note(jids: readonly string[] = []): void {
-    if (jids.length === 0) this.changed.add('*');
+    if (jids.length === 0) this.any = true;
     for (const j of jids) this.changed.add(j);
     this.timer ??= setTimeout(() => this.flush(), this.delayMs);
   }
@@ -29,9 +31,10 @@ export class DirectoryChanges {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.changed.size === 0) return;
-    const jids = this.changed.has('*') || this.changed.size > MAX_NAMED ? undefined : [...this.changed];
+    if (this.changed.size === 0 && !this.any) return;
+    const jids = this.any || this.changed.size > MAX_NAMED ? undefined : [...this.changed];
     this.changed.clear();
+    this.any = false;
     this.send(makeEnvelope({
       performative: 'INFORM', sender: this.self, receiver: 'Coordinator', conversation_id: `df-${randomUUID()}`,
       content: { type: 'DF_CHANGED', ...(jids ? { jids } : {}) },

@@ -4,10 +4,11 @@
 // frame (two pwrite calls) per commit (issue 15; the replay ledger had the same cost). The inbound
 // ledger must answer "seen before?" by key, so it is one B-tree keyed by it (WITHOUT ROWID)
 // instead of a table plus its key index.
+import { type Layout, relayout } from './relayout.js';
 import type { Db } from './sqlite.js';
 
 export function createTables(db: Db): void {
-  migrateKeyed(db);
+  relayout(db, LAYOUTS);
   db.exec(`
     CREATE TABLE IF NOT EXISTS exchanges (key TEXT NOT NULL, record TEXT NOT NULL, updated_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS finished (key TEXT NOT NULL, sends TEXT NOT NULL, at INTEGER NOT NULL);
@@ -39,32 +40,18 @@ export function statements(db: Db) {
   };
 }
 
-/** New layouts of the tables an earlier store wrote (keyed by key); their rows are copied in one transaction. */
-const LAYOUTS: Array<{ table: string; old: (sql: string) => boolean; columns: string; create: string; indexes: string[] }> = [
+/** New layouts of the tables an earlier store wrote (keyed by key). */
+const LAYOUTS: readonly Layout[] = [
   {
-    table: 'exchanges', old: (sql) => /PRIMARY KEY/i.test(sql), columns: 'key, record, updated_at',
-    create: 'CREATE TABLE exchanges (key TEXT NOT NULL, record TEXT NOT NULL, updated_at INTEGER NOT NULL)', indexes: [],
+    table: 'exchanges', old: (sql) => /PRIMARY KEY/i.test(sql), columns: 'key, record, updated_at', order: 'rowid',
+    create: 'CREATE TABLE exchanges (key TEXT NOT NULL, record TEXT NOT NULL, updated_at INTEGER NOT NULL)',
   },
   {
-    table: 'finished', old: (sql) => /PRIMARY KEY/i.test(sql), columns: 'key, sends, at',
-    create: 'CREATE TABLE finished (key TEXT NOT NULL, sends TEXT NOT NULL, at INTEGER NOT NULL)', indexes: [],
+    table: 'finished', old: (sql) => /PRIMARY KEY/i.test(sql), columns: 'key, sends, at', order: 'rowid',
+    create: 'CREATE TABLE finished (key TEXT NOT NULL, sends TEXT NOT NULL, at INTEGER NOT NULL)',
   },
   {
-    table: 'inbound', old: (sql) => !/WITHOUT ROWID/i.test(sql), columns: 'dedupe_key, at',
-    create: 'CREATE TABLE inbound (dedupe_key TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID', indexes: ['inbound_at'],
+    table: 'inbound', old: (sql) => !/WITHOUT ROWID/i.test(sql), columns: 'dedupe_key, at', order: 'rowid', indexes: ['inbound_at'],
+    create: 'CREATE TABLE inbound (dedupe_key TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID',
   },
 ];
-
-function migrateKeyed(db: Db): void {
-  const tables = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string; sql: string }>).map((t) => [t.name, t.sql]));
-  const due = LAYOUTS.filter((l) => tables.has(l.table) && l.old(tables.get(l.table) as string));
-  if (due.length === 0) return;
-  db.transaction(() => {
-    for (const l of due) {
-      // Index names are global: the old table's go first (createTables makes them again).
-      for (const i of l.indexes) db.exec(`DROP INDEX IF EXISTS ${i}`);
-      db.exec(`ALTER TABLE ${l.table} RENAME TO ${l.table}_keyed; ${l.create};
-        INSERT INTO ${l.table} (${l.columns}) SELECT ${l.columns} FROM ${l.table}_keyed ORDER BY rowid; DROP TABLE ${l.table}_keyed;`);
-    }
-  })();
-}

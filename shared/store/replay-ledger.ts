@@ -11,12 +11,23 @@
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { type Grouped, groupOn } from './group-commit.js';
+import { type Layout, relayout } from './relayout.js';
 import { type Db, openDb } from './sqlite.js';
 
 export interface LedgerEntry {
   key: string;
   expiresAt: number;
 }
+
+/**
+ * A ledger written before issue 15's change keyed `seen` by its key (WITHOUT ROWID): its rows move
+ * to the appended table (all of them: a row refuses a copy until it expires, and prune() drops
+ * the expired ones later).
+ */
+const KEYED_SEEN: Layout = {
+  table: 'seen', old: (sql) => /WITHOUT ROWID/i.test(sql), columns: 'key, expires_at', order: 'expires_at', indexes: ['seen_expiry'],
+  create: 'CREATE TABLE seen (key TEXT NOT NULL, expires_at INTEGER NOT NULL)',
+};
 
 export class ReplayLedger {
   private readonly db: Db;
@@ -58,7 +69,7 @@ export class ReplayLedger {
     this.ownsDb = within === undefined;
     this.db = within ? within.within : openDb(file as string);
     const t = within ? { seen: 'replay_seen', index: 'replay_seen_expiry', meta: 'replay_meta' } : { seen: 'seen', index: 'seen_expiry', meta: 'meta' };
-    if (!within) migrateKeyed(this.db);
+    if (!within) relayout(this.db, [KEYED_SEEN]);
     // Appended in rowid order, no key index: the key is a hash, so an index on it put each commit's
     // row on a random B-tree page (52 → 29 µs of CPU and 97 → 45 µs of wall time per one-row
     // commit, measured with better-sqlite3 here, issue 15). Nothing looks a key up in the file:
@@ -150,23 +161,4 @@ export class ReplayLedger {
     this.flushBeats();
     if (this.ownsDb) this.db.close();
   }
-}
-
-/**
- * A ledger written before issue 15's change keyed `seen` by its key (WITHOUT ROWID): its rows move
- * to the appended table (all of them: a row refuses a copy until it expires, and prune() drops
- * the expired ones later), in one transaction, so a kill leaves one table or the other.
- */
-function migrateKeyed(db: Db): void {
-  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'seen'").get() as { sql: string } | undefined;
-  if (!row || !/WITHOUT ROWID/i.test(row.sql)) return;
-  db.transaction(() => {
-    db.exec(`
-      ALTER TABLE seen RENAME TO seen_keyed;
-      DROP INDEX IF EXISTS seen_expiry;
-      CREATE TABLE seen (key TEXT NOT NULL, expires_at INTEGER NOT NULL);
-      INSERT INTO seen (key, expires_at) SELECT key, expires_at FROM seen_keyed ORDER BY expires_at;
-      DROP TABLE seen_keyed;
-    `);
-  })();
 }
