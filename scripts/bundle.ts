@@ -11,7 +11,7 @@ import { type BundleInputs, bundleFile, inputsFile, patchJidDetect, stamp } from
 
 // The part of esbuild's API used here (it is imported by name: not every install has it).
 interface Esbuild {
-  build(o: Record<string, unknown>): Promise<{ metafile: { inputs: Record<string, unknown> } }>;
+  build(o: Record<string, unknown>): Promise<{ metafile: { inputs: Record<string, unknown> }; warnings: Array<{ text: string; location?: { file: string } | null }> }>;
 }
 interface OnLoadArgs { path: string }
 interface PluginBuild { onLoad(o: { filter: RegExp }, cb: (a: OnLoadArgs) => Promise<{ contents: string; loader: string } | undefined>): void }
@@ -65,15 +65,27 @@ let failed = 0;
 for (const role of roles) {
   const out = bundleFile(outDir, role);
   fs.rmSync(inputsFile(outDir, role), { force: true }); // stale until written again
+  fs.rmSync(path.join(outDir, `${role}.mjs`), { force: true }); // an ES module bundle of before
   try {
     const r = await esbuild.build({
-      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+      // CommonJS, not an ES module: Node 20 caches compiled code only for scripts (bundle-run.ts,
+      // shared/supervisor/code-cache.ts). Hence no top-level await in an agent's main.ts.
+      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
       outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
       // Native code (better-sqlite3, sodium-native) and pino (its transports find their workers by __dirname) load from node_modules.
       external: ['better-sqlite3', 'sodium-native', 'pino'],
-      // CommonJS packages inside an ES module bundle call require().
-      banner: { js: "import { createRequire as __parleyRequire } from 'node:module'; const require = __parleyRequire(import.meta.url);" },
+      // import() of what stays outside (Node's own modules: the OTLP exporter's http) becomes
+      // require(): a script compiled from V8's code cache has no loader for import() ("A dynamic
+      // import callback was not specified"), even when it was compiled with one.
+      supported: { 'dynamic-import': false },
     });
+    // A package reading import.meta (which a CommonJS bundle has not) would break: dist/ for that role.
+    const meta = r.warnings.find((w) => /import\.meta/.test(w.text));
+    if (meta) {
+      fs.rmSync(out, { force: true });
+      console.log(`${role}: not bundled (${meta.location?.file ?? 'a module'} reads import.meta); it starts from dist/`);
+      continue;
+    }
     if (FREE_DIRNAME.test(fs.readFileSync(out, 'utf8'))) {
       fs.rmSync(out, { force: true });
       console.log(`${role}: not bundled (a module uses __dirname); it starts from dist/`);

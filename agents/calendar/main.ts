@@ -30,35 +30,39 @@ const config = loadConfig();
 const tunables = loadTunables(process.env, config.domain);
 const account = `calendar-${person}`;
 ensureCalendarConfig(config, person, `${person}@${config.domain}`);
-if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-const store = new CalendarStore(calendarDbFile(config, person));
-const ledger = new Ledger(ledgerDbFile(config));
-const ctx = new CalendarContext({
-  store, ledger, config: watchedConfig(config, person),
-  trustedSenders: [`coordinator@${config.domain}`],
-  localDomain: config.domain,
-  rng: () => randomInt(0, 2 ** 32) / 2 ** 32,
-  now: Date.now,
-});
+  const store = new CalendarStore(calendarDbFile(config, person));
+  const ledger = new Ledger(ledgerDbFile(config));
+  const ctx = new CalendarContext({
+    store, ledger, config: watchedConfig(config, person),
+    trustedSenders: [`coordinator@${config.domain}`],
+    localDomain: config.domain,
+    rng: () => randomInt(0, 2 ** 32) / 2 ** 32,
+    now: Date.now,
+  });
 
-// Durable (issue 12): every OACoP exchange is snapshotted, and a request's effect and answer are
-// stored together (store.once), so a kill -9 between them neither loses the answer nor applies the
-// request twice; what was sent just before the crash goes out again (restoreExchanges below).
-const { agent, logger, onShutdown, store: exchanges } = createAgent({ account, config, enrolAs: 'calendar', durable: true });
-const served = { ctx, store: () => store };
-serveOacop(agent, calendarMachine(() => served), envNumber('PARLEY_CALENDAR_HANDLE_MS'));
-if (exchanges) restoreExchanges(agent, exchanges);
-await agent.start();
-logger.info({ jid: agent.self.jid, person }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+  // Durable (issue 12): every OACoP exchange is snapshotted, and a request's effect and answer are
+  // stored together (store.once), so a kill -9 between them neither loses the answer nor applies the
+  // request twice; what was sent just before the crash goes out again (restoreExchanges below).
+  const { agent, logger, onShutdown, store: exchanges } = createAgent({ account, config, enrolAs: 'calendar', durable: true });
+  const served = { ctx, store: () => store };
+  serveOacop(agent, calendarMachine(() => served), envNumber('PARLEY_CALENDAR_HANDLE_MS'));
+  if (exchanges) restoreExchanges(agent, exchanges);
+  await agent.start();
+  logger.info({ jid: agent.self.jid, person }, 'online');
+  tellSupervisor({ type: 'ready', moment: 'online' });
 
-const registration = registerWithDf(agent, calendarProfile(agent, person, config.domain), {
-  heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => announce(logger, e, 'registered'),
-});
+  const registration = registerWithDf(agent, calendarProfile(agent, person, config.domain), {
+    heartbeatMs: tunables.heartbeatMs, onRegistered: (e) => announce(logger, e, 'registered'),
+  });
 
-onShutdown(async () => {
-  if (!(await registration.deregister())) logger.warn('deregister: no answer');
-  store.close();
-  ledger.close();
-});
+  onShutdown(async () => {
+    if (!(await registration.deregister())) logger.warn('deregister: no answer');
+    store.close();
+    ledger.close();
+  });
+})();

@@ -26,21 +26,25 @@ const settings = consoleSettings(cfg);
 const useRoster = async (): Promise<void> => {
   (await import('../../shared/runtime/index.js')).useRoleBook(installationRoster(cfg.home));
 };
-const running = await startConsole(cfg, settings, logger, useRoster).catch((err: Error) => {
-  logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');
-  process.exit(1);
-});
-logger.info({ url: running.url, otlp: settings.otlpUrl !== undefined, retentionDays: settings.retentionDays }, 'online');
-tellSupervisor({ type: 'ready', moment: 'online' });
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  const running = await startConsole(cfg, settings, logger, useRoster).catch((err: Error) => {
+    logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');
+    process.exit(1);
+  });
+  logger.info({ url: running.url, otlp: settings.otlpUrl !== undefined, retentionDays: settings.retentionDays }, 'online');
+  tellSupervisor({ type: 'ready', moment: 'online' });
 
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  logger.info('stopping');
-  void running.close().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// Ends with its supervisor (its IPC channel closing), as the agents do (shared/runtime/process-end.ts).
-if (process.send) process.once('disconnect', stop);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping');
+    void running.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  // Ends with its supervisor (its IPC channel closing), as the agents do (shared/runtime/process-end.ts).
+  if (process.send) process.once('disconnect', stop);
+})();

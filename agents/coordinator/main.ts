@@ -118,5 +118,9 @@ agent.router.on('TaskUpdate', (request, from) => {
 if (exchanges) restoreExchanges(agent, exchanges);
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
-await agent.start();
-announce(logger, { jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  await agent.start();
+  announce(logger, { jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
+})();

@@ -23,5 +23,9 @@ process.once('exit', () => store.close());
 // Compile the contracts before going online: the first request is not slowed by it, and a
 // broken contract stops start-up instead of the first exchange.
 warmUp(agent);
-await agent.start();
-announce(logger, { jid: agent.self.jid }, 'online');
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  await agent.start();
+  announce(logger, { jid: agent.self.jid }, 'online');
+})();

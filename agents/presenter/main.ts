@@ -44,7 +44,8 @@ const { agent, config, logger, store, groupWith } = createAgent({
 });
 const tunables = loadTunables(process.env, config.domain);
 const allow = allowList(tunables.presenterAllow);
-const files = await startFileServer(path.join(paths(config).data, 'files'), '127.0.0.1', tunables.presenterFilesPort);
+// Started now, awaited before going online (no top-level await: see the end of this file).
+const filesStarting = startFileServer(path.join(paths(config).data, 'files'), '127.0.0.1', tunables.presenterFilesPort);
 const uploader = httpUploader(agent.transport as unknown as { iq(el: Element, timeoutMs?: number): Promise<Element> }, `upload.${config.domain}`, `http://127.0.0.1:${config.httpPort}`);
 
 /** Ad-hoc commands waiting for their answer, by thread (adhoc.ts puts it in the form's note). */
@@ -89,7 +90,7 @@ function say(line: ChatEmitted): void {
     const ics = line.ics;
     void uploader.put(name, ics).catch((err: Error) => {
       logger.warn({ err: err.message }, 'HTTP upload failed: the attachment is served on loopback only');
-      return files.put(name, ics);
+      return filesStarting.then((files) => files.put(name, ics));
     }).then((url) => {
       const file = lineId();
       lines.send({
@@ -178,5 +179,10 @@ if (store) {
 }
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
-await agent.start();
-announce(logger, { jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  const files = await filesStarting;
+  await agent.start();
+  announce(logger, { jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');
+})();

@@ -112,7 +112,11 @@ process.once('exit', () => {
 // Compile the contracts before going online: the first request is not slowed by it, and a
 // broken contract stops start-up instead of the first exchange.
 warmUp(agent);
-await agent.start();
-announce(logger, { jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
-// Leases may have run out while the Registry was away: whatever the Coordinator kept is stale.
-changes.note();
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  await agent.start();
+  announce(logger, { jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
+  // Leases may have run out while the Registry was away: whatever the Coordinator kept is stale.
+  changes.note();
+})();

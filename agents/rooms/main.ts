@@ -78,42 +78,46 @@ for (const room of rooms) {
   hosted.push({ key: `reg-${name}-${randomUUID()}`, agent, profile: profileOf(room, jid, identity.did) });
 }
 
-await host.start();
-announce(logger, { domain, rooms: rooms.map((r) => r.name) }, 'online');
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  await host.start();
+  announce(logger, { domain, rooms: rooms.map((r) => r.name) }, 'online');
 
-// Each room keeps its own registration with the DF (docs/runtime.md §5).
-let registered = 0;
-const registrations = hosted.map((r) => ({
-  ...r,
-  registration: registerWithDf(r.agent, r.profile, {
-    heartbeatMs: tunables.heartbeatMs,
-    key: r.key,
-    onRegistered: (e) => {
-      logger.info({ room: r.agent.name, ...e }, 'registered');
-      if (e.count === 1 && (registered += 1) === hosted.length) {
-        logger.info({ rooms: registered }, 'rooms registered');
-        tellSupervisor({ type: 'ready', moment: 'rooms registered' });
-      }
-    },
-  }),
-}));
-// The supervisor waits for this line (shared/supervisor/spec.ts roomsSpec).
-if (hosted.length === 0) {
-  logger.info({ rooms: 0 }, 'rooms registered');
-  tellSupervisor({ type: 'ready', moment: 'rooms registered' });
-}
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping');
-  await Promise.all(registrations.map(async (r) => {
-    if (!(await r.registration.deregister())) logger.warn({ room: r.agent.name }, 'deregister: no answer');
+  // Each room keeps its own registration with the DF (docs/runtime.md §5).
+  let registered = 0;
+  const registrations = hosted.map((r) => ({
+    ...r,
+    registration: registerWithDf(r.agent, r.profile, {
+      heartbeatMs: tunables.heartbeatMs,
+      key: r.key,
+      onRegistered: (e) => {
+        logger.info({ room: r.agent.name, ...e }, 'registered');
+        if (e.count === 1 && (registered += 1) === hosted.length) {
+          logger.info({ rooms: registered }, 'rooms registered');
+          tellSupervisor({ type: 'ready', moment: 'rooms registered' });
+        }
+      },
+    }),
   }));
-  await host.stop().catch(() => undefined);
-  for (const s of stores) s.close();
-  ledger.close();
-  process.exit(0);
-}
-onProcessEnd(logger, shutdown);
+  // The supervisor waits for this line (shared/supervisor/spec.ts roomsSpec).
+  if (hosted.length === 0) {
+    logger.info({ rooms: 0 }, 'rooms registered');
+    tellSupervisor({ type: 'ready', moment: 'rooms registered' });
+  }
+
+  let stopping = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    await Promise.all(registrations.map(async (r) => {
+      if (!(await r.registration.deregister())) logger.warn({ room: r.agent.name }, 'deregister: no answer');
+    }));
+    await host.stop().catch(() => undefined);
+    for (const s of stores) s.close();
+    ledger.close();
+    process.exit(0);
+  }
+  onProcessEnd(logger, shutdown);
+})();

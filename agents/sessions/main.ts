@@ -12,6 +12,10 @@ const { agent, config, logger, roster, store: exchanges, onShutdown, groupWith }
 const sessions = wireSessions({ agent, config, logger, roster, onShutdown, groupWith }, loadTunables(process.env, config.domain).heartbeatMs);
 if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
-await agent.start();
-sessions.register();
-announce(logger, { jid: agent.self.jid }, 'online');
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  await agent.start();
+  sessions.register();
+  announce(logger, { jid: agent.self.jid }, 'online');
+})();

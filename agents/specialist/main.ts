@@ -77,76 +77,80 @@ const queue = (() => {
   return Number.isInteger(n) && n >= 0 ? n : program.error(`error: --queue must be an integer ≥ 0, got ${JSON.stringify(opts.queue)}`);
 })();
 
-// `npm run spawn` starts specialists nobody provisioned: create the account on first start.
-if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
+// No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
+// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+void (async () => {
+  // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
+  if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-// Durable (issue 12): accepted work and open offers are snapshotted after every transition in
-// $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
-const { agent, logger, store, onShutdown } = createAgent({ account, config, enrolAs: 'specialist', durable: true });
-for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
-const host = new SkillHost({
-  select: selector(role, wanted),
-  maxWorkers: concurrency + 2,
-  a2a: coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS')),
-  onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
-  // Optional (docs/llm.md): without PARLEY_LLM_URL no skill that requires a model is served.
-  ...(llm ? { llm: { settings: llm } } : {}),
-});
-if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
-host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
-await host.apply(catalogue);
+  // Durable (issue 12): accepted work and open offers are snapshotted after every transition in
+  // $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
+  const { agent, logger, store, onShutdown } = createAgent({ account, config, enrolAs: 'specialist', durable: true });
+  for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
+  const host = new SkillHost({
+    select: selector(role, wanted),
+    maxWorkers: concurrency + 2,
+    a2a: coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS')),
+    onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
+    // Optional (docs/llm.md): without PARLEY_LLM_URL no skill that requires a model is served.
+    ...(llm ? { llm: { settings: llm } } : {}),
+  });
+  if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
+  host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
+  await host.apply(catalogue);
 
-// Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
-const slots = new Slots(concurrency + queue);
-// Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
-// (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
-const offers = new Slots(envNumber('PARLEY_SPECIALIST_MAX_OFFERS', process.env, 16 * concurrency));
-const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => {
-  logger.info({ idle_ms: ms }, 'idle');
-  tellSupervisor({ type: 'idle', idle_ms: ms });
-}) : undefined;
-// Before going online: the first REGISTERED and the first question pay no compile or JIT (the
-// skills answered their own examples in their workers during host.apply).
-warmUp(agent);
-const skills = hostRunner(host);
-agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
-// Agora §3 negotiated flow: CFP → PROPOSE (terms per skill) → ACCEPT-PROPOSAL → the same skills runner.
-agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
-agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
-// An ACCEPT for an offer this process does not hold: FAILURE WORK_LOST (retryable), never NOT-UNDERSTOOD.
-agent.onOrphan('AGORA_ACCEPT', lostOffer);
-// Before going online: offers and accepted work of a killed predecessor come back (a skill that
-// was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
-if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
-await agent.start();
-announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
+  // Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
+  const slots = new Slots(concurrency + queue);
+  // Open offers wait a round trip for ACCEPT/REJECT: the book is larger than the worker pool
+  // (PARLEY_SPECIALIST_MAX_OFFERS, default 16 × concurrency; bounded memory).
+  const offers = new Slots(envNumber('PARLEY_SPECIALIST_MAX_OFFERS', process.env, 16 * concurrency));
+  const idle = opts.idleAfterMs ? new IdleWatch(opts.idleAfterMs, () => slots.inFlight === 0 && offers.inFlight === 0, (ms) => {
+    logger.info({ idle_ms: ms }, 'idle');
+    tellSupervisor({ type: 'idle', idle_ms: ms });
+  }) : undefined;
+  // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
+  // skills answered their own examples in their workers during host.apply).
+  warmUp(agent);
+  const skills = hostRunner(host);
+  agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
+  // Agora §3 negotiated flow: CFP → PROPOSE (terms per skill) → ACCEPT-PROPOSAL → the same skills runner.
+  agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
+  agent.router.on('EVENT', (request) => ({ machine: eventMachine, input: { request } }));
+  // An ACCEPT for an offer this process does not hold: FAILURE WORK_LOST (retryable), never NOT-UNDERSTOOD.
+  agent.onOrphan('AGORA_ACCEPT', lostOffer);
+  // Before going online: offers and accepted work of a killed predecessor come back (a skill that
+  // was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
+  if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
+  await agent.start();
+  announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
-const profile = () => buildProfile({
-  jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),
-  maxConcurrent: concurrency, role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
-});
-// The supervisor counts it ready when it tells 'registered' (shared/supervisor/ipc.ts).
-const registration = registerWithDf(agent, profile(), {
-  heartbeatMs: tunables.heartbeatMs,
-  onRegistered: (e) => announce(logger, { ...e, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered'),
-});
-idle?.touch();
+  const profile = () => buildProfile({
+    jid: agent.self.jid, name: agent.name, version: packageVersion(), skills: host.skills().map((s) => s.manifest),
+    maxConcurrent: concurrency, role: role.name, capabilities: role.capabilities, ...(agent.signing?.did ? { did: agent.signing.did } : {}),
+  });
+  // The supervisor counts it ready when it tells 'registered' (shared/supervisor/ipc.ts).
+  const registration = registerWithDf(agent, profile(), {
+    heartbeatMs: tunables.heartbeatMs,
+    onRegistered: (e) => announce(logger, { ...e, heartbeat_ms: tunables.heartbeatMs, skills: host.skills().map((s) => s.name) }, 'registered'),
+  });
+  idle?.touch();
 
-// Hot reload: the skills directory changed → new pools, and the DF gets the new profile.
-host.on('changed', (skills) => {
-  registration.update(profile());
-  logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');
-});
-const watcher = !envFlag('PARLEY_SKILLS_WATCH') ? undefined : watchSkills(dirs, () => {
-  host.apply(loadCatalogue(dirs)).then(
-    (r) => logger.info({ added: r.added, removed: r.removed, changed: r.changed, problems: r.problems.length }, 'skills reloaded'),
-    (err: Error) => logger.error({ err: err.message }, 'skills reload failed'),
-  );
-});
+  // Hot reload: the skills directory changed → new pools, and the DF gets the new profile.
+  host.on('changed', (skills) => {
+    registration.update(profile());
+    logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');
+  });
+  const watcher = !envFlag('PARLEY_SKILLS_WATCH') ? undefined : watchSkills(dirs, () => {
+    host.apply(loadCatalogue(dirs)).then(
+      (r) => logger.info({ added: r.added, removed: r.removed, changed: r.changed, problems: r.problems.length }, 'skills reloaded'),
+      (err: Error) => logger.error({ err: err.message }, 'skills reload failed'),
+    );
+  });
 
-onShutdown(async () => {
-  idle?.stop();
-  await watcher?.close();
-  if (!(await registration.deregister())) logger.warn('deregister: no answer');
-  await host.close();
-});
+  onShutdown(async () => {
+    idle?.stop();
+    await watcher?.close();
+    if (!(await registration.deregister())) logger.warn('deregister: no answer');
+    await host.close();
+  });
+})();

@@ -17,7 +17,7 @@ import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { procCpuUs } from './full-flow.js';
-import { agentsContext, hostNodeArgs, roleScript } from '../supervisor/index.js';
+import { agentsContext, hostNodeArgs, roleScript, runArgs } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { measureVirtualQuestions } from './virtual-questions.js';
 import { agentsDomain, generatedLocals } from '../runtime/index.js';
@@ -30,7 +30,7 @@ export function start(script: string, args: string[], env: NodeJS.ProcessEnv, re
   const nodeArgs = [...(/\/host\.js$/.test(script) ? hostNodeArgs(env) : []), ...(envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean)];
   // `script`: a role's (roleScript: its bundle while fresh, as `npm start` runs it) or a file of dist/.
   const file = path.isAbsolute(script) ? script : path.join(repoRoot(), 'dist', script);
-  const child = spawn(process.execPath, [...nodeArgs, file, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...runArgs(file), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       // Not left running: a failed setup has no close() to stop it.

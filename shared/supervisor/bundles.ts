@@ -17,7 +17,7 @@ export interface BundleInputs {
   inputs: Array<[file: string, size: number, mtimeMs: number]>;
 }
 
-export const bundleFile = (bundleDir: string, role: string): string => path.join(bundleDir, `${role}.mjs`);
+export const bundleFile = (bundleDir: string, role: string): string => path.join(bundleDir, `${role}.cjs`);
 export const inputsFile = (bundleDir: string, role: string): string => path.join(bundleDir, `${role}.inputs.json`);
 
 /** The stamp recorded for one input file. */

@@ -2,6 +2,7 @@
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
 export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
+export { type CacheUse, codeCacheFile, runCached } from './code-cache.js';
 export { patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { startControl } from './control.js';
@@ -9,6 +10,6 @@ export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
 export {
   CORE_ROLES, DEFAULT_SPECIALISTS, type SpecContext, type SpecialistDef, agentsContext, calendarHostSpec,
-  calendarSpec, consoleSpec, coreSpec, hostNodeArgs, parseSpecialists, roomsSpec, script as roleScript, specialistSpec,
+  calendarSpec, consoleSpec, coreSpec, hostNodeArgs, parseSpecialists, roomsSpec, runArgs, script as roleScript, specialistSpec,
 } from './spec.js';
 export { FailedToStart, Supervisor } from './supervisor.js';

@@ -5,6 +5,7 @@
 // (shared/supervisor/ipc.ts): core agents when online, specialists and calendars once the
 // Registry accepted them.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CORE_ROLES } from '../contracts/index.js';
 import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
@@ -85,9 +86,18 @@ export function script(ctx: SpecContext, role: string): string {
   return (ctx.bundles && freshBundle(ctx.bundles.root, ctx.bundles.dir, role)) ?? path.join(ctx.agentsDir, role, 'main.js');
 }
 
+/** Node's arguments that run `file`: a bundle (.cjs) through bundle-run.js and its code cache, else the file itself. */
+export function runArgs(file: string): string[] {
+  return file.endsWith('.cjs') ? [BUNDLE_RUN, file] : [file];
+}
+const BUNDLE_RUN = fileURLToPath(new URL('./bundle-run.js', import.meta.url));
+
+/** runArgs of the role's script. */
+const launch = (ctx: SpecContext, role: string): string[] => runArgs(script(ctx, role));
+
 export function coreSpec(ctx: SpecContext, role: string): AgentSpec {
   const args = ctx.agentScript ? ['--role', role] : [];
-  return { name: role, kind: 'core', command: process.execPath, args: [script(ctx, role), ...args], readyOn: 'online' };
+  return { name: role, kind: 'core', command: process.execPath, args: [...launch(ctx, role), ...args], readyOn: 'online' };
 }
 
 export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec {
@@ -106,7 +116,7 @@ export function specialistSpec(ctx: SpecContext, def: SpecialistDef): AgentSpec 
     name: `specialist-${def.name}`,
     kind: 'specialist',
     command: process.execPath,
-    args: [script(ctx, 'specialist'), ...args],
+    args: [...launch(ctx, 'specialist'), ...args],
     readyOn: 'registered',
     experts: def.experts,
     ...(def.role ? { role: def.role } : {}),
@@ -150,7 +160,7 @@ export function hostSpec(ctx: SpecContext, def: SpecialistDef & { count: number 
 export function calendarSpec(ctx: SpecContext, person: string): AgentSpec {
   assertLocalpart(`calendar-${person}`);
   const args = ['--person', person, ...(ctx.agentScript ? ['--role', 'calendar'] : [])];
-  return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [script(ctx, 'calendar'), ...args], readyOn: 'registered' };
+  return { name: `calendar-${person}`, kind: 'calendar', command: process.execPath, args: [...launch(ctx, 'calendar'), ...args], readyOn: 'registered' };
 }
 
 /**
@@ -173,11 +183,11 @@ export function calendarHostSpec(ctx: SpecContext, def?: { name: string; count: 
 /** The Room agents (docs/oacop.md "Rooms"): one component process for every room in rooms.json. */
 export function roomsSpec(ctx: SpecContext): AgentSpec {
   const args = ctx.agentScript ? ['--role', 'rooms'] : [];
-  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [script(ctx, 'rooms'), ...args], readyOn: 'rooms registered' };
+  return { name: 'rooms', kind: 'rooms', command: process.execPath, args: [...launch(ctx, 'rooms'), ...args], readyOn: 'rooms registered' };
 }
 
 /** The console (issue 13): HTTP API and dashboard, no XMPP account; ready once it listens. */
 export function consoleSpec(ctx: SpecContext): AgentSpec {
   const args = ctx.agentScript ? ['--role', 'console'] : [];
-  return { name: 'console', kind: 'console', command: process.execPath, args: [script(ctx, 'console'), ...args], readyOn: 'online' };
+  return { name: 'console', kind: 'console', command: process.execPath, args: [...launch(ctx, 'console'), ...args], readyOn: 'online' };
 }

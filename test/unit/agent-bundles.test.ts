@@ -1,10 +1,10 @@
 // Optional single-file agents (shared/supervisor/bundles.ts, issue 15): the supervisor starts
-// dist/bundle/<role>.mjs only while every file it was built from is unchanged, else dist/.
+// dist/bundle/<role>.cjs only while every file it was built from is unchanged, else dist/.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { type BundleInputs, bundleFile, consoleSpec, coreSpec, freshBundle, inputsFile, stamp } from '../../shared/supervisor/index.js';
+import { type BundleInputs, bundleFile, consoleSpec, coreSpec, freshBundle, inputsFile, runArgs, stamp } from '../../shared/supervisor/index.js';
 
 describe('Supervisor [bundles] a single-file agent is used only while it matches dist/', () => {
   let root: string;
@@ -25,7 +25,8 @@ describe('Supervisor [bundles] a single-file agent is used only while it matches
 
   it('a fresh bundle is started in place of main.js', () => {
     expect(freshBundle(root, dir, 'registry')).to.equal(bundleFile(dir, 'registry'));
-    expect(coreSpec(ctx(), 'registry').args[0]).to.equal(bundleFile(dir, 'registry'));
+    expect(coreSpec(ctx(), 'registry').args.slice(0, 2)).to.deep.equal(runArgs(bundleFile(dir, 'registry')));
+    expect(runArgs(bundleFile(dir, 'registry'))[0]).to.match(/bundle-run\.js$/); // with its code cache (code-cache.test.ts)
   });
 
   it('an input rebuilt since (other size or mtime) makes it stale: main.js', () => {

@@ -1,0 +1,85 @@
+// Runs a single-file agent (dist/bundle/<role>.cjs, scripts/bundle.ts) with V8's code cache
+// (issue 15, "npm start ≤ 1.5 s"): compiling a 0.5–1 MB bundle was 12 % of an agent's start-up
+// CPU, and Node 20 caches compiled code only for scripts compiled through vm.Script with
+// `cachedData` (its module.enableCompileCache() is Node 22). The cache is written once per
+// process, a few seconds after start or at exit, with the functions compiled by then (the start-up
+// path and the first exchanges), not just the top level V8 compiles eagerly; a start that finds a
+// cache it can use writes none. v8-compile-cache (the npm package) caches only the eager top
+// level, at compile time, which is why it is not used here.
+//
+// The cache is the bundle's own artefact, beside it (<bundle>.v8cache, owner-only). It begins
+// with the SHA-256 of the source it was made from and of its own data: V8 checks only the
+// source's length and, in a release build, not the data's checksum (a damaged cache is
+// deserialised as it is: a segmentation fault when tried). A cache for another source, or damaged, is never handed to V8. A cache
+// that cannot be read or written is simply not used: the bundle compiles as it would without one.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+export const codeCacheFile = (bundle: string): string => `${bundle}.v8cache`;
+
+const DIGEST_BYTES = 32; // SHA-256
+const sha256 = (b: string | Buffer): Buffer => createHash('sha256').update(b).digest();
+
+/** What a run found: no cache, one V8 accepted, or one it (or the digest check) turned down. */
+export type CacheUse = 'none' | 'used' | 'rejected';
+
+export interface RunCachedOptions {
+  /** When the cache is written if the process is still running (it is also written at exit). */
+  saveAfterMs?: number;
+}
+
+/** The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise. */
+function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
+  let raw: Buffer;
+  try {
+    raw = fs.readFileSync(file);
+  } catch {
+    return { found: false };
+  }
+  const data = raw.subarray(2 * DIGEST_BYTES);
+  if (data.length === 0 || !raw.subarray(0, DIGEST_BYTES).equals(digest) || !raw.subarray(DIGEST_BYTES, 2 * DIGEST_BYTES).equals(sha256(data))) return { found: true };
+  return { data, found: true };
+}
+
+function writeCache(file: string, digest: Buffer, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, Buffer.concat([digest, sha256(data), data]), { mode: 0o600 });
+    fs.renameSync(tmp, file); // atomic: two processes of one role (two specialists) never mix theirs
+  } catch {
+    fs.rmSync(tmp, { force: true }); // a read-only checkout: no cache, nothing else changes
+  }
+}
+
+/**
+ * Compiles and runs the CommonJS script `file` as Node runs a main module (module, exports,
+ * require beside it, __filename, __dirname), with its code cache when there is a matching one.
+ */
+export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
+  const source = fs.readFileSync(file, 'utf8');
+  const digest = sha256(source);
+  const cacheFile = codeCacheFile(file);
+  const cached = readCache(cacheFile, digest);
+  // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()
+  // (scripts/bundle.ts turns them into require()).
+  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
+  const use: CacheUse = cached.data ? (script.cachedDataRejected ? 'rejected' : 'used') : cached.found ? 'rejected' : 'none';
+  if (use !== 'used') {
+    let saved = false;
+    const save = () => {
+      if (saved) return;
+      saved = true;
+      writeCache(cacheFile, digest, script.createCachedData());
+    };
+    setTimeout(save, opts.saveAfterMs ?? 5000).unref();
+    process.once('exit', save);
+  }
+  const wrapper = script.runInThisContext() as (e: unknown, r: NodeRequire, m: Module, f: string, d: string) => void;
+  const mod = new Module(file);
+  mod.filename = file;
+  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  return use;
+}
