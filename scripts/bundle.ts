@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../shared/runtime/repo-root.js';
-import { type BundleInputs, bundleFile, inputsFile, patchJidDetect, stamp } from '../shared/supervisor/index.js';
+import { asciiOnly, type BundleInputs, bundleFile, inputsFile, patchJidDetect, stamp } from '../shared/supervisor/index.js';
 
 // The part of esbuild's API used here (it is imported by name: not every install has it).
 interface Esbuild {
@@ -70,7 +70,9 @@ for (const role of roles) {
     const r = await esbuild.build({
       // CommonJS, not an ES module: Node 20 caches compiled code only for scripts (bundle-run.ts,
       // shared/supervisor/code-cache.ts). Hence no top-level await in an agent's main.ts.
-      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+      // minifyWhitespace: without comments and blanks a third less to read, hash and scan at each
+      // start (coordinator 905 → 593 kB); names stay, for stack traces and profiles.
+      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true,
       outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
       // Native code (better-sqlite3, sodium-native) and pino (its transports find their workers by __dirname) load from node_modules.
       external: ['better-sqlite3', 'sodium-native', 'pino'],
@@ -86,7 +88,10 @@ for (const role of roles) {
       console.log(`${role}: not bundled (${meta.location?.file ?? 'a module'} reads import.meta); it starts from dist/`);
       continue;
     }
-    if (FREE_DIRNAME.test(fs.readFileSync(out, 'utf8'))) {
+    const text = fs.readFileSync(out, 'utf8');
+    const ascii = asciiOnly(text); // one byte per character for V8 (shared/supervisor/bundle-patches.ts)
+    if (ascii !== undefined) fs.writeFileSync(out, ascii);
+    if (FREE_DIRNAME.test(text)) {
       fs.rmSync(out, { force: true });
       console.log(`${role}: not bundled (a module uses __dirname); it starts from dist/`);
       continue;

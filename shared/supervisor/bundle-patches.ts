@@ -16,3 +16,17 @@ export function patchJidDetect(src: string): string | undefined {
   if (!src.includes(DETECT_HEAD)) return undefined;
   return src.replace(DETECT_HEAD, `${DETECT_HEAD}  if (!/[ "&'/:<>@\\\\]/.test(local)) return false;\n`);
 }
+
+/**
+ * The bundle with every non-ASCII UTF-16 code unit written as `\uXXXX`; undefined when one follows
+ * a backslash (an identity escape such as `\–`, which the rewrite would change) or there is none.
+ * esbuild escapes strings and identifiers, not regular expression literals (`/[×÷√]/`), and one
+ * such character makes V8 hold the whole source as a two-byte string: decoded on the slow path,
+ * hashed and scanned at twice the size at every start. In a regular expression, with or without
+ * the u flag, `\uXXXX` (a surrogate pair as two escapes) means what the character did; in a
+ * comment it means nothing.
+ */
+export function asciiOnly(src: string): string | undefined {
+  if (!/[^\x00-\x7f]/.test(src) || /\\[^\x00-\x7f]/.test(src)) return undefined;
+  return src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -21,7 +21,7 @@ import vm from 'node:vm';
 export const codeCacheFile = (bundle: string): string => `${bundle}.v8cache`;
 
 const DIGEST_BYTES = 32; // SHA-256
-const sha256 = (b: string | Buffer): Buffer => createHash('sha256').update(b).digest();
+const sha256 = (b: Buffer): Buffer => createHash('sha256').update(b).digest();
 
 /** What a run found: no cache, one V8 accepted, or one it (or the digest check) turned down. */
 export type CacheUse = 'none' | 'used' | 'rejected';
@@ -59,8 +59,9 @@ function writeCache(file: string, digest: Buffer, data: Buffer): void {
  * require beside it, __filename, __dirname), with its code cache when there is a matching one.
  */
 export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
-  const source = fs.readFileSync(file, 'utf8');
-  const digest = sha256(source);
+  const bytes = fs.readFileSync(file);
+  const digest = sha256(bytes);
+  const source = bytes.toString('utf8');
   const cacheFile = codeCacheFile(file);
   const cached = readCache(cacheFile, digest);
   // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()

@@ -3,7 +3,7 @@
 export { Backoff } from './backoff.js';
 export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
 export { type CacheUse, codeCacheFile, runCached } from './code-cache.js';
-export { patchJidDetect } from './bundle-patches.js';
+export { asciiOnly, patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { expect } from 'chai';
-import { patchJidDetect } from '../../shared/supervisor/index.js';
+import { asciiOnly, patchJidDetect } from '../../shared/supervisor/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -54,5 +54,48 @@ describe('bundle patches: @xmpp/jid detect()', () => {
 
   it('leaves a source it was not written for alone', () => {
     expect(patchJidDetect('export function detect(x) { return true; }')).to.equal(undefined);
+  });
+});
+
+// The bundle step writes non-ASCII characters as \uXXXX (asciiOnly): every regular expression,
+// string and comment must mean what it meant, with and without the u flag, astral characters too.
+describe('Bundle step [ascii] non-ASCII characters escaped mean what they meant', () => {
+  const SOURCE = String.raw`
+// a comment – with “quotes” and ü
+const dash = /^\s*(to|-|–|until|through)\s*$/i;
+const quoted = /^assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+(\w+)/i;
+const bye = /^(?:ciao|tschüss|adiós)\s*[!.,]*$/i;
+const shape = /\d+(?:[.,]\d+)*|[\p{L}]+|[-+*/^%×÷=<>!√]/gu;
+const range = /[–-—]+/;
+const astral = /😀+/u;
+const astralLegacy = /😀/;
+const text = "Größe – 😀";
+module.exports = { dash, quoted, bye, shape, range, astral, astralLegacy, text };
+`;
+  const load = (src: string) => {
+    const m = { exports: {} as Record<string, RegExp | string> };
+    vm.runInNewContext(src, { module: m });
+    return m.exports;
+  };
+  const SAMPLES = ['to', '–', ' until ', 'assign “the report” to bob', "assign 'x' to al", 'assign ‘y’ to eve', 'Tschüss!', 'adiós', 'tschuss',
+    '3 × 4 ÷ 2 √9 Größe', '12,5 – 7', '–—–', '-', '😀😀', '\uD83D', 'plain', ''];
+
+  it('escapes every non-ASCII code unit, and each expression matches the same strings', () => {
+    const escaped = asciiOnly(SOURCE)!;
+    expect(escaped).to.match(/^[\x00-\x7f]*$/);
+    const before = load(SOURCE);
+    const after = load(escaped);
+    expect(after.text).to.equal(before.text);
+    for (const name of ['dash', 'quoted', 'bye', 'shape', 'range', 'astral', 'astralLegacy']) {
+      const a = before[name] as RegExp;
+      const b = after[name] as RegExp;
+      expect(b.flags, name).to.equal(a.flags);
+      for (const s of SAMPLES) expect(JSON.stringify(s.match(b)), `${name} on ${JSON.stringify(s)}`).to.equal(JSON.stringify(s.match(a)));
+    }
+  });
+
+  it('leaves ASCII alone, and a character after a backslash (the rewrite would change it)', () => {
+    expect(asciiOnly('const a = /x/;')).to.equal(undefined);
+    expect(asciiOnly('const a = /\\–/;')).to.equal(undefined);
   });
 });
