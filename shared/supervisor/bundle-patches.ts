@@ -27,6 +27,6 @@ export function patchJidDetect(src: string): string | undefined {
  * comment it means nothing.
  */
 export function asciiOnly(src: string): string | undefined {
-  if (!/[^\x00-\x7f]/.test(src) || /\\[^\x00-\x7f]/.test(src)) return undefined;
-  return src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!/[\u0080-\uffff]/.test(src) || /\\[\u0080-\uffff]/.test(src)) return undefined;
+  return src.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
