@@ -1,13 +1,13 @@
 // Optional single-file agents (issue 15, "npm start ≤ 1.5 s"): Node's ES module loader spent
 // 230–420 ms of each agent's start resolving, reading and compiling its 170–300 modules; one
-// esbuild bundle per role (`npm run bundle`, dist/bundle/<role>.mjs) starts the same code in
+// esbuild bundle per role (`npm run bundle`, dist/bundle/<role>.cjs) starts the same code in
 // ≈ 250–300 ms less CPU. The bundles are a cache of dist/: each records the files it was built
 // from (path, size, mtime) and is used only while every one of them is unchanged; otherwise, or
 // when there is none, the supervisor starts dist/agents/<role>/main.js as always.
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** What `npm run bundle` writes beside dist/bundle/<role>.mjs (<role>.inputs.json). */
+/** What `npm run bundle` writes beside dist/bundle/<role>.cjs (<role>.inputs.json). */
 export interface BundleInputs {
   /**
    * Paths relative to the repository root, with the size and mtimeMs they had when bundled:
@@ -27,7 +27,7 @@ export function stamp(root: string, file: string): [string, number, number] {
 }
 
 /**
- * dist/bundle/<role>.mjs when it exists and every file it was built from is unchanged (a rebuild,
+ * dist/bundle/<role>.cjs when it exists and every file it was built from is unchanged (a rebuild,
  * an edited handler, an npm install changes a size or an mtime); undefined otherwise.
  */
 export function freshBundle(root: string, bundleDir: string, role: string): string | undefined {

@@ -16,9 +16,18 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 export const codeCacheFile = (bundle: string): string => `${bundle}.v8cache`;
+
+/**
+ * V8 flags an agent sets while it runs (the specialist's linear-time regular expressions,
+ * shared/skills/recognition.ts), set here before compiling. A cache carries a hash of V8's flags
+ * when it was made and V8 turns it down under any other: made after the specialist set its flag,
+ * every next start rejected it and wrote it again.
+ */
+const RUNTIME_V8_FLAGS = ['--enable-experimental-regexp-engine'];
 
 const DIGEST_BYTES = 32; // SHA-256
 const sha256 = (b: Buffer): Buffer => createHash('sha256').update(b).digest();
@@ -59,6 +68,7 @@ function writeCache(file: string, digest: Buffer, data: Buffer): void {
  * require beside it, __filename, __dirname), with its code cache when there is a matching one.
  */
 export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
+  for (const flag of RUNTIME_V8_FLAGS) v8.setFlagsFromString(flag);
   const bytes = fs.readFileSync(file);
   const digest = sha256(bytes);
   const source = bytes.toString('utf8');

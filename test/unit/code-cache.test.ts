@@ -50,6 +50,12 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
     expect(fs.readFileSync(codeCacheFile(bundle)).equals(cache)).to.equal(true);
   });
 
+  it('a script that sets a V8 flag while it runs (as the specialist does) still gets its cache used', () => {
+    fs.writeFileSync(bundle, `require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');\n${SCRIPT}`);
+    expect(runFresh()).to.deep.equal({ use: 'none', sq: 49 });
+    expect(runFresh()).to.deep.equal({ use: 'used', sq: 49 });
+  });
+
   it('a rebuilt bundle of the same length never gets the old cache (V8 checks only the length)', () => {
     runFresh();
     fs.writeFileSync(bundle, SCRIPT.replace('x * x', 'x + x'));
