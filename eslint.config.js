@@ -96,18 +96,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['agents/**/*.ts', 'shared/**/*.ts'],
+    files: ['agents/**/*.ts', 'shared/**/*.ts', 'shared/**/*.cts'],
     rules: { 'no-console': 'error' },
   },
   {
     // No import cycles and no deep imports across shared/ folders (issue 10 §2): a module graph a
     // newcomer can read from the bottom up, one public entry per folder.
-    files: ['agents/**/*.ts', 'shared/**/*.ts', 'skills/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
+    files: ['agents/**/*.ts', 'shared/**/*.ts', 'shared/**/*.cts', 'skills/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.cts'] },
+      'import-x/extensions': ['.ts', '.cts', '.js', '.cjs'],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],

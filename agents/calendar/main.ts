@@ -31,7 +31,7 @@ const tunables = loadTunables(process.env, config.domain);
 const account = `calendar-${person}`;
 ensureCalendarConfig(config, person, `${person}@${config.domain}`);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 

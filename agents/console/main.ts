@@ -27,7 +27,7 @@ const useRoster = async (): Promise<void> => {
   (await import('../../shared/runtime/index.js')).useRoleBook(installationRoster(cfg.home));
 };
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   const running = await startConsole(cfg, settings, logger, useRoster).catch((err: Error) => {
     logger.fatal({ err: err.message, port: settings.port }, 'cannot start the console');

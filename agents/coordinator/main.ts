@@ -119,7 +119,7 @@ if (exchanges) restoreExchanges(agent, exchanges);
 // Compile the contracts before going online: the first question pays no compile.
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   await agent.start();
   announce(logger, { jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');

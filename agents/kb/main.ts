@@ -24,7 +24,7 @@ process.once('exit', () => store.close());
 // broken contract stops start-up instead of the first exchange.
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   await agent.start();
   announce(logger, { jid: agent.self.jid }, 'online');

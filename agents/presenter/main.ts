@@ -180,7 +180,7 @@ if (store) {
 // Compile the contracts now: a broken one stops start-up, and the first answer pays no compile.
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   const files = await filesStarting;
   await agent.start();

@@ -79,7 +79,7 @@ for (const room of rooms) {
 }
 
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   await host.start();
   announce(logger, { domain, rooms: rooms.map((r) => r.name) }, 'online');

@@ -13,7 +13,7 @@ const sessions = wireSessions({ agent, config, logger, roster, onShutdown, group
 if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   await agent.start();
   sessions.register();

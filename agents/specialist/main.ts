@@ -78,7 +78,7 @@ const queue = (() => {
 })();
 
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
-// (scripts/bundle.ts, shared/supervisor/bundle-run.ts).
+// (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
 void (async () => {
   // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);

@@ -86,11 +86,11 @@ export function script(ctx: SpecContext, role: string): string {
   return (ctx.bundles && freshBundle(ctx.bundles.root, ctx.bundles.dir, role)) ?? path.join(ctx.agentsDir, role, 'main.js');
 }
 
-/** Node's arguments that run `file`: a bundle (.cjs) through bundle-run.js and its code cache, else the file itself. */
+/** Node's arguments that run `file`: a bundle (.cjs) through bundle-run.cjs and its code cache, else the file itself. */
 export function runArgs(file: string): string[] {
   return file.endsWith('.cjs') ? [BUNDLE_RUN, file] : [file];
 }
-const BUNDLE_RUN = fileURLToPath(new URL('./bundle-run.js', import.meta.url));
+const BUNDLE_RUN = fileURLToPath(new URL('./bundle-run.cjs', import.meta.url));
 
 /** runArgs of the role's script. */
 const launch = (ctx: SpecContext, role: string): string[] => runArgs(script(ctx, role));

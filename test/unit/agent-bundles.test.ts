@@ -26,7 +26,7 @@ describe('Supervisor [bundles] a single-file agent is used only while it matches
   it('a fresh bundle is started in place of main.js', () => {
     expect(freshBundle(root, dir, 'registry')).to.equal(bundleFile(dir, 'registry'));
     expect(coreSpec(ctx(), 'registry').args.slice(0, 2)).to.deep.equal(runArgs(bundleFile(dir, 'registry')));
-    expect(runArgs(bundleFile(dir, 'registry'))[0]).to.match(/bundle-run\.js$/); // with its code cache (code-cache.test.ts)
+    expect(runArgs(bundleFile(dir, 'registry'))[0]).to.match(/bundle-run\.cjs$/); // with its code cache (code-cache.test.ts)
   });
 
   it('an input rebuilt since (other size or mtime) makes it stale: main.js', () => {

@@ -15,8 +15,8 @@ function square(x) { return x * x; }
 globalThis.__codeCacheTest = { argv: process.argv.slice(1), file: __filename, dir: __dirname, sq: square(7), fs: typeof fs.readFileSync, exportsIsThis: this === module.exports };
 if (process.argv[2] === '--print') console.log(JSON.stringify(globalThis.__codeCacheTest));
 `;
-// The module itself, as the supervisor's bundle-run.js loads it.
-const CODE_CACHE = fileURLToPath(new URL('../../shared/supervisor/code-cache.js', import.meta.url));
+// The module itself, as the supervisor's bundle-run.cjs loads it.
+const CODE_CACHE = fileURLToPath(new URL('../../shared/supervisor/code-cache.cjs', import.meta.url));
 
 describe('Supervisor [code cache] a bundle runs with V8 code cache made from its own source', () => {
   let dir: string;

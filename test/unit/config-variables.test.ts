@@ -21,7 +21,7 @@ function sources(): Array<{ file: string; text: string }> {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts') && !e.name.endsWith('.gen.ts')) out.push({ file: path.relative(root, p), text: fs.readFileSync(p, 'utf8') });
+      else if (/\.c?ts$/.test(e.name) && !e.name.endsWith('.gen.ts')) out.push({ file: path.relative(root, p), text: fs.readFileSync(p, 'utf8') });
     }
   };
   for (const d of ['agents', 'shared', 'scripts']) walk(path.join(root, d));

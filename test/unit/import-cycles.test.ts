@@ -12,7 +12,7 @@ function sources(dir: string, out: string[] = []): string[] {
   for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, f.name);
     if (f.isDirectory()) sources(p, out);
-    else if (f.name.endsWith('.ts') && !f.name.endsWith('.d.ts')) out.push(p);
+    else if (/\.c?ts$/.test(f.name) && !f.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
@@ -21,7 +21,7 @@ function sources(dir: string, out: string[] = []): string[] {
 export function valueImports(file: string): string[] {
   const src = fs.readFileSync(file, 'utf8');
   const specs = [...src.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => m[1] as string);
-  return specs.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'))).filter((p) => fs.existsSync(p));
+  return specs.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts').replace(/\.cjs$/, '.cts'))).filter((p) => fs.existsSync(p));
 }
 
 export function cycles(graph: Map<string, string[]>): string[][] {
