@@ -4,6 +4,7 @@
 // devDependency: without it this says so and nothing changes. Run it after `npm run build`;
 // a later build makes the bundles stale and the supervisor falls back to dist/ until the next run.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../shared/runtime/repo-root.js';
@@ -56,8 +57,18 @@ const fastJidDetect = {
   },
 };
 
-// A module that finds its files by __dirname would look beside the bundle: such a role is left to dist/.
+// A module that finds its files by __dirname would look beside the bundle: such a role is left to
+// dist/. Except pino's transports (pino/lib/transport.js, thread-stream): they take their workers'
+// paths from globalThis.__bundlerPathsOverrides first (pino's documented support for bundlers),
+// which the banner below sets to the files in node_modules.
 const FREE_DIRNAME = /^(?!\s*(\*|\/\/)).*\b__(dirname|filename)\b/m;
+const DIRNAME_OVERRIDDEN = new Set(['node_modules/pino/lib/transport.js', 'node_modules/thread-stream/index.js']);
+const requireHere = createRequire(path.join(root, 'package.json'));
+const pinoPaths = {
+  'pino-worker': requireHere.resolve('pino/lib/worker.js'),
+  'thread-stream-worker': path.join(path.dirname(requireHere.resolve('thread-stream/package.json')), 'lib', 'worker.js'),
+  'pino/file': requireHere.resolve('pino/file.js'),
+};
 
 fs.mkdirSync(outDir, { recursive: true });
 const roles = fs.readdirSync(agentsDir).filter((r) => fs.existsSync(path.join(agentsDir, r, 'main.js'))).sort();
@@ -68,14 +79,18 @@ for (const role of roles) {
   fs.rmSync(path.join(outDir, `${role}.mjs`), { force: true }); // an ES module bundle of before
   try {
     const r = await esbuild.build({
-      // CommonJS, not an ES module: Node 20 caches compiled code only for scripts (bundle-run.ts,
-      // shared/supervisor/code-cache.ts). Hence no top-level await in an agent's main.ts.
+      // CommonJS, not an ES module: Node 20 caches compiled code only for scripts (bundle-run.cts,
+      // shared/supervisor/code-cache.cts). Hence no top-level await in an agent's main.ts.
       // minifyWhitespace: without comments and blanks a third less to read, hash and scan at each
       // start (coordinator 905 → 593 kB); names stay, for stack traces and profiles.
       entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true,
       outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
-      // Native code (better-sqlite3, sodium-native) and pino (its transports find their workers by __dirname) load from node_modules.
-      external: ['better-sqlite3', 'sodium-native', 'pino'],
+      // Native code (better-sqlite3, sodium-native) loads from node_modules. pino is inside (≈ 18 ms
+      // of each start to require it from node_modules), its transports' workers named above.
+      external: ['better-sqlite3', 'sodium-native'],
+      // "use strict" first: esbuild puts the banner above its own, which would no longer be the
+      // directive that makes the whole bundle strict code (as its ES modules were).
+      banner: { js: `"use strict";globalThis.__bundlerPathsOverrides = { ...globalThis.__bundlerPathsOverrides, ...${JSON.stringify(pinoPaths)} };` },
       // import() of what stays outside (Node's own modules: the OTLP exporter's http) becomes
       // require(): a script compiled from V8's code cache has no loader for import() ("A dynamic
       // import callback was not specified"), even when it was compiled with one.
@@ -91,9 +106,10 @@ for (const role of roles) {
     const text = fs.readFileSync(out, 'utf8');
     const ascii = asciiOnly(text); // one byte per character for V8 (shared/supervisor/bundle-patches.ts)
     if (ascii !== undefined) fs.writeFileSync(out, ascii);
-    if (FREE_DIRNAME.test(text)) {
+    const byDirname = Object.keys(r.metafile.inputs).find((f) => !DIRNAME_OVERRIDDEN.has(f.split(path.sep).join('/')) && FREE_DIRNAME.test(fs.readFileSync(path.join(root, f), 'utf8')));
+    if (byDirname) {
       fs.rmSync(out, { force: true });
-      console.log(`${role}: not bundled (a module uses __dirname); it starts from dist/`);
+      console.log(`${role}: not bundled (${byDirname} uses __dirname); it starts from dist/`);
       continue;
     }
     // Parley's files one by one; the packages through npm's own record of node_modules, which

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type BundleInputs, bundleFile, consoleSpec, coreSpec, freshBundle, inputsFile, runArgs, stamp } from '../../shared/supervisor/index.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
 
 describe('Supervisor [bundles] a single-file agent is used only while it matches dist/', () => {
   let root: string;
@@ -52,5 +53,25 @@ describe('Supervisor [bundles] a single-file agent is used only while it matches
 
   it('without bundles in the context (PARLEY_AGENT_BUNDLES=0) a fresh bundle is not used', () => {
     expect(coreSpec({ agentsDir: path.join(root, 'dist', 'agents') }, 'registry').args[0]).to.equal(path.join(root, 'dist', 'agents', 'registry', 'main.js'));
+  });
+});
+
+// What `npm run bundle` wrote (the set-up runs it when esbuild is installed, as in CI): strict code
+// as its ES modules were (a banner above esbuild's "use strict" would have made it sloppy), one
+// byte per character, and pino's transport workers named where they are (scripts/bundle.ts).
+describe('Bundle step [output] the bundles in dist/bundle', () => {
+  const dir = path.join(repoRoot(), 'dist', 'bundle');
+  const bundles = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cjs')) : [];
+
+  it('are strict, ASCII-only scripts whose pino transport paths exist', function () {
+    if (bundles.length === 0) this.skip(); // no esbuild here: the agents start from dist/
+    for (const f of bundles) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      expect(text.startsWith('"use strict";'), f).to.equal(true);
+      expect(/[\u0080-\uffff]/.test(text), f).to.equal(false);
+      const overrides = /globalThis\.__bundlerPathsOverrides = \{ \.\.\.globalThis\.__bundlerPathsOverrides, \.\.\.(\{[^}]*\}) \};/.exec(text);
+      expect(overrides, f).to.not.equal(null);
+      for (const p of Object.values(JSON.parse(overrides![1]!) as Record<string, string>)) expect(fs.existsSync(p), p).to.equal(true);
+    }
   });
 });
