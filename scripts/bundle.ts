@@ -103,15 +103,14 @@ for (const role of roles) {
       console.log(`${role}: not bundled (${meta.location?.file ?? 'a module'} reads import.meta); it starts from dist/`);
       continue;
     }
-    const text = fs.readFileSync(out, 'utf8');
-    const ascii = asciiOnly(text); // one byte per character for V8 (shared/supervisor/bundle-patches.ts)
-    if (ascii !== undefined) fs.writeFileSync(out, ascii);
     const byDirname = Object.keys(r.metafile.inputs).find((f) => !DIRNAME_OVERRIDDEN.has(f.split(path.sep).join('/')) && FREE_DIRNAME.test(fs.readFileSync(path.join(root, f), 'utf8')));
     if (byDirname) {
       fs.rmSync(out, { force: true });
       console.log(`${role}: not bundled (${byDirname} uses __dirname); it starts from dist/`);
       continue;
     }
+    const ascii = asciiOnly(fs.readFileSync(out, 'utf8')); // one byte per character for V8 (shared/supervisor/bundle-patches.ts)
+    if (ascii !== undefined) fs.writeFileSync(out, ascii);
     // Parley's files one by one; the packages through npm's own record of node_modules, which
     // every npm install or ci rewrites (stat-ing each package file cost the supervisor ≈ 90 ms).
     const files = Object.keys(r.metafile.inputs);

@@ -32,7 +32,9 @@ export const IN_PROCESS_MAX_OPERATORS = 24;
 
 function enableLinearEngine(): boolean {
   try {
-    // The flag only makes the `l` flag available; no other regular expression changes.
+    // The flag only makes the `l` flag available; no other regular expression changes. A bundled
+    // agent's runner sets it before compiling (shared/supervisor/code-cache.cts RUNTIME_V8_FLAGS:
+    // V8 rejects a code cache made under other flags); a flag added here belongs there too.
     v8.setFlagsFromString('--enable-experimental-regexp-engine');
     return new RegExp('a', 'l').test('a'); // eslint-disable-line no-invalid-regexp -- probes the flag
   } catch {

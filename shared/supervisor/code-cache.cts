@@ -10,8 +10,9 @@
 // The cache is the bundle's own artefact, beside it (<bundle>.v8cache, owner-only). It begins
 // with the SHA-256 of the source it was made from and of its own data: V8 checks only the
 // source's length and, in a release build, not the data's checksum (a damaged cache is
-// deserialised as it is: a segmentation fault when tried). A cache for another source, or damaged, is never handed to V8. A cache
-// that cannot be read or written is simply not used: the bundle compiles as it would without one.
+// deserialised as it is: a segmentation fault when tried). A cache for another source, or
+// damaged, is never handed to V8. A cache that cannot be read or written is simply not used:
+// the bundle compiles as it would without one.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
