@@ -11,7 +11,7 @@ import {
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
   registerScenario, type ScenarioResult, scenarios, measurePaired, measureScale, renderScale, type ScaleResult,
-  beamPid, procCpuUs,
+  beamPid, procCpuUs, exchangeSteadyScenario,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -21,6 +21,7 @@ registerScenario(fullFlow);
 registerScenario(llmDirect);
 registerScenario(llmSkill);
 registerScenario(agentsScale);
+registerScenario(exchangeSteadyScenario);
 registerScenario(calendarsScale);
 
 const int = (v: string) => {

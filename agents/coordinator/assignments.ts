@@ -3,6 +3,7 @@
 // i.e. one where the Coordinator sent it an ASK_EXPERT or an AGORA_ACCEPT. Remembered in memory
 // for `ttlMs` after the last such envelope (work and its delegations end well before), bounded.
 import type { Envelope } from '../../shared/acl/index.js';
+import { RecentMap } from '../../shared/runtime/index.js';
 import { bare } from '../../shared/transport/index.js';
 
 /** The envelopes that hand a conversation's work to their receiver. */
@@ -13,17 +14,17 @@ export function isWorkAssignment(envelope: Envelope): boolean {
 }
 
 export class Assignments {
-  private readonly until = new Map<string, number>();
+  private readonly until: RecentMap<number>;
 
-  constructor(private readonly ttlMs: number, private readonly max = 100_000, private readonly now: () => number = Date.now) {}
+  constructor(private readonly ttlMs: number, max = 100_000, private readonly now: () => number = Date.now) {
+    this.until = new RecentMap(max);
+  }
 
   /** Observes an outgoing envelope (Agent.onSent): records the assignment it makes, if any. */
   observe(envelope: Envelope, toJid: string): void {
     if (!isWorkAssignment(envelope)) return;
     const key = `${bare(toJid).toLowerCase()} ${envelope.conversation_id}`;
-    this.until.delete(key);
     this.until.set(key, this.now() + this.ttlMs);
-    if (this.until.size > this.max) this.until.delete(this.until.keys().next().value as string);
   }
 
   /** Whether `jid` holds work in `conversationId` now. */

@@ -3,6 +3,7 @@
 // otherwise each person has one conversation, renewed after idleMs of silence or on "new".
 // Pure bookkeeping: time comes in as `now`, ids from an injectable generator.
 import { newConversationId } from '../../shared/acl/index.js';
+import { RecentMap } from '../../shared/runtime/index.js';
 import type { ThreadOwners } from './thread-owners.js';
 
 export interface ConversationRef {
@@ -24,19 +25,23 @@ const USABLE_THREAD = /^\S{1,200}$/;
 
 export class ConversationIds {
   /** person bare JID → their threadless conversation. */
-  private readonly current = new Map<string, Slot>();
+  private readonly current: RecentMap<Slot>;
   /** person bare JID + client thread → conversation (the thread itself, unless renewed). */
-  private readonly threads = new Map<string, Slot>();
+  private readonly threads: RecentMap<Slot>;
   /** client thread → the person who used it first: one person's thread never joins another's conversation. */
-  private readonly owners = new Map<string, string>();
+  private readonly owners: RecentMap<string>;
 
   constructor(
     private readonly idleMs: number,
     private readonly newId: () => string = newConversationId,
-    private readonly maxEntries = 100000,
+    maxEntries = 100000,
     /** Durable record of owners (thread-owners.ts): the map above is its cache. */
     private readonly durable?: ThreadOwners,
-  ) {}
+  ) {
+    this.current = new RecentMap(maxEntries);
+    this.threads = new RecentMap(maxEntries);
+    this.owners = new RecentMap(maxEntries);
+  }
 
   /** The conversation for a message from `person` (bare JID) carrying `clientThread`. */
   resolve(person: string, clientThread: string | undefined, now: number): ConversationRef {
@@ -95,10 +100,8 @@ export class ConversationIds {
     this.durable?.set(thread, person);
   }
 
-  /** Bounded maps: the oldest entry goes first (Map keeps insertion order). */
-  private put<V>(map: Map<string, V>, key: string, value: V): void {
-    map.delete(key);
+  /** Bounded maps: the entry set longest ago goes first (bounded.ts RecentMap). */
+  private put<V>(map: RecentMap<V>, key: string, value: V): void {
     map.set(key, value);
-    if (map.size > this.maxEntries) map.delete(map.keys().next().value as string);
   }
 }

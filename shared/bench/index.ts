@@ -4,6 +4,7 @@ export { agentsScale, beamPid } from './agents-scale.js';
 export { calendarsScale } from './calendars-scale.js';
 export { asBenchReport, compareRuns, renderComparison } from './compare-runs.js';
 export { consoleWatcher, prepareConsoleBench } from './console-watch.js';
+export { exchangeSteady, exchangeSteadyScenario } from './exchange-steady.js';
 export { type RequesterInput, type RequesterOutput, echoRequester, echoResponder } from './echo-machines.js';
 export { freezeIdle, processTree, procState, signal } from './freeze.js';
 export { fullFlow, fullFlowWatched, procCpuUs, question } from './full-flow.js';

@@ -20,6 +20,7 @@ export {
 export { onProcessEnd } from './process-end.js';
 export { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 export { type PersistedExchange, Router } from './router.js';
+export { BoundedSet, RecentMap } from './bounded.js';
 export {
   Signing, type SigningOptions, offlineWindowFromEnv, replayLedgerFile, signingEnabled, signingFor,
 } from './signing.js';

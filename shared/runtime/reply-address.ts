@@ -4,13 +4,14 @@
 // request came from when that is known: another session of the same account (a test peer, a
 // person's second client) asked, and the answer is that session's, not the agent process's.
 import { bare } from '../transport/index.js';
+import { RecentMap } from './bounded.js';
 import { addressOf } from './names.js';
 
 /** Requests remembered (their stanza id = reply_with, seed contract §1); the oldest go first beyond it. */
 const MAX_REMEMBERED = 5000;
 
 export class ReplyAddresses {
-  private readonly from = new Map<string, string>();
+  private readonly from = new RecentMap<string>(MAX_REMEMBERED);
 
   constructor(private readonly domain: string, private readonly resource: string | undefined) {}
 
@@ -18,9 +19,7 @@ export class ReplyAddresses {
   note(id: string | undefined, from: string): void {
     if (!id || !from.includes('/')) return;
     const key = keyOf(bare(from), id);
-    this.from.delete(key);
     this.from.set(key, from);
-    if (this.from.size > MAX_REMEMBERED) this.from.delete(this.from.keys().next().value as string);
   }
 
   /** The wire address of an envelope for bare `to`; `inReplyTo`: the request it answers. */

@@ -4,6 +4,7 @@
 import { type AnyActorRef, type AnyStateMachine, createActor } from 'xstate';
 import type { Envelope } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
+import { BoundedSet } from './bounded.js';
 import { DelayedEvents, type PersistedTimer } from './delayed-events.js';
 import type { ExchangeEmitted, ExchangeFactory } from './exchange.js';
 import type { Identity } from './names.js';
@@ -78,19 +79,6 @@ interface Entry {
   /** Its pending delayed events, to persist and re-arm them (durable exchanges only: delayed-events.ts). */
   delayed?: DelayedEvents;
   recent: PersistedExchange['recent'];
-}
-
-/** A bounded set that forgets its oldest members (replay/duplicate and late-reply memory). */
-export class BoundedSet {
-  private readonly items = new Set<string>();
-  constructor(private readonly max: number) {}
-  has(k: string): boolean {
-    return this.items.has(k);
-  }
-  add(k: string): void {
-    this.items.add(k);
-    if (this.items.size > this.max) this.items.delete(this.items.values().next().value as string);
-  }
 }
 
 export class Router {
