@@ -26,6 +26,12 @@ export class ExchangeStore {
   readonly tombstoneMs: number;
   private writes = 0;
   private readonly stmts: ReturnType<typeof statements>;
+  /**
+   * The file's one transaction wrapper, made once: better-sqlite3 builds a wrapper (five functions
+   * and their properties) per db.transaction() call, and atomically() runs for every inbound
+   * envelope of a durable role (docs/bench.md "stop 33").
+   */
+  private readonly tx: (fn: () => unknown) => unknown;
   /** A view's key prefix ('' for the file's owner); a scope is a bare JID, so `scope\n` never prefixes another. */
   private readonly prefix: string;
   private readonly owner: boolean;
@@ -52,6 +58,7 @@ export class ExchangeStore {
       const s = file.share;
       this.db = s.db;
       this.stmts = s.stmts;
+      this.tx = s.tx;
       this.now = s.now;
       this.ledgerMs = s.ledgerMs;
       this.tombstoneMs = s.tombstoneMs;
@@ -69,6 +76,7 @@ export class ExchangeStore {
     this.tombstoneMs = opts.tombstoneMs ?? 2000;
     createTables(this.db);
     this.stmts = statements(this.db);
+    this.tx = this.db.transaction((fn: () => unknown) => fn());
     this.loadRowids();
   }
 
@@ -137,7 +145,7 @@ export class ExchangeStore {
    */
   atomically<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.tx(fn) as T;
     } catch (err) {
       // Rolled back: the rows `fn` inserted or deleted are as they were (rare: only failures pay the reload).
       if (this.db.open) this.root.loadRowids();
