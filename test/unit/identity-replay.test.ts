@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { expect } from 'chai';
@@ -66,6 +67,14 @@ describe('identity [replay] ReplayWindow', () => {
     const did = createIdentity().did;
     expect(ReplayWindow.keyOf(did, 'x'.repeat(200))).to.have.length(22);
     expect(ReplayWindow.keyOf(did, 'msg-1')).not.to.equal(ReplayWindow.keyOf(createIdentity().did, 'msg-1'));
+  });
+
+  it('derives the ids a ledger written before stop 33 holds (SHA-256 of did, newline, reply_with; 16 bytes base64url)', () => {
+    const did = createIdentity().did;
+    for (const replyWith of ['msg-1', `msg-${crypto.randomUUID()}`, 'zażółć ✓ 😀', 'x'.repeat(300)]) {
+      const before = createHash('sha256').update(did).update('\n').update(replyWith).digest().toString('base64url', 0, 16);
+      expect(ReplayWindow.keyOf(did, replyWith)).to.equal(before);
+    }
   });
 
   it('holds its default bound of 200,000 ids in under 32 MB of heap', function () {
