@@ -1,5 +1,5 @@
 // Building and answering FIPA-ACL envelopes (seed contract §1).
-import { randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import type { Envelope, Performative, Protocol } from '../contracts/index.js';
 import { defaultProtocol } from './performatives.js';
 
@@ -17,9 +17,36 @@ export const MAX_CONTENT_BYTES = 64 * 1024;
 export const DEFAULT_ONTOLOGY = 'MAS.Core';
 export const LANGUAGE = 'application/json';
 
-/** A fresh reply_with value: msg-<uuid>. */
+/**
+ * A fresh reply_with value: msg-<uuid>, a UUIDv7 (RFC 9562 §5.7: Unix milliseconds, then 74
+ * random bits). Time-ordered on purpose: the inbound ledgers are B-trees keyed by (sender,
+ * reply_with), kept for 24 h, and a random key put every insert on a random page of a tree that
+ * grows all day; in time order each sender's new ids land on the same few pages at its end
+ * (docs/bench.md "stop 33"). The random part is as unguessable as it needs to be: a reply is only
+ * matched to its exchange when it comes from the peer it was sent to (router, signatures).
+ */
 export function newId(): string {
-  return `msg-${randomUUID()}`;
+  return `msg-${uuidV7()}`;
+}
+
+/** Random bytes for uuidV7, drawn from the CSPRNG 2,560 at a time (as randomUUID keeps its own pool). */
+const pool = Buffer.alloc(2560);
+let poolAt = pool.length;
+
+/** RFC 9562 §5.7 UUIDv7 string for `now` (ms since the epoch). */
+export function uuidV7(now: number = Date.now()): string {
+  if (poolAt + 10 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const b = Buffer.allocUnsafe(16);
+  b.writeUIntBE(Math.floor(now) % 2 ** 48, 0, 6);
+  pool.copy(b, 6, poolAt, poolAt + 10);
+  poolAt += 10;
+  b[6] = ((b[6] as number) & 0x0f) | 0x70; // version 7
+  b[8] = ((b[8] as number) & 0x3f) | 0x80; // variant 10
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** A fresh conversation_id (= XMPP thread = session_id, seed contract §1): sess-<uuid>. */
