@@ -5,6 +5,7 @@
 // Memory is bounded: at most `maxKeys` buckets, the least recently used forgotten first (a
 // forgotten bucket comes back full, which is what an idle sender's bucket would be anyway).
 import { envNumber } from '../config/index.js';
+import { RecentMap } from './bounded.js';
 
 export interface RateLimitOptions {
   /** Tokens added per second (sustained envelopes/s per sender). */
@@ -23,13 +24,15 @@ interface Bucket {
 }
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  /** Least recently used first out (bounded.ts: no walk over a full Map's holes per new key). */
+  private readonly buckets: RecentMap<Bucket>;
   private readonly maxKeys: number;
   private readonly now: () => number;
 
   constructor(readonly opts: RateLimitOptions) {
     if (!(opts.perSecond > 0) || !(opts.burst >= 1)) throw new Error('rate limit: perSecond must be > 0 and burst ≥ 1');
     this.maxKeys = opts.maxKeys ?? 10000;
+    this.buckets = new RecentMap(this.maxKeys);
     this.now = opts.now ?? (() => performance.now());
   }
 
@@ -40,11 +43,9 @@ export class RateLimiter {
     let tokens = this.opts.burst;
     if (b) {
       tokens = Math.min(this.opts.burst, b.tokens + ((now - b.at) / 1000) * this.opts.perSecond);
-      this.buckets.delete(key); // re-inserted below: Map order is the LRU order
     }
     const ok = tokens >= 1;
-    this.buckets.set(key, { tokens: ok ? tokens - 1 : tokens, at: now });
-    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
+    this.buckets.set(key, { tokens: ok ? tokens - 1 : tokens, at: now }); // set() makes it the newest
     return ok;
   }
 
