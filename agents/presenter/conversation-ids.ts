@@ -24,6 +24,7 @@ interface Slot {
 const USABLE_THREAD = /^\S{1,200}$/;
 
 export class ConversationIds {
+  // Bounded (bounded.ts RecentMap): the entry set longest ago goes first; set() refreshes, get() does not.
   /** person bare JID → their threadless conversation. */
   private readonly current: RecentMap<Slot>;
   /** person bare JID + client thread → conversation (the thread itself, unless renewed). */
@@ -53,7 +54,7 @@ export class ConversationIds {
         return { conversationId: slot.id, thread: clientThread, fresh: false };
       }
       const id = this.claim(person, clientThread) ? clientThread : this.mint(person);
-      this.put(this.threads, key, { id, lastAt: now });
+      this.threads.set(key, { id, lastAt: now });
       return { conversationId: id, thread: clientThread, fresh: true };
     }
     const slot = this.current.get(person);
@@ -62,7 +63,7 @@ export class ConversationIds {
       return { conversationId: slot.id, thread: slot.id, fresh: false };
     }
     const id = this.mint(person);
-    this.put(this.current, person, { id, lastAt: now });
+    this.current.set(person, { id, lastAt: now });
     return { conversationId: id, thread: id, fresh: true };
   }
 
@@ -70,10 +71,10 @@ export class ConversationIds {
   renew(person: string, clientThread: string | undefined, now: number): ConversationRef {
     const id = this.mint(person);
     if (clientThread !== undefined && clientThread !== '') {
-      this.put(this.threads, `${person} ${clientThread}`, { id, lastAt: now });
+      this.threads.set(`${person} ${clientThread}`, { id, lastAt: now });
       return { conversationId: id, thread: clientThread, fresh: true };
     }
-    this.put(this.current, person, { id, lastAt: now });
+    this.current.set(person, { id, lastAt: now });
     return { conversationId: id, thread: id, fresh: true };
   }
 
@@ -88,7 +89,7 @@ export class ConversationIds {
     if (!USABLE_THREAD.test(thread)) return false;
     const owner = this.owners.get(thread) ?? this.durable?.get(thread);
     if (owner !== undefined) {
-      this.put(this.owners, thread, owner);
+      this.owners.set(thread, owner);
       return owner === person;
     }
     this.own(thread, person);
@@ -96,12 +97,7 @@ export class ConversationIds {
   }
 
   private own(thread: string, person: string): void {
-    this.put(this.owners, thread, person);
+    this.owners.set(thread, person);
     this.durable?.set(thread, person);
-  }
-
-  /** Bounded maps: the entry set longest ago goes first (bounded.ts RecentMap). */
-  private put<V>(map: RecentMap<V>, key: string, value: V): void {
-    map.set(key, value);
   }
 }

@@ -1,6 +1,6 @@
 // Bounded memories that forget their oldest entries in O(1) (the router's duplicate and
-// late-reply memory, the reply addresses, the Coordinator's assignments, the Presenter's
-// conversation ids).
+// late-reply memory, the reply addresses, the rate limiter's buckets, the Coordinator's
+// assignments, the Presenter's conversation ids).
 //
 // Why not a Map or Set that evicts `keys().next()`: V8 leaves a deleted entry as a hole in its
 // ordered hash table until the next rehash, and iteration starts at the front, so once such a

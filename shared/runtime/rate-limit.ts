@@ -26,13 +26,11 @@ interface Bucket {
 export class RateLimiter {
   /** Least recently used first out (bounded.ts: no walk over a full Map's holes per new key). */
   private readonly buckets: RecentMap<Bucket>;
-  private readonly maxKeys: number;
   private readonly now: () => number;
 
   constructor(readonly opts: RateLimitOptions) {
     if (!(opts.perSecond > 0) || !(opts.burst >= 1)) throw new Error('rate limit: perSecond must be > 0 and burst ≥ 1');
-    this.maxKeys = opts.maxKeys ?? 10000;
-    this.buckets = new RecentMap(this.maxKeys);
+    this.buckets = new RecentMap(opts.maxKeys ?? 10000);
     this.now = opts.now ?? (() => performance.now());
   }
 
