@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import { childEnv } from './child-env.js';
 import { isChildMessage } from './ipc.js';
 import type { AgentSpec } from './spec.js';
 
@@ -84,7 +85,7 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     fs.mkdirSync(this.opts.logsDir, { recursive: true });
     const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o600 });
     // The fourth descriptor is the IPC channel the child tells readiness and idleness on (ipc.ts).
-    const proc = spawn(this.spec.command, this.spec.args, { env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const proc = spawn(this.spec.command, this.spec.args, { env: childEnv(this.spec, this.opts.env), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     proc.on('message', (m) => this.onMessage(m));
     this.proc = proc;
     this.status = 'starting';

@@ -5,6 +5,7 @@ export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from '.
 export { type CacheUse, codeCacheFile, runCached } from './code-cache.cjs';
 export { asciiOnly, patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild } from './child.js';
+export { childEnv } from './child-env.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';

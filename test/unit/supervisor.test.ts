@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/index.js';
 import {
-  Backoff, planScale, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
+  Backoff, childEnv, planScale, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
   startControl,
 } from '../../shared/supervisor/index.js';
 import type { Role } from '../../shared/skills/index.js';
@@ -75,6 +75,21 @@ describe('Supervisor [children]', function () {
     const log = () => fs.readFileSync(path.join(home, 'logs', 'specialist-math.log'), 'utf8');
     await until(() => log().includes('"msg":"stopping"'), 'the "stopping" line in logs/specialist-math.log', 5000);
     expect(log()).to.contain('"msg":"registered"').and.contain('"msg":"stopping"');
+  });
+
+  it('starts agents without NODE_EXTRA_CA_CERTS (≈ 65 ms of CPU each), but a specialist with a model keeps it', async () => {
+    const { sup, home } = harness({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', PARLEY_LLM_URL: undefined });
+    sup.add(coreSpec(ctx, 'registry'));
+    sup.add(specialistSpec(ctx, { name: 'math', experts: ['arithmetic'] }));
+    await sup.whenReady(['registry', 'specialist-math'], 5000);
+    const started = (name: string) => JSON.parse(fs.readFileSync(path.join(home, 'logs', `${name}.log`), 'utf8').split('\n')[0] as string) as { extra_ca: string | null };
+    expect(started('registry').extra_ca, 'a core agent').to.equal(null);
+    expect(started('specialist-math').extra_ca, 'a specialist without a model').to.equal(null);
+    const env = { NODE_EXTRA_CA_CERTS: '/ca.pem', PARLEY_LLM_URL: 'https://models.example/v1', PARLEY_OTLP_URL: 'https://otel.example/v1/traces' };
+    expect(childEnv({ kind: 'specialist' }, env).NODE_EXTRA_CA_CERTS, 'a specialist with a model').to.equal('/ca.pem');
+    expect(childEnv({ kind: 'console' }, env).NODE_EXTRA_CA_CERTS, 'the console exporting traces').to.equal('/ca.pem');
+    expect(childEnv({ kind: 'console' }, { NODE_EXTRA_CA_CERTS: '/ca.pem' })).to.not.have.property('NODE_EXTRA_CA_CERTS');
+    for (const kind of ['core', 'calendar', 'rooms'] as const) expect(childEnv({ kind }, env), kind).to.deep.equal({ PARLEY_LLM_URL: env.PARLEY_LLM_URL, PARLEY_OTLP_URL: env.PARLEY_OTLP_URL });
   });
 
   it('restarts a killed agent with growing back-off and says so in one line', async () => {

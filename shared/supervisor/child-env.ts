@@ -1,0 +1,24 @@
+// The environment a supervised child starts with: the supervisor's, less what only costs it.
+import type { AgentSpec } from './spec.js';
+
+/**
+ * NODE_EXTRA_CA_CERTS makes Node read and decode every certificate of that file, and build its
+ * own root store, before the child's first line runs (node::crypto::UseExtraCaCerts, at process
+ * start): with the system bundle (/etc/ssl/certs/ca-certificates.crt) that is ≈ 65 ms of CPU per
+ * process on the 2-core box, a fifth of a core agent's start (issue 15, `npm start` ≤ 1.5 s).
+ * Only a process that may open a TLS connection needs the extra authorities, and an agent's XMPP
+ * stream never does (loopback, shared/transport/client.ts). Kept for a specialist when a model is
+ * configured (PARLEY_LLM_URL: its answer may redirect to https) and for the console when it
+ * exports traces (PARLEY_OTLP_URL). Fewer trusted authorities never weaken a connection.
+ */
+export function childEnv(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.NODE_EXTRA_CA_CERTS === undefined || mayOpenTls(spec, env)) return env;
+  const { NODE_EXTRA_CA_CERTS: _dropped, ...rest } = env;
+  return rest;
+}
+
+function mayOpenTls(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): boolean {
+  if (spec.kind === 'specialist') return Boolean(env.PARLEY_LLM_URL);
+  if (spec.kind === 'console') return Boolean(env.PARLEY_OTLP_URL);
+  return false;
+}
