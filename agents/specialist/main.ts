@@ -97,7 +97,10 @@ void (async () => {
   });
   if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
   host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
-  await host.apply(catalogue);
+  // The skills' sandboxes start (a worker per skill imports its handler and answers its examples:
+  // most of a specialist's start, issue 15) while the agent connects below; it registers with the
+  // DF only once they are served.
+  const loaded = host.apply(catalogue);
 
   // Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
   const slots = new Slots(concurrency + queue);
@@ -109,9 +112,9 @@ void (async () => {
     tellSupervisor({ type: 'idle', idle_ms: ms });
   }) : undefined;
   // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
-  // skills answered their own examples in their workers during host.apply).
+  // skills answer their own examples in their workers: host.apply above).
   warmUp(agent);
-  const skills = hostRunner(host);
+  const skills = hostRunner(host, loaded);
   agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
   // Agora §3 negotiated flow: CFP → PROPOSE (terms per skill) → ACCEPT-PROPOSAL → the same skills runner.
   agent.router.on('AGORA_REQUEST', cfpExchange({ skills, slots, offers, computeMs: opts.computeTimeoutMs, terms, onActivity: () => idle?.touch() }));
@@ -121,7 +124,7 @@ void (async () => {
   // Before going online: offers and accepted work of a killed predecessor come back (a skill that
   // was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
   if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
-  await agent.start();
+  await Promise.all([agent.start(), loaded]);
   announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
   const profile = () => buildProfile({

@@ -29,10 +29,19 @@ export function describeScope(skills: readonly SkillDef[]): string {
   return answering.map((s) => `${s.name} (e.g. ${JSON.stringify(s.manifest.examples?.[0] ?? s.manifest.description)})`).join(', ');
 }
 
-export function hostRunner(host: SkillHost): SkillRunner {
+/**
+ * The host's skills as the exchanges use them. Calls made before `loaded` settles (the first
+ * host.apply: sandboxes started, handlers imported, examples answered) wait for it: the agent
+ * connects meanwhile, and work restored from a crash or a question that arrives early is then
+ * served by the skills, not refused as unknown.
+ */
+export function hostRunner(host: SkillHost, loaded: Promise<unknown> = Promise.resolve()): SkillRunner {
+  let ready = false;
+  const settled = loaded.then(() => { ready = true; }, () => { ready = true; });
+  const after = <T>(call: () => Promise<T>): Promise<T> => (ready ? call() : settled.then(call));
   return {
     scope: () => describeScope(host.skills()),
-    recognise: (q, job) => host.recognise(q, job),
-    run: (skill, args, session, signal, key) => host.run(skill, args, session, signal, key),
+    recognise: (q, job) => after(() => host.recognise(q, job)),
+    run: (skill, args, session, signal, key) => after(() => host.run(skill, args, session, signal, key)),
   };
 }
