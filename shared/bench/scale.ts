@@ -57,12 +57,14 @@ export async function measureScale(instance: TempInstance, n: number): Promise<S
   for (const f of fs.existsSync(data) ? fs.readdirSync(data).filter((x) => x.startsWith('registry.sqlite')) : []) fs.rmSync(path.join(data, f), { force: true });
   const t0 = performance.now();
   try {
-    for (const s of specs) sup.add(s);
+    // Each agent's own ready time (from its spawn): which one the start waits for.
+    const readyAt = new Map<string, number>();
+    for (const s of specs) sup.add(s).once('ready', (ms: number) => readyAt.set(s.name, ms));
     await sup.whenReady(specs.map((s) => s.name), 300_000);
     const readyMs = performance.now() - t0;
     // Per agent: its process and its skill workers, CPU (µs) and RSS (kB) each.
     const each = sup.list().map((c) => [c.name, withDescendants([c.pid ?? 0].filter((p) => p > 0)).map((p) => ({ cpu: procCpuUs(p), rss: rssKb(p) }))] as const);
-    process.stderr.write(`\n  [CPU until ready, with its skill workers] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (p.cpu / 1000).toFixed(0)).join('+')} ms`).join(', ')}\n  `);
+    process.stderr.write(`\n  [CPU until ready, with its skill workers; its own ready time] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (p.cpu / 1000).toFixed(0)).join('+')} ms @${readyAt.get(name) ?? '?'}`).join(', ')}\n  `);
     const all = each.flatMap(([, ps]) => ps);
     const rss = all.reduce((sum, p) => sum + p.rss, 0);
     return { agents: n, processes: all.length, readyMs, cpuMs: all.reduce((sum, p) => sum + p.cpu, 0) / 1000, rssMiB: rss / 1024, kbPerAgent: rss / n };
