@@ -41,6 +41,13 @@ export interface RunCachedOptions {
   saveAfterMs?: number;
 }
 
+/** Node's built-in modules a bundle requires (esbuild writes them as require("node:fs") or require("fs")). */
+export function builtinsRequiredBy(source: string): string[] {
+  const names = new Set<string>();
+  for (const m of source.matchAll(/\brequire\("((?:node:)?[a-z_/]+)"\)/g)) if (Module.isBuiltin(m[1] as string)) names.add(m[1] as string);
+  return [...names];
+}
+
 /** The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise. */
 function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
   let raw: Buffer;
@@ -69,10 +76,14 @@ function writeCache(file: string, digest: Buffer, data: Buffer): void {
  * require beside it, __filename, __dirname), with its code cache when there is a matching one.
  */
 export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
-  for (const flag of RUNTIME_V8_FLAGS) v8.setFlagsFromString(flag);
   const bytes = fs.readFileSync(file);
   const digest = sha256(bytes);
   const source = bytes.toString('utf8');
+  // Node's own modules come from a code cache inside its binary, and V8 turns that cache down too
+  // once a flag changed: loaded after the flags below, the builtins a core agent requires took
+  // 29 ms of CPU instead of 16 (16 modules, measured here). So they are loaded first.
+  for (const name of builtinsRequiredBy(source)) require(name);
+  for (const flag of RUNTIME_V8_FLAGS) v8.setFlagsFromString(flag);
   const cacheFile = codeCacheFile(file);
   const cached = readCache(cacheFile, digest);
   // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()

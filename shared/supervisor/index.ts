@@ -2,7 +2,7 @@
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
 export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
-export { type CacheUse, codeCacheFile, runCached } from './code-cache.cjs';
+export { builtinsRequiredBy, type CacheUse, codeCacheFile, runCached } from './code-cache.cjs';
 export { asciiOnly, patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild } from './child.js';
 export { childEnv } from './child-env.js';

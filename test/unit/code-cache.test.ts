@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { codeCacheFile, runArgs } from '../../shared/supervisor/index.js';
+import { builtinsRequiredBy, codeCacheFile, runArgs } from '../../shared/supervisor/index.js';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = `
@@ -54,6 +54,13 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
     fs.writeFileSync(bundle, `require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');\n${SCRIPT}`);
     expect(runFresh()).to.deep.equal({ use: 'none', sq: 49 });
     expect(runFresh()).to.deep.equal({ use: 'used', sq: 49 });
+  });
+
+  it("loads the Node modules the bundle requires before V8's flags change (their code cache in Node's binary stays usable)", () => {
+    expect(builtinsRequiredBy('require("node:fs");require("tls");require("better-sqlite3");require("node:nope");require("node:fs")')).to.deep.equal(['node:fs', 'tls']);
+    // tls is required only inside a function that never runs: loaded anyway, before the script's first line.
+    fs.writeFileSync(bundle, `globalThis.__codeCacheTest = { sq: process.moduleLoadList.includes('NativeModule tls') ? 49 : 0 };\nfunction later() { return require("node:tls"); }\n`);
+    expect(runFresh().sq, 'tls loaded before the bundle ran').to.equal(49);
   });
 
   it('a rebuilt bundle of the same length never gets the old cache (V8 checks only the length)', () => {
