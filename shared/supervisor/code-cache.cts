@@ -82,7 +82,8 @@ export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
   // Node's own modules come from a code cache inside its binary, and V8 turns that cache down too
   // once a flag changed: loaded after the flags below, the builtins a core agent requires took
   // 29 ms of CPU instead of 16 (16 modules, measured here). So they are loaded first.
-  for (const name of builtinsRequiredBy(source)) require(name);
+  const load = createRequire(file);
+  for (const name of builtinsRequiredBy(source)) load(name);
   for (const flag of RUNTIME_V8_FLAGS) v8.setFlagsFromString(flag);
   const cacheFile = codeCacheFile(file);
   const cached = readCache(cacheFile, digest);
