@@ -106,7 +106,10 @@ async function main(): Promise<void> {
   });
   // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.
   const withConsole = consoleEnabled();
-  const specs = [...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...specialists.map(specOf), ...calendars, ...(withConsole ? [consoleSpec(ctx)] : [])];
+  // Specialists first: each then starts its skills' sandboxes (a worker per skill: its handler's
+  // import and examples, the longest part of any start), and every spawn before theirs delayed
+  // them; the core agents finish well before (bench --scale, docs/bench.md).
+  const specs = [...specialists.map(specOf), ...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...calendars, ...(withConsole ? [consoleSpec(ctx)] : [])];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {

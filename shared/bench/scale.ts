@@ -42,9 +42,10 @@ export async function measureScale(instance: TempInstance, n: number): Promise<S
   if (!Number.isInteger(n) || n < 7) throw new Error(`--scale sizes are integers ≥ 7 (the agents npm start runs), got ${n}`);
   const ctx = agentsContext();
   const nodeArgs = (envString('PARLEY_BENCH_AGENT_NODE_ARGS') ?? '').split(' ').filter(Boolean); // --cpu-prof
+  // In npm start's order (scripts/supervisor.ts): the specialists first.
   const specs = [
-    ...CORE_ROLES.map((r) => coreSpec(ctx, r)),
     ...parseSpecialists(DEFAULT_SPECIALISTS).map((d) => specialistSpec(ctx, d)),
+    ...CORE_ROLES.map((r) => coreSpec(ctx, r)),
     ...(n > 7 ? [specialistSpec(ctx, { name: 'scale', experts: ['arithmetic'], role: 'math', count: n - 7 })] : []),
   ].map((s) => ({ ...s, args: [...nodeArgs, ...s.args] }));
   const sup = new Supervisor({
