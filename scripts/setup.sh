@@ -72,6 +72,13 @@ gen=dist/shared/skills/skill-manifest.gen.cjs
 if [ ! -f "$gen" ] || [ dist/.built -nt "$gen" ]; then
   node -e "import('./dist/shared/skills/index.js').then((m) => m.precompileOwnValidators())" >&2
 fi
+# The arithmetic skill's mathjs with V8's code cache (skills/arithmetic/mathjs-load.ts), made under
+# its workers' V8 flags (--max-old-space-size = the skill's memory limit) so that V8 accepts it.
+cache=dist/skills/arithmetic/mathjs.v8cache
+if [ ! -f "$cache" ] || [ dist/.built -nt "$cache" ]; then
+  mb=$(node -p "require('./skills/arithmetic/skill.json').limits?.memoryMb ?? 128")
+  node --max-old-space-size="$mb" dist/skills/arithmetic/make-cache.js >&2 || say "no code cache for mathjs: its workers compile it"
+fi
 # Single-file agents (npm run bundle; shared/supervisor/bundles.ts): rebuilt after a build when
 # esbuild is installed (a devDependency). The supervisor uses a bundle only while it matches
 # dist/, so a failed or skipped bundling only costs start-up time: the agents start from dist/.

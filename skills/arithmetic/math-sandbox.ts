@@ -2,13 +2,14 @@
 // expression change the instance or evaluate more code are replaced by throwing stubs, and every
 // expression is parsed first and checked against an allowlist of node types and functions, so
 // a question can never define functions, assign variables, build huge matrices or read objects.
-import { createRequire } from 'node:module';
-import type { MathJsInstance, MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { loadMathjs } from './mathjs-load.js';
 
 // mathjs's own single-file build (the same 15.x release, exported as ./lib/browser/math.js): its
 // default instance equals create(all). The ESM entry is 1,262 modules, and loading them cost
-// 3–5 s of every arithmetic specialist's start (docs/runtime.md "Start-up"); this file ~0.25 s.
-const math = createRequire(import.meta.url)('mathjs/lib/browser/math.js') as MathJsInstance;
+// 3–5 s of every arithmetic specialist's start (docs/runtime.md "Start-up"); this file ~0.25 s,
+// less with the code cache the set-up makes (mathjs-load.ts).
+const math = loadMathjs();
 // Captured before the overrides below: the only way in for text is through `inspect`.
 const parseExpression = math.parse;
 const disabled = (name: string) => () => {
