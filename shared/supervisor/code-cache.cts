@@ -75,7 +75,8 @@ function writeCache(file: string, digest: Buffer, data: Buffer): void {
  * Compiles and runs the CommonJS script `file` as Node runs a main module (module, exports,
  * require beside it, __filename, __dirname), with its code cache when there is a matching one.
  */
-export function runCached(file: string, opts: RunCachedOptions = {}): CacheUse {
+export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse {
+  const file = path.resolve(bundle); // createRequire wants an absolute path (node dist/shared/supervisor/bundle-run.cjs dist/bundle/kb.cjs)
   const bytes = fs.readFileSync(file);
   const digest = sha256(bytes);
   const source = bytes.toString('utf8');

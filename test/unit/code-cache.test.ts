@@ -40,6 +40,9 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
     const out = execFileSync(process.execPath, [...runArgs(bundle), '--print', 'math'], { encoding: 'utf8' });
     expect(JSON.parse(out)).to.deep.equal({ argv: [bundle, '--print', 'math'], file: bundle, dir, sq: 49, fs: 'function', exportsIsThis: true });
     expect(fs.statSync(codeCacheFile(bundle)).mode & 0o077).to.equal(0); // written at exit
+    // By a relative path too (node dist/shared/supervisor/bundle-run.cjs dist/bundle/kb.cjs).
+    const relative = execFileSync(process.execPath, [(runArgs(bundle)[0] as string), 'role.cjs', '--print'], { encoding: 'utf8', cwd: dir });
+    expect(JSON.parse(relative)).to.include({ sq: 49, file: bundle });
   });
 
   it('a run without a cache writes one; the next uses it and writes none', () => {
