@@ -1,4 +1,5 @@
 // The environment a supervised child starts with: the supervisor's, less what only costs it.
+import { envRaw } from '../config/index.js';
 import type { AgentSpec } from './spec.js';
 
 /**
@@ -18,7 +19,7 @@ export function childEnv(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv):
 }
 
 function mayOpenTls(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): boolean {
-  if (spec.kind === 'specialist') return Boolean(env.PARLEY_LLM_URL);
-  if (spec.kind === 'console') return Boolean(env.PARLEY_OTLP_URL);
+  if (spec.kind === 'specialist') return envRaw('PARLEY_LLM_URL', env) !== undefined;
+  if (spec.kind === 'console') return envRaw('PARLEY_OTLP_URL', env) !== undefined;
   return false;
 }
