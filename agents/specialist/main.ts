@@ -4,6 +4,7 @@
 // (docs/runtime.md §5), its profile following its skills. Wiring only: behaviour lives in the
 // machines and in shared/skills.
 import { Command, InvalidArgumentError } from 'commander';
+import type { Logger } from 'pino';
 import { loadTunables, envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/index.js';
 import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
@@ -83,24 +84,30 @@ void (async () => {
   // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-  // Durable (issue 12): accepted work and open offers are snapshotted after every transition in
-  // $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
-  const { agent, logger, store, onShutdown } = createAgent({ account, config, enrolAs: 'specialist', durable: true });
-  for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
+  // The skills' sandboxes start first (a worker per skill imports its handler and answers its
+  // examples: the longest part of a specialist's start, issue 15), while the agent is made and
+  // connects below; it registers with the DF only once they are served. A skill reaches the
+  // Coordinator (ctx.a2a) and the log only through the agent, made before any question arrives.
+  const late: { link?: ReturnType<typeof coordinatorLink>; log?: Logger } = {};
   const host = new SkillHost({
     select: selector(role, wanted),
     maxWorkers: concurrency + 2,
-    a2a: coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS')),
-    onLog: (skill, line) => logger.info({ skill, line: line.slice(0, 500) }, 'skill output'),
+    a2a: (kind, input, session) => (late.link ? late.link(kind, input, session) : Promise.reject(new Error('the specialist is not connected yet'))),
+    onLog: (skill, line) => late.log?.info({ skill, line: line.slice(0, 500) }, 'skill output'),
     // Optional (docs/llm.md): without PARLEY_LLM_URL no skill that requires a model is served.
     ...(llm ? { llm: { settings: llm } } : {}),
   });
+  const loaded = host.apply(catalogue);
+  await null; // lets host.apply spawn each skill's first worker now, not after the work below
+
+  // Durable (issue 12): accepted work and open offers are snapshotted after every transition in
+  // $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
+  const { agent, logger, store, onShutdown } = createAgent({ account, config, enrolAs: 'specialist', durable: true });
+  late.link = coordinatorLink(agent, envNumber('PARLEY_A2A_TIMEOUT_MS'));
+  late.log = logger;
+  for (const p of roleProblems) logger.warn({ problem: p }, 'roles file ignored');
   if (llm) logger.info({ llm: describeLlm(llm) }, 'model configured');
   host.on('problem', (p) => logger.warn({ skill: p.name ?? null, dir: p.dir, detail: p.detail }, 'skill skipped'));
-  // The skills' sandboxes start (a worker per skill imports its handler and answers its examples:
-  // most of a specialist's start, issue 15) while the agent connects below; it registers with the
-  // DF only once they are served.
-  const loaded = host.apply(catalogue);
 
   // Admitted jobs: `concurrency` run, up to `queue` more wait in the skill pool's queue (pool.ts).
   const slots = new Slots(concurrency + queue);
