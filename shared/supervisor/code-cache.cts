@@ -80,12 +80,17 @@ export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse
   const bytes = fs.readFileSync(file);
   const digest = sha256(bytes);
   const source = bytes.toString('utf8');
-  // Node's own modules come from a code cache inside its binary, and V8 turns that cache down too
-  // once a flag changed: loaded after the flags below, the builtins a core agent requires took
-  // 29 ms of CPU instead of 16 (16 modules, measured here). So they are loaded first.
-  const load = createRequire(file);
-  for (const name of builtinsRequiredBy(source)) load(name);
-  for (const flag of RUNTIME_V8_FLAGS) v8.setFlagsFromString(flag);
+  // Only a bundle that sets a flag itself gets it here (the specialist's and the console's carry
+  // the skills' recognition.ts): Node's own modules come from a code cache inside its binary, and
+  // V8 turns that cache down too once a flag changed, so every builtin a core agent loaded after
+  // it compiled from source (16 builtins: 29 ms of CPU instead of 16, measured here). And those
+  // loaded before the flag keep their cache: the bundle's builtins are loaded first.
+  const flags = RUNTIME_V8_FLAGS.filter((flag) => source.includes(flag));
+  if (flags.length > 0) {
+    const load = createRequire(file);
+    for (const name of builtinsRequiredBy(source)) load(name);
+  }
+  for (const flag of flags) v8.setFlagsFromString(flag);
   const cacheFile = codeCacheFile(file);
   const cached = readCache(cacheFile, digest);
   // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()

@@ -62,8 +62,17 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
   it("loads the Node modules the bundle requires before V8's flags change (their code cache in Node's binary stays usable)", () => {
     expect(builtinsRequiredBy('require("node:fs");require("tls");require("better-sqlite3");require("node:nope");require("node:fs")')).to.deep.equal(['node:fs', 'tls']);
     // tls is required only inside a function that never runs: loaded anyway, before the script's first line.
-    fs.writeFileSync(bundle, `globalThis.__codeCacheTest = { sq: process.moduleLoadList.includes('NativeModule tls') ? 49 : 0 };\nfunction later() { return require("node:tls"); }\n`);
+    fs.writeFileSync(bundle, `globalThis.__codeCacheTest = { sq: process.moduleLoadList.includes('NativeModule tls') ? 49 : 0 };\nfunction later() { return require("node:tls"); }\n// sets --enable-experimental-regexp-engine\n`);
     expect(runFresh().sq, 'tls loaded before the bundle ran').to.equal(49);
+  });
+
+  it("sets V8's runtime flag only for a bundle that sets it itself (a core agent keeps Node's builtins' code cache)", () => {
+    // With the flag, the linear-time engine's `l` flag parses; without it, it is a SyntaxError.
+    const probe = `let linear = true; try { new RegExp('a', 'l'); } catch { linear = false; }\n`;
+    fs.writeFileSync(bundle, `${probe}globalThis.__codeCacheTest = { sq: linear ? 1 : 0 };\n`);
+    expect(runFresh().sq, 'a bundle that never sets it').to.equal(0);
+    fs.writeFileSync(bundle, `${probe}globalThis.__codeCacheTest = { sq: linear ? 1 : 0 };\nconst later = () => require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');\n`);
+    expect(runFresh().sq, 'a bundle that sets it while running: set before its first line').to.equal(1);
   });
 
   it('a rebuilt bundle of the same length never gets the old cache (V8 checks only the length)', () => {
