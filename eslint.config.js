@@ -23,7 +23,9 @@ export const PUBLIC_ENTRIES = {
   // The child side of supervision: what every agent process imports to talk to its supervisor
   // (readiness, idleness, and the control endpoint's client, controlRequest, which the Coordinator
   // uses to scale). index.ts is the supervisor itself (specs, calendars, skills): no agent loads it.
-  'shared/supervisor': { 'ipc.ts': [] },
+  // code-cache.cts: the digest-checked V8 code cache file, a leaf (node: only) that a skill's
+  // sandboxed worker uses too (skills/arithmetic/mathjs-load.ts) without loading the supervisor.
+  'shared/supervisor': { 'ipc.ts': [], 'code-cache.cts': [] },
   // The operator's side of ejabberd: starting, stopping, clustering, configuring and exposing the
   // server, and throw-away instances for tests and benches (the supervisor and the CLIs). index.ts
   // is what every agent needs at start: accounts, credentials, endpoints, ports, the HTTP API.

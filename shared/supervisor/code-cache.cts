@@ -31,7 +31,7 @@ export const codeCacheFile = (bundle: string): string => `${bundle}.v8cache`;
 const RUNTIME_V8_FLAGS = ['--enable-experimental-regexp-engine'];
 
 const DIGEST_BYTES = 32; // SHA-256
-const sha256 = (b: Buffer): Buffer => createHash('sha256').update(b).digest();
+export const sha256 = (b: Buffer | string): Buffer => createHash('sha256').update(b).digest();
 
 /** What a run found: no cache, one V8 accepted, or one it (or the digest check) turned down. */
 export type CacheUse = 'none' | 'used' | 'rejected';
@@ -48,8 +48,11 @@ export function builtinsRequiredBy(source: string): string[] {
   return [...names];
 }
 
-/** The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise. */
-function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
+/**
+ * The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise.
+ * (Also the format of the arithmetic skill's mathjs cache, skills/arithmetic/mathjs-load.ts.)
+ */
+export function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
   let raw: Buffer;
   try {
     raw = fs.readFileSync(file);
@@ -61,13 +64,16 @@ function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolea
   return { data, found: true };
 }
 
-function writeCache(file: string, digest: Buffer, data: Buffer): void {
+/** Writes `data` made from `digest`'s source, both digests first; false when it cannot be written. */
+export function writeCache(file: string, digest: Buffer, data: Buffer, mode = 0o600): boolean {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, Buffer.concat([digest, sha256(data), data]), { mode: 0o600 });
+    fs.writeFileSync(tmp, Buffer.concat([digest, sha256(data), data]), { mode });
     fs.renameSync(tmp, file); // atomic: two processes of one role (two specialists) never mix theirs
+    return true;
   } catch {
     fs.rmSync(tmp, { force: true }); // a read-only checkout: no cache, nothing else changes
+    return false;
   }
 }
 

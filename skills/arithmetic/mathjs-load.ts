@@ -4,18 +4,18 @@
 // the file here, 17 and 15 with the cache. The worker cannot write (Node's permission model) and
 // a cache made inside the sandbox would let the skill hand bytecode to the next worker, so the
 // set-up makes it instead (make-cache.ts, scripts/setup.sh), from this repository's own code.
-// Like the agents' caches (shared/supervisor/code-cache.cts) it starts with the SHA-256 of the
-// source it was made from and of its own data: V8 checks only the source's length, and damaged
-// data handed to V8 can crash the process. Any mismatch means no cache: the file compiles as
-// it would without one. V8 itself turns a cache down under other V8 flags (the worker's
-// --max-old-space-size is the skill's memory limit: make-cache.ts runs with the same).
-import { createHash } from 'node:crypto';
+// The file has the agents' caches' format (shared/supervisor/code-cache.cts: the SHA-256 of the
+// source it was made from and of its own data, checked before V8 sees it: V8 checks only the
+// source's length, and damaged data can crash the process); any mismatch means no cache: the file
+// compiles as it would without one. V8 itself turns a cache down under other V8 flags (the
+// worker's --max-old-space-size is the skill's memory limit: make-cache.ts runs with the same).
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type { MathJsInstance } from 'mathjs';
+import { readCache, sha256, writeCache } from '../../shared/supervisor/code-cache.cjs';
 
 const require = createRequire(import.meta.url);
 /** mathjs's single-file build (the same 15.x release as its ESM entry). */
@@ -23,31 +23,16 @@ export const MATHJS_FILE = require.resolve('mathjs/lib/browser/math.js');
 /** The code cache beside this module (dist/skills/arithmetic/), readable inside the sandbox. */
 export const MATHJS_CACHE = fileURLToPath(new URL('./mathjs.v8cache', import.meta.url));
 
-const DIGEST = 32;
-const sha256 = (b: Buffer | string): Buffer => createHash('sha256').update(b).digest();
-
 /** What the last load found (none, used, rejected) and its script, for make-cache.ts. */
 export const loaded: { use: 'none' | 'used' | 'rejected'; script?: vm.Script; source?: string } = { use: 'none' };
-
-function cacheFor(source: string, file: string): Buffer | undefined {
-  let raw: Buffer;
-  try {
-    raw = fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const data = raw.subarray(2 * DIGEST);
-  const whole = data.length > 0 && raw.subarray(0, DIGEST).equals(sha256(source)) && raw.subarray(DIGEST, 2 * DIGEST).equals(sha256(data));
-  if (!whole) loaded.use = 'rejected';
-  return whole ? data : undefined;
-}
 
 /** Runs mathjs's build as Node's require would, with the code cache when it matches. */
 export function loadMathjs(cacheFile = MATHJS_CACHE): MathJsInstance {
   const source = fs.readFileSync(MATHJS_FILE, 'utf8');
-  const cachedData = cacheFor(source, cacheFile);
+  const cached = readCache(cacheFile, sha256(source));
+  const cachedData = cached.data;
   const script = new vm.Script(Module.wrap(source), { filename: MATHJS_FILE, ...(cachedData ? { cachedData } : {}) });
-  if (cachedData) loaded.use = script.cachedDataRejected ? 'rejected' : 'used';
+  loaded.use = cachedData ? (script.cachedDataRejected ? 'rejected' : 'used') : cached.found ? 'rejected' : 'none';
   Object.assign(loaded, { script, source });
   const mod = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeRequire, m: unknown, f: string, d: string) => void;
@@ -59,8 +44,7 @@ export function loadMathjs(cacheFile = MATHJS_CACHE): MathJsInstance {
 export function writeMathjsCache(file = MATHJS_CACHE): number {
   if (!loaded.script || loaded.source === undefined) throw new Error('mathjs was not loaded through loadMathjs');
   const data = loaded.script.createCachedData();
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, Buffer.concat([sha256(loaded.source), sha256(data), data]), { mode: 0o644 });
-  fs.renameSync(tmp, file);
+  // 0644: the sandbox's user must read it; like the code beside it in dist/, only the set-up writes it.
+  if (!writeCache(file, sha256(loaded.source), data, 0o644)) throw new Error(`cannot write ${file}`);
   return data.length;
 }
