@@ -108,8 +108,9 @@ async function main(): Promise<void> {
   const withConsole = consoleEnabled();
   // Specialists first: each then starts its skills' sandboxes (a worker per skill: its handler's
   // import and examples, the longest part of any start), and every spawn before theirs delayed
-  // them; the core agents finish well before (bench --scale, docs/bench.md).
-  const specs = [...specialists.map(specOf), ...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...calendars, ...(withConsole ? [consoleSpec(ctx)] : [])];
+  // them; the core agents finish well before (bench --scale, docs/bench.md). Then the console: it
+  // runs at nice 10 (it never slows an agent), so it was ready last, after every agent.
+  const specs = [...specialists.map(specOf), ...(withConsole ? [consoleSpec(ctx)] : []), ...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...calendars];
   for (const spec of specs) sup.add(spec);
   const names = specs.map((s) => s.name);
   for (;;) {
