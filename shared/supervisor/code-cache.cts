@@ -48,11 +48,8 @@ export function builtinsRequiredBy(source: string): string[] {
   return [...names];
 }
 
-/**
- * The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise.
- * (Also the format of the arithmetic skill's mathjs cache, skills/arithmetic/mathjs-load.ts.)
- */
-export function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
+/** The cached data in `file` when it was made from `digest`'s source and is whole; undefined otherwise. */
+function readCache(file: string, digest: Buffer): { data?: Buffer; found: boolean } {
   let raw: Buffer;
   try {
     raw = fs.readFileSync(file);
@@ -98,24 +95,47 @@ export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse
   }
   for (const flag of flags) v8.setFlagsFromString(flag);
   const cacheFile = codeCacheFile(file);
-  const cached = readCache(cacheFile, digest);
   // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()
   // (scripts/bundle.ts turns them into require()).
-  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
-  const use: CacheUse = cached.data ? (script.cachedDataRejected ? 'rejected' : 'used') : cached.found ? 'rejected' : 'none';
-  if (use !== 'used') {
+  const compiled = compileCached(file, source, digest, cacheFile);
+  if (compiled.use !== 'used') {
     let saved = false;
     const save = () => {
       if (saved) return;
       saved = true;
-      writeCache(cacheFile, digest, script.createCachedData());
+      writeCache(cacheFile, digest, compiled.script.createCachedData());
     };
     setTimeout(save, opts.saveAfterMs ?? 5000).unref();
     process.once('exit', save);
   }
+  runModule(compiled);
+  return compiled.use;
+}
+
+/** A CommonJS file compiled by compileCached: its script and what became of the cache. */
+export interface CompiledModule {
+  file: string;
+  script: vm.Script;
+  use: CacheUse;
+}
+
+/**
+ * `source` (the text of the absolute path `file`, whose SHA-256 is `digest`) compiled as a
+ * CommonJS module, with the cache in `cacheFile` when it was made from that source and is whole.
+ * (Also the arithmetic skill's mathjs, skills/arithmetic/mathjs-load.ts.)
+ */
+export function compileCached(file: string, source: string, digest: Buffer, cacheFile: string): CompiledModule {
+  const cached = readCache(cacheFile, digest);
+  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
+  const use: CacheUse = cached.data ? (script.cachedDataRejected ? 'rejected' : 'used') : cached.found ? 'rejected' : 'none';
+  return { file, script, use };
+}
+
+/** Runs it as Node runs a CommonJS module (module, exports, require beside it, __filename, __dirname): its exports. */
+export function runModule({ file, script }: CompiledModule): unknown {
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeRequire, m: Module, f: string, d: string) => void;
   const mod = new Module(file);
   mod.filename = file;
   wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
-  return use;
+  return mod.exports;
 }
