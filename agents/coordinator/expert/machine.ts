@@ -27,7 +27,7 @@ import { finishStates } from './finish.js';
 import { lookupStates } from './lookup.js';
 import { negotiatedStates } from './negotiated.js';
 import { relayChildSend } from '../registry-lookup.js';
-import { answersCfp, type Expired, expertSetup, hintOf, inbound, usableCandidates } from './setup.js';
+import { answersCfp, type Ctx, type Expired, expertSetup, hintOf, inbound, usableCandidates } from './setup.js';
 
 export { hintOf, type ScaleInput, type ScaleOutput, usableCandidates } from './setup.js';
 
@@ -35,14 +35,22 @@ export const expertMachine = expertSetup.createMachine({
   id: 'coordinator-expert',
   context: ({ input }) => {
     const { text, user } = input.delegation ? { text: String(input.request.content.task ?? ''), user: undefined } : userMsg(input.request);
-    return {
+    // Every key the flow ever assigns is here from the start (undefined until set), and the
+    // object is a spread copy: xstate copies the context with Object.assign on every assign, and
+    // V8 turns an object that grows past ~16 keys that way into a hash-table ("dictionary") object.
+    // This one has ~34: as a dictionary each assign cost ~5 µs, and every read a hash lookup
+    // (docs/bench.md "stop 35"). test/unit/context-shape.test.ts keeps it a fast object.
+    const context: Ctx = {
       request: input.request, self: input.self, domain: input.domain, t: input.timeouts, resultTimeoutMs: input.timeouts.resultTimeoutMs,
-      question: text, hint: hintOf(text), ...(user ? { user } : {}), ...(input.agora ? { agora: input.agora } : {}),
+      question: text, hint: hintOf(text), user, agora: input.agora,
       candidates: usableCandidates(input.cached ?? [], input.domain), index: 0, attempts: [],
-      ...(input.zone ? { zone: input.zone } : {}), canScale: input.canScale ?? false, scaled: false, ...(input.delegation ? { delegation: input.delegation } : {}),
+      zone: input.zone, canScale: input.canScale ?? false, scaled: false, delegation: input.delegation,
       cfps: [], answered: [], offers: [], winner: -1, notUnderstood: [],
-      ...(input.busyRetry ? { busyRetry: input.busyRetry } : {}), waits: 0, waitedMs: 0, waitMs: 0,
+      busyRetry: input.busyRetry, waits: 0, waitedMs: 0, waitMs: 0,
+      ask: undefined, accept: undefined, result: undefined, store: undefined, kb: undefined, kbAhead: undefined,
+      preferred: undefined, told: undefined, rerun: undefined,
     };
+    return { ...context };
   },
   // Contract-net replies in any state: late offers stay fallbacks, ttl timers expire offers.
   on: {
