@@ -7,6 +7,7 @@
 // file through views: each view's rows carry its scope as a key prefix, like ReplayLedger's.
 import type { Envelope } from '../acl/index.js';
 import type { PersistedExchange } from '../runtime/index.js';
+import { packRecord, unpackRecord } from './exchange-record.js';
 import { createTables, statements } from './exchanges-schema.js';
 import { type Grouped, groupOn } from './group-commit.js';
 import { type Db, openDb } from './sqlite.js';
@@ -95,7 +96,7 @@ export class ExchangeStore {
     const full = this.prefix + key;
     const root = this.root;
     root.deferred.delete(full);
-    const json = JSON.stringify(record);
+    const json = packRecord(record);
     const now = this.now();
     const id = root.rowids.get(full);
     if (id !== undefined && this.stmts.update.run(json, now, id, full).changes === 1) return;
@@ -185,7 +186,7 @@ export class ExchangeStore {
   /** Live exchanges, oldest first. */
   exchanges(): PersistedExchange[] {
     this.root.writeDeferred();
-    return (this.stmts.all.all(...this.scope()) as Array<{ record: string }>).map((r) => JSON.parse(r.record) as PersistedExchange);
+    return (this.stmts.all.all(...this.scope()) as Array<{ record: string }>).map((r) => unpackRecord(r.record));
   }
 
   /** The time of the last write (≈ the moment the previous process died), if any. */

@@ -2,6 +2,7 @@
 // modules inside it import each other directly.
 export { AnsweredRequests, requestKey } from './answered.js';
 export { type DirectoryRecord, type DirectoryStore, MemoryDirectoryStore, SOFT_FLUSH_MS, SqliteDirectoryStore } from './directory.js';
+export { packRecord, unpackRecord } from './exchange-record.js';
 export { ExchangeStore } from './exchanges.js';
 export { GroupCommit, type Grouped, groupOn } from './group-commit.js';
 export {
