@@ -23,12 +23,15 @@ describe('envelope [ids] ids and time', () => {
     expect(newId()).not.to.equal(newId());
   });
 
-  it('makes reply_with ids UUIDv7 (RFC 9562 §5.7): the time first, so they sort in the order they were made', () => {
+  it('makes reply_with and conversation ids UUIDv7 (RFC 9562 §5.7): the time first, so they sort in the order they were made', () => {
     const at = Date.UTC(2026, 10, 27, 10, 0, 0, 123);
     const id = uuidV7(at);
     expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).to.equal(at);
     expect(newId().slice(4, 18) <= newId().slice(4, 18), 'a later id never sorts before').to.equal(true);
+    // conversation ids too (the KB's facts_session index, docs/bench.md "stop 35")
+    expect(newConversationId()).to.match(/^sess-[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newConversationId().slice(5, 19) <= newConversationId().slice(5, 19)).to.equal(true);
     const ids = Array.from({ length: 5000 }, (_, i) => uuidV7(at + Math.floor(i / 100)));
     expect(new Set(ids).size, '74 random bits: no two alike').to.equal(ids.length);
     expect([...ids].sort().map((x) => x.slice(0, 13))).to.deep.equal(ids.map((x) => x.slice(0, 13)));
