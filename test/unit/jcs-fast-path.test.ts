@@ -47,6 +47,13 @@ describe('identity [jcs] the fast path gives canonicalize\'s bytes or leaves the
     expect(objects).to.be.greaterThan(500);
   });
 
+  it('an object of 300 keys (a hash table in V8) keeps the sorted order through JSON.stringify', () => {
+    const r = rng(35);
+    const wide = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${Math.floor(r() * 1e9).toString(36)}${i}`, { z: i, a: [i, { y: 2, b: 3 }] }]));
+    expect(canonical(wide)).to.equal(canonicalize(wide));
+    expect(canonical(JSON.parse(JSON.stringify(wide)))).to.equal(canonicalize(wide));
+  });
+
   it('array-index keys sort as strings, not first as JavaScript lists them', () => {
     const v = JSON.parse('{"b":1,"10":2,"9":3,"a":{"2":0,"10":1}}') as object;
     expect(Object.keys(v)).to.deep.equal(['9', '10', 'b', 'a']);
