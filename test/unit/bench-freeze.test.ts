@@ -2,9 +2,22 @@
 // with SIGSTOP, found by their command line, and thawed as they were. Against a real process.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { freezeIdle, procCpuUs, processTree, procState, signal } from '../../shared/bench/index.js';
 import { until } from '../support/wait.js';
+
+/** The state letter of every thread of `pid` (/proc/PID/task/TID/stat; field 3, after the name). */
+function threadStates(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    });
+  } catch {
+    return []; // gone
+  }
+}
 
 describe('bench [freeze] the watchers taken off the CPU between watched blocks', () => {
   it('finds a process and its child by a marker, freezes them (no CPU) and thaws them where they were', async () => {
@@ -19,6 +32,17 @@ describe('bench [freeze] the watchers taken off the CPU between watched blocks',
       await freezeIdle(parent.pid as number);
       signal(tree.filter((p) => p !== parent.pid), 'SIGSTOP');
       await until(() => tree.every((p) => procState(p) === 'T'), 'all stopped');
+      // The leader shows T before every thread of the group has stopped (each stops at its next
+      // signal check), and a V8 helper thread may still finish a time slice: the baseline is taken
+      // once every thread is stopped and the process's CPU reads the same twice in a row.
+      await until(() => tree.every((p) => threadStates(p).every((st) => st === 'T')), 'every thread stopped');
+      let last: number[] = [];
+      await until(() => {
+        const now = tree.map((p) => procCpuUs(p));
+        const settled = now.every((v, i) => v === last[i]);
+        last = now;
+        return settled;
+      }, 'the stopped processes\' CPU to settle');
       const cpu = tree.map((p) => procCpuUs(p));
       // Meanwhile a control process with the same timer, not frozen, uses CPU: the frozen ones do not.
       const control = spawn(process.execPath, ['-e', 'setInterval(() => { for (let i = 0; i < 1e5; i++); }, 1)'], { stdio: 'ignore' });
