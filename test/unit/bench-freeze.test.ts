@@ -7,13 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { freezeIdle, procCpuUs, processTree, procState, signal } from '../../shared/bench/index.js';
 import { until } from '../support/wait.js';
 
-/** The state letter of every thread of `pid` (/proc/PID/task/TID/stat; field 3, after the name). */
-function threadStates(pid: number): string[] {
+/** The state of every thread of `pid`: procState reads /proc/TID/stat, which Linux serves for any thread. */
+function threadStates(pid: number): Array<string | undefined> {
   try {
-    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    });
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => procState(Number(tid)));
   } catch {
     return []; // gone
   }
