@@ -4,7 +4,9 @@
 // as a deployment's console is between two glances. Stopping and starting them each block (the
 // first design) put the console's start, its warm-up and a page load into every watched block.
 import fs from 'node:fs';
-import { procStat } from './full-flow.js';
+import { procState, withDescendants } from './proc.js';
+
+export { procState, withDescendants };
 
 /** The processes whose command line contains `marker`, and all their descendants. */
 export function processTree(marker: string): number[] {
@@ -15,36 +17,6 @@ export function processTree(marker: string): number[] {
       return false; // gone meanwhile
     }
   });
-}
-
-/** The processes `isRoot` picks (or the pids given), and all their descendants (skill workers). */
-export function withDescendants(isRoot: number[] | ((pid: number) => boolean)): number[] {
-  const parents = new Map<number, number>();
-  const roots: number[] = [];
-  const pick = Array.isArray(isRoot) ? (pid: number) => isRoot.includes(pid) : isRoot;
-  for (const entry of fs.readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const f = procStat(pid);
-    if (!f) continue; // gone meanwhile
-    parents.set(pid, Number(f[1]));
-    if (pick(pid)) roots.push(pid);
-  }
-  const tree = new Set(roots);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (tree.has(pid) || !tree.has(ppid)) continue;
-      tree.add(pid);
-      grew = true;
-    }
-  }
-  return [...tree];
-}
-
-/** A process's scheduler state (R running, S sleeping, T stopped, …), or undefined when it is gone. */
-export function procState(pid: number): string | undefined {
-  return procStat(pid)?.[0];
 }
 
 /**

@@ -3,8 +3,6 @@
 // PRESENTER_REPLY → the chat answer, checked for the right product (a wrong or missing answer is
 // a failure). Every agent is a real process (the supervisor's specs, run by its Supervisor class
 // in this process) on the bench's private ejabberd; the people are plain chat clients (Person).
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { paths } from '../config/index.js';
 import {
   agentsContext, CORE_ROLES, coreSpec, parseSpecialists, type SpecContext, specialistSpec, Supervisor,
@@ -19,33 +17,9 @@ const PEOPLE = envNumber('PARLEY_BENCH_PEOPLE', process.env, 10);
 /** Both default specialists: the DF must rank the arithmetic one first for a product. */
 const SPECIALISTS = envString('PARLEY_BENCH_SPECIALISTS') ?? 'math:arithmetic,time:time';
 
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * A process's /proc/PID/stat fields after the ")" that ends its command name (so [0] is the state,
- * field 3; [1] the parent, field 4; [11] and [12] utime and stime, fields 14 and 15), or undefined
- * when it is gone (Linux only).
- */
-export function procStat(pid: number): string[] | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** user + system CPU of a process, µs (Linux /proc; 0 when it is gone or elsewhere). */
-export function procCpuUs(pid: number): number {
-  const f = procStat(pid);
-  return f ? ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1e6 : 0;
-}
+// The /proc readers moved to proc.ts; these names stay for the bench's other scenarios.
+export { procCpuUs, procStat } from './proc.js';
+import { treeCpuUs } from './proc.js';
 
 /** A product question with varying numbers, and the answer it must get. */
 export function question(seq: number): { text: string; expect: RegExp } {
@@ -104,7 +78,9 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
       if (!q.expect.test(a.answer)) throw new Error(`"${q.text}" got ${JSON.stringify(a.answer.slice(0, 160))}`);
     },
     childCpuUs: () => {
-      const each = sup.list().map((c) => [c.name, c.pid ? procCpuUs(c.pid) : 0] as const);
+      // Each agent with its skill workers (sandboxed processes of their own, started and ended by
+      // the pool as load comes and goes): the CPU a conversation costs the machine.
+      const each = sup.list().map((c) => [c.name, c.pid ? treeCpuUs(c.pid) : 0] as const);
       const browser = watcher?.cpuUs?.() ?? 0;
       if (watcher) process.stderr.write(`\n  [cpu] ${[...each, ['browser', browser] as const].map(([n, us]) => `${n} ${(us / 1e6).toFixed(2)} s`).join(', ')}`);
       // Each agent's share of the phase since the previous call (the concurrent phase): where to look first.
