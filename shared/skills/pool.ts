@@ -10,6 +10,11 @@ import type { ToWorker } from './wire.js';
 
 export type { CallRequest, PoolOptions } from './pool-worker.js';
 
+/** A pool starts its first worker and one spare on demand at once; more only for calls that wait (grow). */
+const SPARE_UPTO = 2;
+/** How long a call waits for a busy worker before the pool starts another (grow). */
+const GROW_AFTER_MS = 50;
+
 type Op =
   | { op: 'recognise'; question: string }
   | { op: 'run'; input: Record<string, unknown>; session_id: string }
@@ -29,7 +34,9 @@ export interface Claim {
 export class SkillPool {
   private readonly workers = new Set<PoolWorker>();
   /** Calls waiting for a worker; recognitions (`urgent`) ahead of runs. */
-  private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void; urgent: boolean }> = [];
+  private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void; urgent: boolean; since: number }> = [];
+  /** Armed while calls wait and the pool has its two workers: grows it if one waits GROW_AFTER_MS. */
+  private growTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
   private closed = false;
   /** Workers that died on their own (crash, exit, out of memory): the warm-up judges by it. */
@@ -41,6 +48,11 @@ export class SkillPool {
 
   get size(): number {
     return this.workers.size;
+  }
+
+  /** Workers still starting (importing their handler). */
+  get starting(): number {
+    return [...this.workers].filter((w) => !w.dead && !w.isReady).length;
   }
 
   /** Starts one worker and waits until the handler loaded (init() ran): a bad handler rejects. */
@@ -80,7 +92,19 @@ export class SkillPool {
    */
   claim(question: string, input: Record<string, unknown>, session_id: string, recogniseMs: number): Promise<Claim> | undefined {
     const w = this.idleWorker();
-    if (!w) return undefined;
+    if (w) return this.serveIn(w, question, input, session_id, recogniseMs);
+    // Every worker is busy. With no run queued the claim waits for the next one, among the
+    // recognitions (urgent): it overtakes nothing, and a burst of questions (one socket read of
+    // ten) costs one dispatch each, not a recognition and then a run. With runs queued it must not
+    // overtake them: undefined, and the caller recognises and runs as before.
+    if (this.closed || this.waiting.some((x) => !x.urgent)) return undefined;
+    return this.acquire(true).then(
+      (worker) => this.serveIn(worker, question, input, session_id, recogniseMs),
+      () => ({ score: 0, cancel: () => undefined }),
+    );
+  }
+
+  private serveIn(w: PoolWorker, question: string, input: Record<string, unknown>, session_id: string, recogniseMs: number): Promise<Claim> {
     // No AbortController per question: dispatch hands back its stop function (measured CPU).
     const handle: { stop?: () => void } = {};
     const cancel = () => handle.stop?.();
@@ -103,6 +127,7 @@ export class SkillPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.growTimer);
     for (const waiter of this.waiting.splice(0)) waiter.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
     for (const w of this.workers) w.terminate();
     this.workers.clear();
@@ -121,7 +146,7 @@ export class SkillPool {
       // Calls still waiting (a burst, or the tasks a restarted specialist restored all at once):
       // the next worker starts now. Before, only a new call started one, so calls that queued
       // together were served by the few workers there were (3 for 35 restored tasks).
-      if (this.waiting.length > 0 && this.workers.size < this.o.maxWorkers && !this.warming() && !this.closed) this.spawn();
+      if (this.waiting.length > 0) this.grow();
     }, (err: Error) => {
       // It could not start (its init failed this time): the waiting calls fail, not hang.
       for (const waiter of this.waiting.splice(0)) waiter.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill cannot start: ${err.message}`));
@@ -140,7 +165,7 @@ export class SkillPool {
       if (++idle > 1) break;
     }
     if (!first) return undefined;
-    if (idle === 1 && this.spareless === 0 && this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
+    if (idle === 1 && this.spareless === 0 && this.workers.size < Math.min(SPARE_UPTO, this.o.maxWorkers) && !this.warming()) this.spawn();
     clearTimeout(first.idleTimer);
     first.busy = true;
     return first;
@@ -171,11 +196,40 @@ export class SkillPool {
     if (this.closed) return Promise.reject(new ParleyError('INTERNAL_ERROR', `the ${this.o.name} skill was unloaded`));
     const idle = this.idleWorker();
     if (idle) return Promise.resolve(idle);
-    if (this.workers.size < this.o.maxWorkers && !this.warming()) this.spawn();
-    return new Promise((resolve, reject) => {
+    const waiter = new Promise<PoolWorker>((resolve, reject) => {
       const at = urgent ? this.waiting.findIndex((x) => !x.urgent) : -1;
-      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { resolve, reject, urgent });
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { resolve, reject, urgent, since: performance.now() });
     });
+    this.grow();
+    return waiter;
+  }
+
+  /**
+   * Another worker for the calls waiting, if the pool may have one: at once while it has fewer than
+   * two (the first and its spare), otherwise once a call has waited GROW_AFTER_MS. A burst of short
+   * calls (a socket read of ten questions, served in a millisecond each) waits less than that for a
+   * busy worker, and each new sandboxed worker costs ≈ 0.4 s of CPU (mathjs's import): growing at
+   * every momentary wait took the math specialist's pool to its maximum in every full-flow run,
+   * ≈ 1.8 ms of CPU per conversation (docs/bench.md, stop 36). A skill whose calls hold their
+   * worker (seconds of work, or waiting for ctx.use) keeps calls waiting, and grows as before.
+   */
+  private grow(): void {
+    if (this.closed || this.waiting.length === 0 || this.workers.size >= this.o.maxWorkers || this.warming()) return;
+    if (this.workers.size < Math.min(SPARE_UPTO, this.o.maxWorkers)) {
+      this.spawn();
+      return;
+    }
+    const waited = performance.now() - Math.min(...this.waiting.map((x) => x.since));
+    if (waited >= GROW_AFTER_MS) {
+      this.spawn();
+      return;
+    }
+    if (this.growTimer) return;
+    this.growTimer = setTimeout(() => {
+      this.growTimer = undefined;
+      this.grow();
+    }, GROW_AFTER_MS - waited);
+    this.growTimer.unref();
   }
 
   private release(w: PoolWorker): void {
@@ -184,7 +238,7 @@ export class SkillPool {
     if (w.dead) {
       // Queued calls get a fresh worker instead of the one that died or was stopped.
       this.workers.delete(w);
-      if (this.waiting.length > 0 && !this.warming()) this.spawn();
+      if (this.waiting.length > 0) this.grow();
       return;
     }
     if (this.handOver(w)) return;
