@@ -12,7 +12,7 @@ export type { CallRequest, PoolOptions } from './pool-worker.js';
 
 /** A pool starts its first worker and one spare on demand at once; more only for calls that wait (grow). */
 const SPARE_UPTO = 2;
-/** How long a call waits for a busy worker before the pool starts another (grow). */
+/** How long a call waits, with no worker finishing a call meanwhile, before the pool starts another (grow). */
 const GROW_AFTER_MS = 50;
 
 type Op =
@@ -37,6 +37,8 @@ export class SkillPool {
   private readonly waiting: Array<{ resolve: (w: PoolWorker) => void; reject: (e: ParleyError) => void; urgent: boolean; since: number }> = [];
   /** Armed while calls wait and the pool has its two workers: grows it if one waits GROW_AFTER_MS. */
   private growTimer: NodeJS.Timeout | undefined;
+  /** When a worker last finished a call (performance.now()): the pool is making progress. */
+  private lastRelease = 0;
   private nextId = 0;
   private closed = false;
   /** Workers that died on their own (crash, exit, out of memory): the warm-up judges by it. */
@@ -206,12 +208,15 @@ export class SkillPool {
 
   /**
    * Another worker for the calls waiting, if the pool may have one: at once while it has fewer than
-   * two (the first and its spare), otherwise once a call has waited GROW_AFTER_MS. A burst of short
-   * calls (a socket read of ten questions, served in a millisecond each) waits less than that for a
-   * busy worker, and each new sandboxed worker costs ≈ 0.4 s of CPU (mathjs's import): growing at
-   * every momentary wait took the math specialist's pool to its maximum in every full-flow run,
-   * ≈ 1.8 ms of CPU per conversation (docs/bench.md, stop 36). A skill whose calls hold their
-   * worker (seconds of work, or waiting for ctx.use) keeps calls waiting, and grows as before.
+   * two (the first and its spare), otherwise once a call has waited GROW_AFTER_MS while no worker
+   * finished one. A burst of short calls (a socket read of ten questions, served in a millisecond
+   * each) waits less than that, and on a machine whose cores are all busy a queue of them waits
+   * longer while its workers keep finishing calls: another worker would only share the same cores,
+   * and each new sandboxed worker costs ≈ 0.4 s of CPU (mathjs's import). Growing at every
+   * momentary wait took the math specialist's pool to its maximum in every full-flow run, ≈ 1–1.8 ms
+   * of CPU per conversation (docs/bench.md, stop 36). Calls that hold their workers (seconds of
+   * work, or waiting for ctx.use) leave the pool without a finished call for that long: it grows
+   * as before, one worker after another.
    */
   private grow(): void {
     if (this.closed || this.waiting.length === 0 || this.workers.size >= this.o.maxWorkers || this.warming()) return;
@@ -219,8 +224,10 @@ export class SkillPool {
       this.spawn();
       return;
     }
-    const waited = performance.now() - Math.min(...this.waiting.map((x) => x.since));
-    if (waited >= GROW_AFTER_MS) {
+    const now = performance.now();
+    const waited = now - Math.min(...this.waiting.map((x) => x.since));
+    const stalled = now - this.lastRelease;
+    if (waited >= GROW_AFTER_MS && stalled >= GROW_AFTER_MS) {
       this.spawn();
       return;
     }
@@ -228,12 +235,13 @@ export class SkillPool {
     this.growTimer = setTimeout(() => {
       this.growTimer = undefined;
       this.grow();
-    }, GROW_AFTER_MS - waited);
+    }, GROW_AFTER_MS - Math.min(waited, stalled));
     this.growTimer.unref();
   }
 
   private release(w: PoolWorker): void {
     w.busy = false;
+    this.lastRelease = performance.now();
     if (this.closed) return w.terminate();
     if (w.dead) {
       // Queued calls get a fresh worker instead of the one that died or was stopped.
