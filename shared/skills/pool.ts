@@ -241,14 +241,15 @@ export class SkillPool {
 
   private release(w: PoolWorker): void {
     w.busy = false;
-    this.lastRelease = performance.now();
     if (this.closed) return w.terminate();
     if (w.dead) {
-      // Queued calls get a fresh worker instead of the one that died or was stopped.
+      // Queued calls get a fresh worker in place of the one that died or was stopped (grow: at
+      // once below two workers, otherwise when they wait).
       this.workers.delete(w);
       if (this.waiting.length > 0) this.grow();
       return;
     }
+    this.lastRelease = performance.now(); // a call finished: the pool makes progress (grow)
     if (this.handOver(w)) return;
     const idle = [...this.workers].filter((x) => !x.busy && !x.dead).length;
     if (idle > (this.o.keepIdle ?? 2)) {
