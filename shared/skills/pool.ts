@@ -213,8 +213,8 @@ export class SkillPool {
    * each) waits less than that, and on a machine whose cores are all busy a queue of them waits
    * longer while its workers keep finishing calls: another worker would only share the same cores,
    * and each new sandboxed worker costs ≈ 0.4 s of CPU (mathjs's import). Growing at every
-   * momentary wait took the math specialist's pool to its maximum in every full-flow run, ≈ 1–1.8 ms
-   * of CPU per conversation (docs/bench.md, stop 36). Calls that hold their workers (seconds of
+   * momentary wait took the math specialist's pool to six workers in a 2,000-conversation full
+   * flow, ≈ 1–1.8 ms of CPU per conversation (docs/bench.md, stop 36). Calls that hold their workers (seconds of
    * work, or waiting for ctx.use) leave the pool without a finished call for that long: it grows
    * as before, one worker after another.
    */
