@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { uuidV7 } from '../shared/acl/index.js';
-import { exchangeSteady } from '../shared/bench/index.js';
+import { exchangeSteady, selfIo as io } from '../shared/bench/index.js';
 import { SqliteFactStore } from '../shared/store/index.js';
 
 const args = process.argv.slice(2);
@@ -18,12 +18,6 @@ const opt = (name: string, d: number): number => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : d;
 };
-
-interface Io { wchar: number; syscw: number }
-function io(): Io {
-  const f = Object.fromEntries(fs.readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((l) => l.split(': ')));
-  return { wchar: Number(f.wchar), syscw: Number(f.syscw) };
-}
 
 /** Runs `fn` n times; prints KiB written, write calls and µs of CPU per call. */
 async function measure(label: string, n: number, fn: (i: number) => unknown): Promise<void> {

@@ -16,7 +16,7 @@ import { needContent } from '../../agents/coordinator/negotiation.js';
 import { envNumber, envString, loadTunables } from '../config/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
-import { procCpuUs } from './full-flow.js';
+import { procCpuUs } from './proc.js';
 import { agentsContext, hostNodeArgs, roleScript, runArgs } from '../supervisor/index.js';
 import { oneShotQuery } from './one-shot-query.js';
 import { measureVirtualQuestions } from './virtual-questions.js';

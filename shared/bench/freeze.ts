@@ -6,8 +6,6 @@
 import fs from 'node:fs';
 import { procState, withDescendants } from './proc.js';
 
-export { procState, withDescendants };
-
 /** The processes whose command line contains `marker`, and all their descendants. */
 export function processTree(marker: string): number[] {
   return withDescendants((pid) => {

@@ -10,16 +10,13 @@ import {
 import { Person } from '../trace/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import type { Runner, Scenario } from './scenario.js';
+import { treeCpuUs } from './proc.js';
 import { envNumber, envRaw, envString } from '../config/index.js';
 
 /** People asking (several, so one chat session's serialisation does not dominate). */
 const PEOPLE = envNumber('PARLEY_BENCH_PEOPLE', process.env, 10);
 /** Both default specialists: the DF must rank the arithmetic one first for a product. */
 const SPECIALISTS = envString('PARLEY_BENCH_SPECIALISTS') ?? 'math:arithmetic,time:time';
-
-// The /proc readers moved to proc.ts; these names stay for the bench's other scenarios.
-export { procCpuUs, procStat } from './proc.js';
-import { treeCpuUs } from './proc.js';
 
 /** A product question with varying numbers, and the answer it must get. */
 export function question(seq: number): { text: string; expect: RegExp } {

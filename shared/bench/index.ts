@@ -6,9 +6,9 @@ export { asBenchReport, compareRuns, renderComparison } from './compare-runs.js'
 export { consoleWatcher, prepareConsoleBench } from './console-watch.js';
 export { exchangeSteady, exchangeSteadyScenario } from './exchange-steady.js';
 export { type RequesterInput, type RequesterOutput, echoRequester, echoResponder } from './echo-machines.js';
-export { freezeIdle, processTree, procState, signal } from './freeze.js';
+export { freezeIdle, processTree, signal } from './freeze.js';
 export { fullFlow, fullFlowWatched, question } from './full-flow.js';
-export { procCpuUs, treeCpuUs } from './proc.js';
+export { procCpuUs, procState, selfIo, treeCpuUs } from './proc.js';
 export { llmDirect, llmSkill } from './llm.js';
 export { oneShotQuery } from './one-shot-query.js';
 export { blockOrder, measurePaired, type Toggle } from './paired.js';

@@ -31,6 +31,12 @@ export function procCpuUs(pid: number): number {
   return f ? ((Number(f[11]) + Number(f[12])) / CLK_TCK) * 1e6 : 0;
 }
 
+/** Bytes this process asked to write (wchar) and its write calls (syscw), from /proc/self/io. */
+export function selfIo(): { wchar: number; syscw: number } {
+  const f = Object.fromEntries(fs.readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((l) => l.split(': ')));
+  return { wchar: Number(f.wchar), syscw: Number(f.syscw) };
+}
+
 /** A process's scheduler state (R running, S sleeping, T stopped, …), or undefined when it is gone. */
 export function procState(pid: number): string | undefined {
   return procStat(pid)?.[0];

@@ -14,8 +14,7 @@ import type { TempInstance } from '../ejabberd/operator.js';
 import {
   agentsContext, CORE_ROLES, coreSpec, DEFAULT_SPECIALISTS, parseSpecialists, specialistSpec, Supervisor,
 } from '../supervisor/index.js';
-import { withDescendants } from './freeze.js';
-import { procCpuUs } from './full-flow.js';
+import { procCpuUs, withDescendants } from './proc.js';
 
 export interface ScaleResult {
   agents: number;

@@ -54,7 +54,9 @@ export class SkillPool {
 
   /** Workers still starting (importing their handler). */
   get starting(): number {
-    return [...this.workers].filter((w) => !w.dead && !w.isReady).length;
+    let n = 0;
+    for (const w of this.workers) if (!w.dead && !w.isReady) n += 1;
+    return n;
   }
 
   /** Starts one worker and waits until the handler loaded (init() ran): a bad handler rejects. */
@@ -87,18 +89,17 @@ export class SkillPool {
   /**
    * Recognises and, when the skill claims the question, runs it at once in the same worker: one
    * dispatch instead of a recognition and then a run, with the main thread in between
-   * (docs/bench.md, issue 15). Only when a started worker is idle now, so a claimed run never
-   * overtakes queued runs; otherwise undefined and the caller recognises and runs as before.
+   * (docs/bench.md, issue 15). In an idle worker now, or, with every worker busy and no run
+   * queued, in the next one free (among the recognitions); with runs queued undefined, so a claimed
+   * run never overtakes them, and the caller recognises and runs as before.
    * A failure before the recognition (crash, `recogniseMs` passed) is a score of 0, as in
    * recognise(); after it, it is the run's failure.
    */
   claim(question: string, input: Record<string, unknown>, session_id: string, recogniseMs: number): Promise<Claim> | undefined {
     const w = this.idleWorker();
     if (w) return this.serveIn(w, question, input, session_id, recogniseMs);
-    // Every worker is busy. With no run queued the claim waits for the next one, among the
-    // recognitions (urgent): it overtakes nothing, and a burst of questions (one socket read of
-    // ten) costs one dispatch each, not a recognition and then a run. With runs queued it must not
-    // overtake them: undefined, and the caller recognises and runs as before.
+    // A burst of questions (one socket read of ten) then costs one dispatch each, not a
+    // recognition and then a run.
     if (this.closed || this.waiting.some((x) => !x.urgent)) return undefined;
     return this.acquire(true).then(
       (worker) => this.serveIn(worker, question, input, session_id, recogniseMs),
@@ -167,14 +168,15 @@ export class SkillPool {
       if (++idle > 1) break;
     }
     if (!first) return undefined;
-    if (idle === 1 && this.spareless === 0 && this.workers.size < Math.min(SPARE_UPTO, this.o.maxWorkers) && !this.warming()) this.spawn();
+    if (idle === 1 && this.spareless === 0 && this.workers.size < this.spareLimit && this.starting === 0) this.spawn();
     clearTimeout(first.idleTimer);
     first.busy = true;
     return first;
   }
 
-  private warming(): boolean {
-    return [...this.workers].some((w) => !w.dead && !w.isReady);
+  /** The first worker and its spare start at once; more only through grow. */
+  private get spareLimit(): number {
+    return Math.min(SPARE_UPTO, this.o.maxWorkers);
   }
 
   /** Gives an idle worker to the first waiting call; false when nobody waits. */
@@ -190,8 +192,8 @@ export class SkillPool {
   /**
    * An idle worker that has started, at once; otherwise the call waits for whichever comes
    * first: a busy worker finishing (recognition takes a millisecond) or a new one starting (a
-   * cold worker imports its handler: seconds for mathjs on a loaded machine). One spare keeps
-   * warming so concurrent calls rarely wait for a start. An `urgent` call (a recognition, which
+   * cold worker imports its handler: seconds for mathjs on a loaded machine; grow decides when).
+   * An `urgent` call (a recognition, which
    * decides the AGREE the Coordinator waits for within AGREE_TIMEOUT) is served before queued runs.
    */
   private acquire(urgent = false): Promise<PoolWorker> {
@@ -214,13 +216,13 @@ export class SkillPool {
    * longer while its workers keep finishing calls: another worker would only share the same cores,
    * and each new sandboxed worker costs ≈ 0.4 s of CPU (mathjs's import). Growing at every
    * momentary wait took the math specialist's pool to six workers in a 2,000-conversation full
-   * flow, ≈ 1–1.8 ms of CPU per conversation (docs/bench.md, stop 36). Calls that hold their workers (seconds of
-   * work, or waiting for ctx.use) leave the pool without a finished call for that long: it grows
-   * as before, one worker after another.
+   * flow, ≈ 1–1.8 ms of CPU per conversation (docs/bench.md, stop 36). Calls that hold their
+   * workers (seconds of work, or waiting for ctx.use) leave the pool without a finished call for
+   * that long: it grows as before, one worker after another.
    */
   private grow(): void {
-    if (this.closed || this.waiting.length === 0 || this.workers.size >= this.o.maxWorkers || this.warming()) return;
-    if (this.workers.size < Math.min(SPARE_UPTO, this.o.maxWorkers)) {
+    if (this.closed || this.waiting.length === 0 || this.workers.size >= this.o.maxWorkers || this.starting > 0) return;
+    if (this.workers.size < this.spareLimit) {
       this.spawn();
       return;
     }
