@@ -5,12 +5,12 @@
 import { Command } from 'commander';
 import { configEnv, loadConfig, paths } from '../shared/config/index.js';
 import { llmSettings } from '../shared/llm/index.js';
-import { closeApiAgent, provisionCore } from '../shared/ejabberd/index.js';
+import { closeApiAgent, ensureAccount, provisionCore } from '../shared/ejabberd/index.js';
 import { describeHosts, killNode, removeHosts, startCluster, stopCluster, control as ejabberd } from '../shared/ejabberd/operator.js';
 import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
-  agentsContext, DEFAULT_SPECIALISTS, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
+  agentsContext, DEFAULT_SPECIALISTS, onFailedStart, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
   specialistSpec, Supervisor,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
@@ -111,7 +111,12 @@ async function main(): Promise<void> {
   // them; the core agents finish well before (bench --scale, docs/bench.md). Then the console: it
   // runs at nice 10 (it never slows an agent), so it was ready last, after every agent.
   const specs = [...specialists.map(specOf), ...(withConsole ? [consoleSpec(ctx)] : []), ...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...calendars];
-  for (const spec of specs) sup.add(spec);
+  for (const spec of specs) {
+    const child = sup.add(spec);
+    // provisionCore trusts an account ejabberd lists: one whose agent dies at start (its password
+    // changed behind Parley's back) is ensured again before the restart.
+    if (spec.kind === 'core') onFailedStart(child, () => ensureAccount(cfg, spec.name), (err) => say(`error: ${spec.name}'s account: ${err.message}`));
+  }
   const names = specs.map((s) => s.name);
   for (;;) {
     try {

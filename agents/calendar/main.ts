@@ -9,7 +9,7 @@ import { assertPerson, calendarDbFile, ensureCalendarConfig, ledgerDbFile } from
 import { Ledger, CalendarStore } from '../../shared/calendar/index.js';
 import { loadTunables, loadConfig, envNumber, envString } from '../../shared/config/index.js';
 import { accountSecrets, ensureAccount } from '../../shared/ejabberd/index.js';
-import { createAgent, restoreExchanges } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges, startUp } from '../../shared/runtime/index.js';
 import { registerWithDf } from '../../shared/runtime/registration.js';
 import { CalendarContext } from '../../shared/oacop/index.js';
 import { calendarMachine, calendarProfile, serveOacop, watchedConfig } from './wiring.js';
@@ -32,7 +32,7 @@ const account = `calendar-${person}`;
 ensureCalendarConfig(config, person, `${person}@${config.domain}`);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
   const store = new CalendarStore(calendarDbFile(config, person));
@@ -65,4 +65,4 @@ void (async () => {
     store.close();
     ledger.close();
   });
-})();
+});

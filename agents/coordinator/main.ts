@@ -5,7 +5,7 @@
 // `session …` lines go on to the sessions agent (session-forward.ts).
 import { fromPromise } from 'xstate';
 import { loadTunables, envFlag, envNumber, paths } from '../../shared/config/index.js';
-import { createAgent, jidOfName, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, jidOfName, restoreExchanges, startUp, warmUp } from '../../shared/runtime/index.js';
 import { announce, controlRequest } from '../../shared/supervisor/ipc.js';
 import { queryAgentsMachine } from './agents-ops.js';
 import { busyRetryFrom } from './busy-wait.js';
@@ -120,7 +120,7 @@ if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   await agent.start();
   announce(logger, { jid: agent.self.jid, ...timeouts, candidateCacheMs: cacheMs, oacopTimeoutMs, agora, busyRetry: busyRetry ?? null }, 'online');
-})();
+}, logger);

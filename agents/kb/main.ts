@@ -2,7 +2,7 @@
 // restarts. Wiring only; it talks to the Coordinator alone (the pipeline's policy, §5).
 import path from 'node:path';
 import { paths } from '../../shared/config/index.js';
-import { createAgent, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, startUp, warmUp } from '../../shared/runtime/index.js';
 import { SqliteFactStore } from '../../shared/store/index.js';
 import { KB_KINDS, type KbInput, kbMachine } from './machine.js';
 import { announce } from '../../shared/supervisor/ipc.js';
@@ -25,7 +25,7 @@ process.once('exit', () => store.close());
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   await agent.start();
   announce(logger, { jid: agent.self.jid }, 'online');
-})();
+}, logger);

@@ -5,7 +5,7 @@ import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { fromPromise } from 'xstate';
 import { loadTunables, paths } from '../../shared/config/index.js';
-import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges, startUp, warmUp } from '../../shared/runtime/index.js';
 import { type InboundMessage, bare } from '../../shared/transport/index.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -181,8 +181,8 @@ if (store) {
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   const files = await filesStarting;
   await agent.start();
   announce(logger, { jid: agent.self.jid, allow: tunables.presenterAllow, timeoutMs: tunables.presenterTimeoutMs, filesPort: files.port }, 'online');
-})();
+}, logger);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { loadTunables, paths } from '../../shared/config/index.js';
 import { EnrolmentAuthority, pinnedDids } from '../../shared/identity/index.js';
-import { createAgent, identify, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, identify, startUp, warmUp } from '../../shared/runtime/index.js';
 import { SqliteDirectoryStore } from '../../shared/store/index.js';
 import { bare } from '../../shared/transport/index.js';
 import { decideBinding } from './bindings.js';
@@ -114,9 +114,9 @@ process.once('exit', () => {
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   await agent.start();
   announce(logger, { jid: agent.self.jid, leaseMs, registered: store.all().length }, 'online');
   // Leases may have run out while the Registry was away: whatever the Coordinator kept is stale.
   changes.note();
-})();
+}, logger);

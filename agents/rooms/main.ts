@@ -13,8 +13,8 @@ import { ensureAgentIdentity } from '../../shared/identity/agent-identity.js';
 import { pinnedDidsFile, installationRoster, TrustStore } from '../../shared/identity/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {
-  telemetryFile, roomsDomain, useRoleBook, offlineWindowFromEnv, replayLedgerFile, Signing,
-  signingEnabled, SqliteTelemetry, onProcessEnd,
+  offlineWindowFromEnv, onProcessEnd, replayLedgerFile, roomsDomain, Signing, signingEnabled, SqliteTelemetry, startUp,
+  telemetryFile, useRoleBook,
 } from '../../shared/runtime/index.js';
 import { ComponentHost } from '../../shared/runtime/component-host.js';
 import { registerWithDf } from '../../shared/runtime/registration.js';
@@ -80,7 +80,7 @@ for (const room of rooms) {
 
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   await host.start();
   announce(logger, { domain, rooms: rooms.map((r) => r.name) }, 'online');
 
@@ -120,4 +120,4 @@ void (async () => {
     process.exit(0);
   }
   onProcessEnd(logger, shutdown);
-})();
+}, logger);

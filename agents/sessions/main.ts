@@ -3,7 +3,7 @@
 // it only through the Coordinator (SESSION_CHAT). Its store is $PARLEY_HOME/data/sessions.sqlite.
 // Wiring only: config, transport, features (wire.ts).
 import { loadTunables } from '../../shared/config/index.js';
-import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges, startUp, warmUp } from '../../shared/runtime/index.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 import { wireSessions } from './wire.js';
 
@@ -14,8 +14,8 @@ if (exchanges) restoreExchanges(agent, exchanges);
 warmUp(agent);
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   await agent.start();
   sessions.register();
   announce(logger, { jid: agent.self.jid }, 'online');
-})();
+}, logger);

@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Logger } from 'pino';
 import { loadTunables, envFlag, envNumber, envString, loadConfig } from '../../shared/config/index.js';
 import { accountSecrets, assertLocalpart, ensureAccount } from '../../shared/ejabberd/index.js';
-import { createAgent, restoreExchanges, warmUp } from '../../shared/runtime/index.js';
+import { createAgent, restoreExchanges, startUp, warmUp } from '../../shared/runtime/index.js';
 import { registerWithDf } from '../../shared/runtime/registration.js';
 import { describeLlm, llmSettings } from '../../shared/llm/index.js';
 import { defaultSkillDirs, loadCatalogue, defaultRoleName, loadRoles } from '../../shared/skills/index.js';
@@ -80,7 +80,7 @@ const queue = (() => {
 
 // No top-level await: the bundled agent is a CommonJS script, whose compiled code V8 can cache
 // (scripts/bundle.ts, shared/supervisor/bundle-run.cts).
-void (async () => {
+startUp(async () => {
   // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
@@ -163,4 +163,4 @@ void (async () => {
     if (!(await registration.deregister())) logger.warn('deregister: no answer');
     await host.close();
   });
-})();
+});

@@ -5,7 +5,7 @@ import { type ParleyConfig, paths } from '../config/index.js';
 import { CORE_ROLES } from '../contracts/index.js';
 import { AGENT_ACCOUNT, ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
-import { api, EjabberdApiError } from './api.js';
+import { api, EjabberdApiError, isAuthRefusal } from './api.js';
 
 /** The system's fixed accounts: the admin and the core agents (roles.ts); specialists, calendars and people are added at run time. */
 export const CORE_AGENTS = ['admin', ...CORE_ROLES] as const;
@@ -54,12 +54,36 @@ export async function removeAccount(cfg: ParleyConfig, name: string): Promise<bo
 
 /**
  * The core accounts; every agent's key is created and pinned here (the Registry's DID included).
- * The API calls go out together (issue 15, `npm start` ≤ 1.5 s): one after another they were
- * 14 round trips, ≈ 0.2 s of every start. Each ensureAccount does its file work (key, pin,
- * stored password) synchronously before its first await, so those writes still happen one at a time.
+ * When every one already has its stored password, ejabberd is asked once which accounts it has
+ * (registered_users) and only a missing one is registered: registering and resetting each was 14
+ * authenticated calls, ≈ 120 ms of every `npm start` (issue 15), each a SCRAM hash of the admin's
+ * password in ejabberd and each password reset one more. A password changed behind Parley's back
+ * is set again when its agent fails to start (repairOnFailedStart, shared/supervisor). Otherwise
+ * (a first start, a lost password) each account is ensured as before; the calls go out together,
+ * and each ensureAccount does its file work (key, pin, stored password) synchronously before its
+ * first await, so those writes still happen one at a time.
  */
 export async function provisionCore(cfg: ParleyConfig, extra: string[] = []): Promise<void> {
-  await Promise.all([...CORE_AGENTS, ...extra].map((name) => ensureAccount(cfg, name)));
+  const names = [...CORE_AGENTS, ...extra];
+  const secrets = accountSecrets(cfg);
+  const known = names.every((name) => secrets.get(name) !== undefined) ? await listedAccounts(cfg) : undefined;
+  await Promise.all(names.map((name) => (known?.has(name) ? keepAccount(cfg, name) : ensureAccount(cfg, name))));
+}
+
+/** The accounts ejabberd lists; undefined when the admin is refused (ensureAccount then says why). */
+async function listedAccounts(cfg: ParleyConfig): Promise<Set<string> | undefined> {
+  try {
+    return new Set(await api.registeredUsers(cfg));
+  } catch (err) {
+    if (isAuthRefusal(err)) return undefined;
+    throw err;
+  }
+}
+
+/** An account ejabberd has, with its stored password: only its key and pin are made sure of. */
+async function keepAccount(cfg: ParleyConfig, name: string): Promise<void> {
+  assertLocalpart(name);
+  if (isSigningAgent(name)) ensureAgentIdentity(cfg.home, name, jidOf(cfg, name));
 }
 
 export function credentialsFor(cfg: ParleyConfig, name: string): { jid: string; password: string } {

@@ -4,7 +4,7 @@ export {
   CORE_AGENTS, accountSecrets, assertLocalpart, componentSecret, credentialsFor, ensureAccount,
   isAgentName, jidOf, provisionCore, removeAccount,
 } from './accounts.js';
-export { api, closeApiAgent } from './api.js';
+export { api, closeApiAgent, EjabberdApiError } from './api.js';
 export {
   c2sEndpoints, clusterNodes, componentEndpoints, hostOf, inetrcHosts, nodeConfig, nodeHost, nodeName, nodeNetns,
   startIndex,

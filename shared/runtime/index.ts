@@ -17,7 +17,7 @@ export {
   KIND_POLICY, allowedSenders, kindsWithoutPolicy, mayInitiate, mayReply, mayTalk, needsAssignment,
   kindPolicies,
 } from './policy.js';
-export { onProcessEnd } from './process-end.js';
+export { onProcessEnd, startUp } from './process-end.js';
 export { RateLimiter, rateLimitFromEnv } from './rate-limit.js';
 export { type PersistedExchange, Router } from './router.js';
 export { BoundedSet, RecentMap } from './bounded.js';

@@ -31,3 +31,18 @@ export function onProcessEnd(logger: Logger, shutdown: (signal: string) => Promi
   process.on('uncaughtException', (err) => logger.error({ err: err.message, stack: err.stack }, 'uncaught exception'));
   process.on('unhandledRejection', (err) => logger.error({ err: (err as Error)?.message }, 'unhandled rejection'));
 }
+
+/**
+ * Runs an agent's start-up (no top-level await: bundled agents are CommonJS scripts). A start that
+ * fails — its login refused, a store it cannot open — is logged and exits 1, so the supervisor
+ * sees a failed start (and sets a core account's password again, scripts/supervisor.ts) instead of
+ * a process that stays up without ever being ready.
+ */
+export function startUp(run: () => Promise<void>, logger?: Logger): void {
+  run().catch((err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (logger) logger.fatal({ err: message }, 'cannot start');
+    else process.stderr.write(`cannot start: ${message}\n`);
+    process.exit(1);
+  });
+}

@@ -185,3 +185,14 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     this.proc?.kill('SIGKILL');
   }
 }
+
+/**
+ * Runs `repair` whenever `child` died before it was ready and will be started again: it runs
+ * during the back-off (≥ 250 ms), so the next start finds it done. The supervisor sets a core
+ * agent's password again this way (provisionCore trusts an account ejabberd lists).
+ */
+export function onFailedStart(child: ManagedChild, repair: () => Promise<unknown>, onError: (err: Error) => void): void {
+  child.on('exit', (_code, _signal, restartIn) => {
+    if (restartIn !== null && child.failedStarts > 0) repair().catch(onError);
+  });
+}

@@ -4,7 +4,7 @@ export { Backoff } from './backoff.js';
 export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
 export { builtinsRequiredBy, type CacheUse, codeCacheFile, runCached } from './code-cache.cjs';
 export { asciiOnly, patchJidDetect } from './bundle-patches.js';
-export { type ChildInfo, ManagedChild } from './child.js';
+export { type ChildInfo, ManagedChild, onFailedStart } from './child.js';
 export { childEnv } from './child-env.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { type ParleyConfig, paths } from '../../shared/config/index.js';
-import { portOpen } from '../../shared/ejabberd/index.js';
+import { api, portOpen } from '../../shared/ejabberd/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { openDb } from '../../shared/store/index.js';
 import type { ChildInfo } from '../../shared/supervisor/index.js';
@@ -113,6 +113,20 @@ describe('System [end to end] supervisor, agents and people', function () {
     expect(a.answer).to.contain('25').and.contain('not saved to memory');
     const back = await controlRequest(cfg, 'POST', '/start', { name: 'kb' });
     expect(back?.body.agent).to.include({ status: 'ready' });
+  });
+
+  it('System [account] a core password changed behind Parley\'s back: the agent fails to start, its account is set right, it comes back', async () => {
+    // npm start asks ejabberd only which accounts it has (provisionCore); the repair is the supervisor's.
+    await api.changePassword(cfg, 'kb', 'changed-by-someone-else');
+    const kb = await agent('kb');
+    process.kill(kb.pid as number, 'SIGKILL');
+    await until(async () => out.some((l) => /kb: cannot start \(not-authorized/.test(l)), 'the restarted KB refused its login', 15000, 50);
+    await until(async () => {
+      const now = await agent('kb');
+      return now.status === 'ready' && now.restarts >= kb.restarts + 2;
+    }, 'the KB back after its account was set right', 20000, 100);
+    const a = await alice.ask('what is 6 * 7?');
+    expect(a.answer).to.contain('42').and.not.contain('not saved to memory');
   });
 
   it('System [crash] a specialist killed mid-task: the person still gets an answer, and the agent is restarted', async () => {
