@@ -5,9 +5,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ValidateFunction } from 'ajv';
 import { repoRoot } from '../runtime/repo-root.js';
-import { type Capabilities, checkSkillManifest, type SkillManifest } from './manifest.js';
+import { type Capabilities, checkSkillManifest, type InputValidator, type SkillManifest } from './manifest.js';
 
 export type SkillSource = 'builtin' | 'user';
 
@@ -21,7 +20,7 @@ export interface SkillDef {
   enabled: boolean;
   /** Changes whenever skill.json or the handler file changes (hot reload, import cache busting). */
   fingerprint: string;
-  validateInput: ValidateFunction;
+  validateInput: InputValidator;
   /** A user skill that replaces a built-in of the same name. */
   overrides?: boolean;
   /** What the sandbox gives it: declared in skill.json and granted (built-ins: as declared). */

@@ -118,8 +118,17 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     // Warm every new pool at once: each imports its handler in its own thread.
     await Promise.all([...wanted].filter(([name]) => !this.active.has(name)).map(async ([name, def]) => {
       const pool = this.poolFor(def);
+      const warming = pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
       try {
-        await pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
+        def.validateInput.ready(); // compiled for the skills served only (manifest.ts InputValidator)
+      } catch (err) {
+        await warming.catch(() => undefined);
+        await pool.close();
+        problems.push({ dir: def.dir, name, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` });
+        return;
+      }
+      try {
+        await warming;
         await warmExamples(def, pool);
         this.active.set(name, { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) });
       } catch (err) {

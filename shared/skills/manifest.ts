@@ -129,23 +129,63 @@ function newInputAjv(validateSchema: boolean): Ajv {
 export const manifestValidator = (): ValidateFunction<SkillManifest> => precompiledValidator<SkillManifest>('skill-manifest', MANIFEST_SCHEMA);
 
 /**
- * Compiles a skill's inputSchema as ajv's compile() does: checked against its meta-schema first
- * (the same "schema is invalid: …" error). Draft-07, ajv's default, uses the precompiled check; a
- * schema that names another `$schema` goes through an ajv that meta-checks it as before.
+ * A skill's inputSchema validator, compiled on its first call (issue 15, `npm start`): every
+ * specialist reads every skill's manifest but serves one or two, and compiling all nine was
+ * ≈ 40 ms of each specialist's start. What makes a schema fail to compile is found at once all
+ * the same (the meta-schema, a pattern the linear-time engine cannot run); `ready()` compiles now
+ * and throws what compile throws (a `$ref` to nowhere): the skill host calls it for the skills it
+ * serves, so such a skill is still reported and skipped at start.
  */
-function compileInput(schema: object): ValidateFunction {
-  if (!isDraft07(schema)) return (otherAjv ??= newInputAjv(true)).compile(schema);
+export type InputValidator = ValidateFunction & { ready(): void };
+
+function lazyInput(compile: () => ValidateFunction): InputValidator {
+  let fn: ValidateFunction | undefined;
+  const v = Object.assign((data: unknown): boolean => {
+    fn ??= compile();
+    const ok = fn(data) as boolean;
+    v.errors = fn.errors;
+    return ok;
+  }, { errors: null as ValidateFunction['errors'], ready: () => void (fn ??= compile()) });
+  return v as unknown as InputValidator;
+}
+
+/** Each `pattern` and `patternProperties` key of a schema (not inside data: const, enum, default, examples). */
+function patternsOf(schema: unknown, out: string[] = []): string[] {
+  if (Array.isArray(schema)) for (const x of schema) patternsOf(x, out);
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === 'const' || k === 'enum' || k === 'default' || k === 'examples') continue;
+      if (k === 'pattern' && typeof v === 'string') out.push(v);
+      else if (k === 'patternProperties' && v && typeof v === 'object' && !Array.isArray(v)) out.push(...Object.keys(v));
+      patternsOf(v, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks a skill's inputSchema as ajv's compile() does and returns its validator: against its
+ * meta-schema first (the same "schema is invalid: …" error). Draft-07, ajv's default, uses the
+ * precompiled check and compiles on first use; a schema that names another `$schema` goes
+ * through an ajv that meta-checks it, compiled now as before.
+ */
+function compileInput(schema: object): InputValidator {
+  if (!isDraft07(schema)) {
+    const fn = (otherAjv ??= newInputAjv(true)).compile(schema);
+    return Object.assign(fn, { ready: () => undefined });
+  }
   const ajv = (draft07Ajv ??= newInputAjv(false));
   const check = draft07Check();
   if (!check(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(check.errors)}`);
-  return ajv.compile(schema);
+  if (LINEAR_ENGINE) for (const p of patternsOf(schema)) linearRegExp(p);
+  return lazyInput(() => ajv.compile(schema));
 }
 
 export const formatErrors = (errors: readonly ErrorObject[] | null | undefined): string =>
   (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
 
 export type ManifestCheck =
-  | { ok: true; manifest: SkillManifest; validateInput: ValidateFunction }
+  | { ok: true; manifest: SkillManifest; validateInput: InputValidator }
   | { ok: false; detail: string };
 
 /** Validates a parsed skill.json; `folder` must equal the name (one skill per folder). */
@@ -163,7 +203,7 @@ export function checkSkillManifest(raw: unknown, folder?: string): ManifestCheck
   }
   const inProcess = m.recognise?.inProcess ? inProcessProblem(m.recognise.patterns ?? []) : undefined;
   if (inProcess) return { ok: false, detail: `skill.json: /recognise/inProcess: ${inProcess}` };
-  let validateInput: ValidateFunction;
+  let validateInput: InputValidator;
   try {
     validateInput = compileInput(m.inputSchema ?? DEFAULT_INPUT_SCHEMA);
   } catch (err) {

@@ -25,10 +25,16 @@ export function checkSpawnSkills(home: string, opts: { name: string; role?: stri
   const role = roles.get(roleName);
   const catalogue = loadCatalogue(defaultSkillDirs(home));
   for (const n of opts.skills) {
-    if (!catalogue.skills.some((s) => s.name === n)) {
+    const def = catalogue.skills.find((s) => s.name === n);
+    if (!def) {
       const bad = catalogue.problems.find((p) => p.name === n);
       const known = catalogue.skills.map((s) => s.name).sort().join(', ');
       throw new OperatorError('UNKNOWN_SKILL', bad ? `skill ${JSON.stringify(n)} is invalid: ${bad.detail}` : `unknown skill ${JSON.stringify(n)}; known: ${known}`);
+    }
+    try {
+      def.validateInput.ready(); // compiled on first use (skills/manifest.ts): a spawn checks now
+    } catch (err) {
+      throw new OperatorError('UNKNOWN_SKILL', `skill ${JSON.stringify(n)} is invalid: skill.json: /inputSchema does not compile: ${(err as Error).message}`);
     }
     if (role && !roleAllows(role, n)) throw new OperatorError('SKILL_NOT_ALLOWED', `role ${roleName} does not allow skill ${JSON.stringify(n)} (it allows ${role.skills.join(', ')})`);
   }

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import { ParleyError } from '../../shared/acl/index.js';
 import { loadCatalogue, writeRegistry, checkSkillManifest, MANIFEST_SCHEMA, ROLE_FILE_SCHEMA } from '../../shared/skills/index.js';
 import { SkillHost } from '../../shared/skills/hosting.js';
+import { checkSpawnSkills } from '../../shared/supervisor/index.js';
 import { failure, HANDLERS, tempSkillDirs, writeSkill } from '../support/skills.js';
 
 describe('Skills [directory] skill.json and _registry.json', () => {
@@ -43,6 +44,27 @@ describe('Skills [directory] skill.json and _registry.json', () => {
     expect(!r.ok && r.detail).to.match(/inputSchema does not compile/);
   });
 
+  it('npm run spawn refuses a skill whose inputSchema does not compile, though reading it does not compile it', () => {
+    const dirs = tempSkillDirs();
+    writeSkill(dirs.user, 'badref', HANDLERS.echo, { inputSchema: { type: 'object', properties: { question: { $ref: '#/definitions/nowhere' } } } });
+    expect(() => checkSpawnSkills(dirs.root, { name: 'specialist-x', skills: ['badref'] })).to.throw(/skill "badref" is invalid: skill\.json: \/inputSchema does not compile: can't resolve reference/);
+    fs.rmSync(dirs.root, { recursive: true, force: true });
+  });
+
+  it('compiles an inputSchema on its first use; ready() compiles it now and throws what compile throws', () => {
+    const base = { name: 'x', description: 'd', version: '1.0.0', handler: './h.js' };
+    const ok = checkSkillManifest({ ...base, inputSchema: { type: 'object', required: ['question'], properties: { question: { type: 'string', maxLength: 3 } } } }, 'x');
+    if (!ok.ok) throw new Error(ok.detail);
+    expect(ok.validateInput({ question: 'abcd' })).to.equal(false);
+    expect(ok.validateInput.errors?.[0]?.message).to.match(/must NOT have more than 3 characters/);
+    expect(ok.validateInput({ question: 'abc' })).to.equal(true);
+    expect(ok.validateInput.errors).to.equal(null);
+    const ref = checkSkillManifest({ ...base, inputSchema: { type: 'object', properties: { question: { $ref: '#/definitions/nowhere' } } } }, 'x');
+    if (!ref.ok) throw new Error(ref.detail);
+    expect(() => ref.validateInput.ready()).to.throw(/can't resolve reference/);
+    expect(() => ref.validateInput({ question: 'q' })).to.throw(/can't resolve reference/);
+  });
+
   it('skill.json\'s and the roles file\'s own schemas are valid JSON Schema (their ajv skips the meta-schema check)', () => {
     const ajv = new Ajv({ allErrors: true, strict: false });
     for (const schema of [MANIFEST_SCHEMA, ROLE_FILE_SCHEMA]) expect(ajv.validateSchema(schema), ajv.errorsText()).to.equal(true);
@@ -64,6 +86,8 @@ describe('Skills [isolation] handlers in sandboxed processes with limits', funct
   // The hog gets a long time limit: it must end by its memory limit, however slow GC is on a busy machine.
   // No published examples: a skill whose example hangs, crashes or runs out of memory is not served at all (warm-up).
   for (const [name, src] of Object.entries(HANDLERS)) writeSkill(dirs.user, name.toLowerCase(), src, { limits: { timeoutMs: name === 'hog' ? 20000 : 800, memoryMb: 32 }, examples: [] });
+  // Passes every check made while reading (meta-schema, patterns) but does not compile: found when served.
+  writeSkill(dirs.user, 'badref', HANDLERS.echo, { examples: [], inputSchema: { type: 'object', properties: { question: { $ref: '#/definitions/nowhere' } } } });
   const host = new SkillHost({ select: (d) => d.source === 'user', maxWorkers: 2 });
   let report: Awaited<ReturnType<SkillHost['apply']>>;
   before(async () => {
@@ -75,6 +99,12 @@ describe('Skills [isolation] handlers in sandboxed processes with limits', funct
     expect(report.added).to.include.members(['echo', 'hang', 'crash', 'throws', 'hog']).and.not.include.members(['norun', 'badinit']);
     expect(report.problems.find((p) => p.name === 'norun')?.detail).to.match(/exports no run/);
     expect(report.problems.find((p) => p.name === 'badinit')?.detail).to.match(/data file missing/);
+  });
+
+  it('an inputSchema that does not compile is reported and skipped when served (compiled only for the skills served)', () => {
+    expect(loadCatalogue(dirs).skills.map((s) => s.name), 'read without compiling').to.include('badref');
+    expect(report.added).to.not.include('badref');
+    expect(report.problems.find((p) => p.name === 'badref')?.detail).to.match(/^skill\.json: \/inputSchema does not compile: can't resolve reference #\/definitions\/nowhere/);
   });
 
   it('runs a handler outside the main thread and recognises by pattern', async () => {
