@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
 import type standaloneModule from 'ajv/dist/standalone/index.js';
+import { requireCached } from '../supervisor/code-cache.cjs';
 
 const require = createRequire(import.meta.url);
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
@@ -33,15 +34,17 @@ export function fingerprint(files: ReadonlyArray<{ name: string; text: string }>
 export type Validators = ReadonlyMap<string, ValidateFunction>;
 
 /** The compiled validators by $id when the module on disk was built from exactly these contracts. */
-export function loadPrecompiled(expected: string, file: string): Validators | undefined {
+export function loadPrecompiled(expected: string, file: string, { codeCache = false } = {}): Validators | undefined {
   let mod: Record<string, unknown>;
   try {
-    mod = require(file) as Record<string, unknown>;
+    // With a V8 code cache beside it (the contracts' module, loaded by every agent at start);
+    // requireCached reads the file on each call, so a rewritten one is read anew.
+    mod = (codeCache ? requireCached(file).exports : require(file)) as Record<string, unknown>;
   } catch {
     return undefined; // absent (first start after a build) or unreadable: compile instead
   }
   if (mod[FINGERPRINT_EXPORT] !== expected) {
-    delete require.cache[require.resolve(file)]; // a later call after a rewrite must read the new file
+    if (!codeCache) delete require.cache[require.resolve(file)]; // a later call after a rewrite must read the new file
     return undefined;
   }
   const out = new Map<string, ValidateFunction>();

@@ -128,7 +128,7 @@ export function loadContracts(dir: string = findContractsDir(), { precompiled }:
 
   // The compiled module exists only for contracts that compiled: loading it is the same check.
   const print = precompiled ? fingerprint(texts, { ...AJV_OPTIONS, formats: FORMATS }) : '';
-  const loaded = precompiled ? loadPrecompiled(print, precompiled) : undefined;
+  const loaded = precompiled ? loadPrecompiled(print, precompiled, { codeCache: true }) : undefined;
   let ajv: Ajv | undefined;
   let validators: Validators;
   if (loaded && [...byId.keys()].every((id) => loaded.has(id))) {

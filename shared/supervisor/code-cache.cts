@@ -76,7 +76,7 @@ export function writeCache(file: string, digest: Buffer, data: Buffer, mode = 0o
 
 /**
  * Compiles and runs the CommonJS script `file` as Node runs a main module (module, exports,
- * require beside it, __filename, __dirname), with its code cache when there is a matching one.
+ * require beside it, its file and directory names), with its code cache when there is a matching one.
  */
 export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse {
   const file = path.resolve(bundle); // createRequire wants an absolute path (node dist/shared/supervisor/bundle-run.cjs dist/bundle/kb.cjs)
@@ -88,7 +88,9 @@ export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse
   // V8 turns that cache down too once a flag changed, so every builtin a core agent loaded after
   // it compiled from source (16 builtins: 29 ms of CPU instead of 16, measured here). And those
   // loaded before the flag keep their cache: the bundle's builtins are loaded first.
-  const flags = RUNTIME_V8_FLAGS.filter((flag) => source.includes(flag));
+  // The call itself: this module is in every bundle (the contracts' validators load through it),
+  // and so is the flag's name in RUNTIME_V8_FLAGS.
+  const flags = RUNTIME_V8_FLAGS.filter((flag) => new RegExp(`setFlagsFromString\\(\\s*["']${flag}["']\\s*\\)`).test(source));
   if (flags.length > 0) {
     const load = createRequire(file);
     for (const name of builtinsRequiredBy(source)) load(name);
@@ -98,18 +100,53 @@ export function runCached(bundle: string, opts: RunCachedOptions = {}): CacheUse
   // No importModuleDynamically: code from the cache loses it anyway, so the bundle has no import()
   // (scripts/bundle.ts turns them into require()).
   const compiled = compileCached(file, source, digest, cacheFile);
-  if (compiled.use !== 'used') {
-    let saved = false;
-    const save = () => {
-      if (saved) return;
-      saved = true;
-      writeCache(cacheFile, digest, compiled.script.createCachedData());
-    };
-    setTimeout(save, opts.saveAfterMs ?? 5000).unref();
-    process.once('exit', save);
-  }
+  if (compiled.use !== 'used') saveLater(compiled, digest, cacheFile, opts.saveAfterMs);
   runModule(compiled);
   return compiled.use;
+}
+
+/**
+ * Writes the cache of `compiled` once, `afterMs` from now or at exit, whichever comes first: by
+ * then it holds the functions the process ran, not only the top level V8 compiles eagerly.
+ * `unless()` true at that moment skips it (the flags changed since the compile).
+ */
+function saveLater(compiled: CompiledModule, digest: Buffer, cacheFile: string, afterMs = 5000, unless = () => false): void {
+  let saved = false;
+  const save = () => {
+    if (saved) return;
+    saved = true;
+    if (!unless()) writeCache(cacheFile, digest, compiled.script.createCachedData());
+  };
+  setTimeout(save, afterMs).unref();
+  process.once('exit', save);
+}
+
+const LINEAR_FLAG = 'l'; // V8's linear-time engine's flag, a SyntaxError without --enable-experimental-regexp-engine
+
+/** Whether V8's linear-time regular expressions are on in this process (a RUNTIME_V8_FLAGS flag). */
+export const linearRegExpsOn = (): boolean => {
+  try {
+    new RegExp('', LINEAR_FLAG);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A large CommonJS file outside the bundles, loaded as require() would but with a code cache
+ * beside it, one per V8 flag set the agents run with (the contracts' validators, 630 kB: ≈ 30 ms of
+ * every agent's start to compile, issue 15). Same checks as a bundle's cache; none is written
+ * when the flags changed between the compile and the save.
+ */
+export function requireCached(file: string, opts: RunCachedOptions = {}): { exports: unknown; use: CacheUse } {
+  const bytes = fs.readFileSync(file);
+  const digest = sha256(bytes);
+  const linear = linearRegExpsOn();
+  const cacheFile = `${file}.${linear ? 'linear.' : ''}v8cache`;
+  const compiled = compileCached(file, bytes.toString('utf8'), digest, cacheFile);
+  if (compiled.use !== 'used') saveLater(compiled, digest, cacheFile, opts.saveAfterMs, () => linearRegExpsOn() !== linear);
+  return { exports: runModule(compiled), use: compiled.use };
 }
 
 /** A CommonJS file compiled by compileCached: its script and what became of the cache. */
@@ -131,7 +168,7 @@ export function compileCached(file: string, source: string, digest: Buffer, cach
   return { file, script, use };
 }
 
-/** Runs it as Node runs a CommonJS module (module, exports, require beside it, __filename, __dirname): its exports. */
+/** Runs it as Node runs a CommonJS module (module, exports, require beside it, its file and directory names): its exports. */
 export function runModule({ file, script }: CompiledModule): unknown {
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeRequire, m: Module, f: string, d: string) => void;
   const mod = new Module(file);

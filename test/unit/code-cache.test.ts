@@ -62,7 +62,7 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
   it("loads the Node modules the bundle requires before V8's flags change (their code cache in Node's binary stays usable)", () => {
     expect(builtinsRequiredBy('require("node:fs");require("tls");require("better-sqlite3");require("node:nope");require("node:fs")')).to.deep.equal(['node:fs', 'tls']);
     // tls is required only inside a function that never runs: loaded anyway, before the script's first line.
-    fs.writeFileSync(bundle, `globalThis.__codeCacheTest = { sq: process.moduleLoadList.includes('NativeModule tls') ? 49 : 0 };\nfunction later() { return require("node:tls"); }\n// sets --enable-experimental-regexp-engine\n`);
+    fs.writeFileSync(bundle, `globalThis.__codeCacheTest = { sq: process.moduleLoadList.includes('NativeModule tls') ? 49 : 0 };\nfunction later() { return require("node:tls"); }\nconst never = () => require("node:v8").setFlagsFromString("--enable-experimental-regexp-engine");\n`);
     expect(runFresh().sq, 'tls loaded before the bundle ran').to.equal(49);
   });
 
@@ -73,6 +73,9 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
     expect(runFresh().sq, 'a bundle that never sets it').to.equal(0);
     fs.writeFileSync(bundle, `${probe}globalThis.__codeCacheTest = { sq: linear ? 1 : 0 };\nconst later = () => require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');\n`);
     expect(runFresh().sq, 'a bundle that sets it while running: set before its first line').to.equal(1);
+    // Every bundle holds this module, which names the flag: naming it is not setting it.
+    fs.writeFileSync(bundle, `${probe}globalThis.__codeCacheTest = { sq: linear ? 1 : 0 };\nvar RUNTIME_V8_FLAGS = ["--enable-experimental-regexp-engine"];\n`);
+    expect(runFresh().sq, 'a bundle that only names it').to.equal(0);
   });
 
   it('a rebuilt bundle of the same length never gets the old cache (V8 checks only the length)', () => {
@@ -89,6 +92,23 @@ describe('Supervisor [code cache] a bundle runs with V8 code cache made from its
     fs.writeFileSync(codeCacheFile(bundle), cache);
     expect(runFresh()).to.deep.equal({ use: 'rejected', sq: 49 });
     expect(runFresh()).to.deep.equal({ use: 'used', sq: 49 });
+  });
+
+  it('a large module outside the bundles (the contracts\' validators) loads with a cache per V8 flag set', () => {
+    const load = (flag: boolean) => {
+      const code = `${flag ? "require('node:v8').setFlagsFromString('--enable-experimental-regexp-engine');" : ''}
+        const { requireCached } = require(${JSON.stringify(CODE_CACHE)}); const r = requireCached(process.argv[1]);
+        console.log(JSON.stringify({ use: r.use, sq: r.exports.sq }));`;
+      return JSON.parse(execFileSync(process.execPath, ['-e', code, bundle], { encoding: 'utf8' })) as { use: string; sq: number };
+    };
+    fs.writeFileSync(bundle, 'exports.sq = 7 * 7;\n');
+    expect(load(false)).to.deep.equal({ use: 'none', sq: 49 });
+    expect(load(false)).to.deep.equal({ use: 'used', sq: 49 });
+    expect(load(true), 'under the specialist\'s flag: a cache of its own').to.deep.equal({ use: 'none', sq: 49 });
+    expect(load(true)).to.deep.equal({ use: 'used', sq: 49 });
+    expect(load(false), 'and the other is still used').to.deep.equal({ use: 'used', sq: 49 });
+    expect(fs.readdirSync(dir).sort()).to.deep.equal(['role.cjs', 'role.cjs.linear.v8cache', 'role.cjs.v8cache']);
+    for (const f of ['role.cjs.linear.v8cache', 'role.cjs.v8cache']) expect(fs.statSync(path.join(dir, f)).mode & 0o077, f).to.equal(0);
   });
 
   it('a cache that cannot be read or written (here a directory in its place) only means none', () => {
