@@ -25,7 +25,9 @@ export const PUBLIC_ENTRIES = {
   // uses to scale). index.ts is the supervisor itself (specs, calendars, skills): no agent loads it.
   // code-cache.cts: the digest-checked V8 code cache file, a leaf (node: only) that a skill's
   // sandboxed worker uses too (skills/arithmetic/mathjs-load.ts) without loading the supervisor.
-  'shared/supervisor': { 'ipc.ts': [], 'code-cache.cts': [] },
+  // bundles.ts: whether a role's bundle matches dist/, a leaf (node: only) that npm start's small
+  // entry (scripts/supervisor.ts) reads before it loads the supervisor.
+  'shared/supervisor': { 'ipc.ts': [], 'code-cache.cts': [], 'bundles.ts': [] },
   // The operator's side of ejabberd: starting, stopping, clustering, configuring and exposing the
   // server, and throw-away instances for tests and benches (the supervisor and the CLIs). index.ts
   // is what every agent needs at start: accounts, credentials, endpoints, ports, the HTTP API.

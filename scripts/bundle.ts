@@ -71,9 +71,11 @@ const pinoPaths = {
 };
 
 fs.mkdirSync(outDir, { recursive: true });
+// Every agent role, and the supervisor (scripts/supervisor.ts starts its bundle as the agents start theirs).
 const roles = fs.readdirSync(agentsDir).filter((r) => fs.existsSync(path.join(agentsDir, r, 'main.js'))).sort();
+const entryOf = (role: string): string => (role === 'supervisor' ? path.join(root, 'dist', 'scripts', 'supervisor-main.js') : path.join(agentsDir, role, 'main.js'));
 let failed = 0;
-for (const role of roles) {
+for (const role of [...roles, 'supervisor']) {
   const out = bundleFile(outDir, role);
   fs.rmSync(inputsFile(outDir, role), { force: true }); // stale until written again
   fs.rmSync(path.join(outDir, `${role}.mjs`), { force: true }); // an ES module bundle of before
@@ -83,7 +85,7 @@ for (const role of roles) {
       // shared/supervisor/code-cache.cts). Hence no top-level await in an agent's main.ts.
       // minifyWhitespace: without comments and blanks a third less to read, hash and scan at each
       // start (coordinator 905 → 593 kB); names stay, for stack traces and profiles.
-      entryPoints: [path.join(agentsDir, role, 'main.js')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true,
+      entryPoints: [entryOf(role)], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minifyWhitespace: true,
       outfile: out, absWorkingDir: root, metafile: true, logLevel: 'error', plugins: [fastJidDetect, keepImportMetaUrl],
       // Native code (better-sqlite3, sodium-native) loads from node_modules. pino is inside (≈ 18 ms
       // of each start to require it from node_modules), its transports' workers named above.
