@@ -1,5 +1,6 @@
 // Optional single-file agents (shared/supervisor/bundles.ts, issue 15): the supervisor starts
 // dist/bundle/<role>.cjs only while every file it was built from is unchanged, else dist/.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +73,21 @@ describe('Bundle step [output] the bundles in dist/bundle', () => {
       const overrides = /globalThis\.__bundlerPathsOverrides = \{ \.\.\.globalThis\.__bundlerPathsOverrides, \.\.\.(\{[^}]*\}) \};/.exec(text);
       expect(overrides, f).to.not.equal(null);
       for (const p of Object.values(JSON.parse(overrides![1]!) as Record<string, string>)) expect(fs.existsSync(p), p).to.equal(true);
+    }
+  });
+
+  it("npm start's entry runs the supervisor's fresh bundle, and its modules without bundles (same CLI)", function () {
+    if (bundles.length === 0) this.skip();
+    expect(freshBundle(repoRoot(), dir, 'supervisor'), 'the supervisor is bundled and fresh').to.be.a('string');
+    const run = (bundled: boolean) => spawnSync(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js'), '--help'], {
+      encoding: 'utf8', env: { ...process.env, PARLEY_AGENT_BUNDLES: bundled ? '1' : '0', NODE_DEBUG: 'esm' },
+    });
+    for (const bundled of [true, false]) {
+      const r = run(bundled);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stdout).to.contain('Start ejabberd and every Parley agent');
+      // NODE_DEBUG=esm logs every ES module the loader reads: supervisor-main.js only without the bundle.
+      expect(/supervisor-main\.js/.test(r.stderr), `bundled ${bundled}`).to.equal(!bundled);
     }
   });
 });
