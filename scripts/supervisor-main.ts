@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   const t0 = performance.now();
-  ownsEjabberd = !(await ejabberd.status(cfg)).running;
+  ownsEjabberd = !(await ejabberd.status(cfg, { online: false })).running;
   await startCluster(cfg); // every node of PARLEY_EJABBERD_NODES, joined (shared/ejabberd/cluster-control.ts)
   await provisionCore(cfg);
   // One calendar agent per person with a calendar (npm run user -- add creates it), or with
