@@ -81,7 +81,9 @@ function checkCommand(argv: string[], what: string, code: CodeIndex, scriptReads
     if (!js || !m) return [`${what}: node must run a dist/….js file of the repository, got ${JSON.stringify(js ?? '')}`];
     const ts = path.join(code.root, `${m[1]}.ts`);
     if (!fs.existsSync(ts)) return [`${what}: ${js} has no source ${path.relative(code.root, ts)}`];
-    const text = fs.readFileSync(ts, 'utf8');
+    // With the scripts it hands over to (scripts/supervisor.ts imports ./supervisor-main.js).
+    const own = fs.readFileSync(ts, 'utf8');
+    const text = [own, ...[...own.matchAll(/import\(\s*'\.\/([\w-]+)\.js'\s*\)/g)].map((i) => path.join(path.dirname(ts), `${i[1]}.ts`)).filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, 'utf8'))].join('\n');
     const unknown = args.slice(args.indexOf(js) + 1).filter((a) => a.startsWith('--')).map((a) => a.split('=')[0] as string)
       .filter((flag) => !new RegExp(`['"\`]${flag}[ '"\`<\\[]`).test(text));
     return unknown.map((flag) => `${what}: ${js} has no option ${flag} (not in ${path.relative(code.root, ts)})`);
