@@ -32,6 +32,8 @@ export class XmppTransport implements Transport {
   private _status: TransportStatus = 'offline';
   private stopping = false;
   private attempt = 0;
+  /** Online at least once: a login refused before that fails start() (its caller says why), no retry here. */
+  private wasOnline = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private attemptTimer: NodeJS.Timeout | undefined;
   /** Inbound stanzas, one per turn of the event loop (inbox.ts). */
@@ -269,6 +271,7 @@ export class XmppTransport implements Transport {
     clearTimeout(this.attemptTimer);
     this.attempt = 0;
     this._status = 'online';
+    this.wasOnline = true;
     if (runHook) {
       try {
         await this.opts.onOnline?.(this);
@@ -311,7 +314,7 @@ export class XmppTransport implements Transport {
       this.stopping = true;
       return;
     }
-    if (err.name !== 'SASLError' || this.stopping || this._status === 'offline') return;
+    if (err.name !== 'SASLError' || this.stopping || this._status === 'offline' || !this.wasOnline) return;
     this.log.warn({ err: err.message }, 'login refused while reconnecting; retrying');
     this.entity.disconnect?.().catch(() => undefined);
   }
