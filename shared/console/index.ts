@@ -13,6 +13,7 @@ export { ConsoleAuth, ensureConsoleToken, SESSION_COOKIE } from './auth.js';
 export { BUSY_ROWS_PER_S, TelemetryFeed, pruneTelemetry, SAMPLE_ROWS } from './feed.js';
 export { BUSY_FLUSH_MS, FLUSH_MS, MAX_ROWS_PER_FLUSH, Outbox } from './events.js';
 export { openApiDocument } from './openapi.js';
+export { type Builder, type Compiled, lazyCompilers, lazyRoutes } from './lazy-compilers.js';
 
 export interface RunningConsole {
   app: FastifyInstance;

@@ -9,6 +9,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } f
 import type { ParleyConfig } from '../config/index.js';
 import { contracts } from '../contracts/index.js';
 import { OpsError } from '../ops/errors.js';
+import { lazyCompilers } from './lazy-compilers.js';
 import { repoRoot } from '../runtime/repo-root.js';
 import { ConsoleAuth, SESSION_COOKIE } from './auth.js';
 import { registerEvents } from './events.js';
@@ -42,7 +43,10 @@ export async function buildConsole(o: ConsoleServerOptions): Promise<FastifyInst
   // validateSchema off: the schemas are the console-*.json contracts, checked against the meta-schema
   // where every contract is (shared/contracts); checking them again compiled the draft-07
   // meta-schema, ≈ 50 ms of the console's start (issue 15).
-  const app = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', validateSchema: false } } });
+  const app = Fastify({
+    logger: false, bodyLimit: 2 * 1024 * 1024, ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', validateSchema: false } },
+    schemaController: { compilersFactory: lazyCompilers() },
+  });
   const web = path.join(repoRoot(), 'web', 'console');
   const schemas = consoleSchemas();
   for (const s of schemas) app.addSchema(s); // fastify's ajv validates requests with the contracts
