@@ -6,6 +6,7 @@ import { CORE_ROLES } from '../contracts/index.js';
 import { AGENT_ACCOUNT, ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
 import { api, EjabberdApiError, isAuthRefusal } from './api.js';
+import { hostOf } from './cluster.js';
 
 /** The system's fixed accounts: the admin and the core agents (roles.ts); specialists, calendars and people are added at run time. */
 export const CORE_AGENTS = ['admin', ...CORE_ROLES] as const;
@@ -67,7 +68,18 @@ export async function provisionCore(cfg: ParleyConfig, extra: string[] = []): Pr
   const names = [...CORE_AGENTS, ...extra];
   const secrets = accountSecrets(cfg);
   const known = names.every((name) => secrets.get(name) !== undefined) ? await listedAccounts(cfg) : undefined;
-  await Promise.all(names.map((name) => (known?.has(name) ? keepAccount(cfg, name) : ensureAccount(cfg, name))));
+  try {
+    await Promise.all(names.map((name) => (known?.has(name) ? keepAccount(cfg, name) : ensureAccount(cfg, name))));
+  } catch (err) {
+    // Most often another installation's ejabberd on this one's ports (two PARLEY_HOMEs, same ports):
+    // it answers, so it counts as running, but it has its own admin.
+    if (!isAuthRefusal(err)) throw err;
+    throw new Error(
+      `the ejabberd answering on ${hostOf(cfg).listen}:${cfg.httpPort} refuses this installation's admin (${cfg.home}/secrets/accounts.json): ` +
+        `is it another installation's, started with another PARLEY_HOME? Stop that one, or give this one other ports (PARLEY_C2S_PORT, PARLEY_HTTP_PORT, …). ` +
+        `(${(err as Error).message})`,
+    );
+  }
 }
 
 /** The accounts ejabberd lists; undefined when the admin is refused (ensureAccount then says why). */

@@ -99,6 +99,25 @@ describe('provisionCore [start] one question to ejabberd when nothing is missing
   });
 });
 
+describe('provisionCore [ports] another installation\'s ejabberd on these ports', () => {
+  it('says so when the ejabberd that answers refuses this installation\'s admin', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prov-'));
+    const cfg = loadConfig({ ...process.env, PARLEY_HOME: home });
+    const saved = { ...api };
+    const refused = () => Promise.reject(new EjabberdApiError('register', 401, '{"status":"error","code":10,"message":"You are not authorized to call this command."}'));
+    api.registeredUsers = refused;
+    api.register = refused;
+    api.changePassword = refused;
+    try {
+      const err = await provisionCore(cfg).then(() => undefined, (e: Error) => e);
+      expect(err?.message).to.match(/refuses this installation's admin .*is it another installation's, started with another PARLEY_HOME\?.*PARLEY_C2S_PORT.*HTTP 401/);
+    } finally {
+      Object.assign(api, saved);
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('onFailedStart [supervisor] a repair between a failed start and the restart', function () {
   this.timeout(20000);
   let dir: string;
