@@ -140,7 +140,7 @@ export const VARIABLES = {
   PARLEY_SPECIALIST_SKILLS: { kind: 'string', internal: true, doc: "a specialist process's skills (`--skills`)" },
   PARLEY_SPECIALIST_EXPERTS: { kind: 'string', internal: true, doc: 'alias of PARLEY_SPECIALIST_SKILLS' },
   PARLEY_CALENDAR_PERSON: { kind: 'string', internal: true, doc: "a calendar process's person (`--person`)" },
-  PARLEY_AGENT_BUNDLES: { kind: 'flag', default: true, doc: "`0`: the supervisor starts dist/agents/<role>/main.js even where `npm run bundle` left a fresh single-file agent in dist/bundle/" },
+  PARLEY_AGENT_BUNDLES: { kind: 'flag', default: true, doc: "`0`: the supervisor starts dist/agents/<role>/main.js even where `npm run bundle` left a fresh single-file agent in dist/bundle/, and `npm start` runs the supervisor from its modules, not its bundle" },
   PARLEY_SUPERVISOR_AGENT_SCRIPT: { kind: 'path', internal: true, doc: 'tests: the script the supervisor runs for every agent' },
   PARLEY_WORDNET_DICT: { kind: 'path', internal: true, doc: "tests: the `define` skill's WordNet directory" },
   PARLEY_BENCH_AGENT_NODE_ARGS: { kind: 'string', internal: true, doc: "bench: extra node arguments for the agents (e.g. `--cpu-prof`)" },
