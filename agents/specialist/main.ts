@@ -84,10 +84,10 @@ startUp(async () => {
   // `npm run spawn` starts specialists nobody provisioned: create the account on first start.
   if (!accountSecrets(config).get(account)) await ensureAccount(config, account);
 
-  // The skills' sandboxes start first (a worker per skill imports its handler and answers its
-  // examples: the longest part of a specialist's start, issue 15), while the agent is made and
-  // connects below; it registers with the DF only once they are served. A skill reaches the
-  // Coordinator (ctx.a2a) and the log only through the agent, made before any question arrives.
+  // The skills' sandboxes start once the agent is online (below): a worker per skill imports its
+  // handler and answers its examples, ≈ 0.4 s of CPU each, which competed with every agent's start
+  // (issue 15). A skill reaches the Coordinator (ctx.a2a) and the log only through the agent, made
+  // before any question arrives.
   const late: { link?: ReturnType<typeof coordinatorLink>; log?: Logger } = {};
   const host = new SkillHost({
     select: selector(role, wanted),
@@ -97,8 +97,8 @@ startUp(async () => {
     // Optional (docs/llm.md): without PARLEY_LLM_URL no skill that requires a model is served.
     ...(llm ? { llm: { settings: llm } } : {}),
   });
-  const loaded = host.apply(catalogue);
-  await null; // lets host.apply spawn each skill's first worker now, not after the work below
+  let served!: () => void;
+  const loaded = new Promise<void>((resolve) => { served = resolve; });
 
   // Durable (issue 12): accepted work and open offers are snapshotted after every transition in
   // $PARLEY_HOME/data/<name>-exchanges.sqlite and resumed after a crash (restoreExchanges below).
@@ -119,7 +119,7 @@ startUp(async () => {
     tellSupervisor({ type: 'idle', idle_ms: ms });
   }) : undefined;
   // Before going online: the first REGISTERED and the first question pay no compile or JIT (the
-  // skills answer their own examples in their workers: host.apply above).
+  // skills answer their own examples in their workers, warming behind: host.apply below).
   warmUp(agent);
   const skills = hostRunner(host, loaded);
   agent.router.on('ASK_EXPERT', askExpertExchange({ skills, slots, computeMs: opts.computeTimeoutMs, onActivity: () => idle?.touch() }));
@@ -131,7 +131,11 @@ startUp(async () => {
   // Before going online: offers and accepted work of a killed predecessor come back (a skill that
   // was running runs again); what cannot be resumed is answered FAILURE WORK_LOST (retryable).
   if (store) restoreExchanges(agent, store, { onRestored: restoredHolds({ slots, offers }), failCode: 'WORK_LOST' });
-  await Promise.all([agent.start(), loaded]);
+  await agent.start();
+  // Served at once, each skill's first worker warming behind (SkillHost.apply `warmBehind`): the
+  // DF gets the profile now, a question that comes before the worker waits for it in the pool,
+  // and a handler that fails there is withdrawn from the profile ('changed' below).
+  await host.apply(catalogue, { warmBehind: true }).finally(served);
   announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 
   const profile = () => buildProfile({
@@ -145,7 +149,8 @@ startUp(async () => {
   });
   idle?.touch();
 
-  // Hot reload: the skills directory changed → new pools, and the DF gets the new profile.
+  // Hot reload: the skills directory changed → new pools, and the DF gets the new profile; or a
+  // skill withdrawn because its handler failed while warming behind.
   host.on('changed', (skills) => {
     registration.update(profile());
     logger.info({ skills: skills.map((s) => s.name) }, 'skills changed');

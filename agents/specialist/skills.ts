@@ -31,9 +31,9 @@ export function describeScope(skills: readonly SkillDef[]): string {
 
 /**
  * The host's skills as the exchanges use them. Calls made before `loaded` settles (the first
- * host.apply: sandboxes started, handlers imported, examples answered) wait for it: the agent
- * connects meanwhile, and work restored from a crash or a question that arrives early is then
- * served by the skills, not refused as unknown.
+ * host.apply, once the agent is online) wait for it: work restored from a crash or a question that
+ * arrives early is then served by the skills, not refused as unknown. With the specialist's
+ * `warmBehind` apply, a call after it waits in the skill's pool for the first worker instead.
  */
 export function hostRunner(host: SkillHost, loaded: Promise<unknown> = Promise.resolve()): SkillRunner {
   let ready = false;

@@ -15,6 +15,7 @@ import type { SandboxSpec } from './sandbox.js';
 import { envString } from '../config/index.js';
 import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/index.js';
 import { catalogueTools } from './llm-tools.js';
+import { A2A_SKILLS, startsAtOnce, warmExamples } from './warm-up.js';
 
 /**
  * Granted capabilities made concrete for the sandbox: variables with their values from this
@@ -34,8 +35,6 @@ export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = p
 
 /** Never given to a skill, whatever was granted (the key stays in the specialist process). */
 const SECRET_VARS: ReadonlySet<string> = new Set(['PARLEY_LLM_KEY']);
-
-export const A2A_SKILLS: ReadonlySet<string> = new Set<A2aKind>(['delegate_task', 'query_agents', 'broadcast_event']);
 
 export interface HostOptions {
   /** Which enabled skills this specialist serves (its role's allowed skills, --skills). */
@@ -98,14 +97,20 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     return [...this.active.values()].map((a) => a.def).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
-  /** Brings the served set in line with a catalogue; reloads are serialised. */
-  apply(catalogue: Catalogue): Promise<ApplyReport> {
-    const next = this.queue.then(() => this.applyNow(catalogue));
+  /**
+   * Brings the served set in line with a catalogue; reloads are serialised. By default a new skill
+   * is served once its first worker imported the handler and answered the examples. With
+   * `warmBehind` (a specialist's start, issue 15) it is served at once, its worker warming behind:
+   * its calls wait for that worker in the pool, and a handler that fails there is withdrawn
+   * afterwards ('problem', then 'changed'), as a reload would.
+   */
+  apply(catalogue: Catalogue, o: { warmBehind?: boolean } = {}): Promise<ApplyReport> {
+    const next = this.queue.then(() => this.applyNow(catalogue, o.warmBehind === true));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async applyNow(catalogue: Catalogue): Promise<ApplyReport> {
+  private async applyNow(catalogue: Catalogue, warmBehind: boolean): Promise<ApplyReport> {
     const before = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
     const problems: SkillProblem[] = [...catalogue.problems];
     this.catalogue = catalogue;
@@ -127,10 +132,16 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
         problems.push({ dir: def.dir, name, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` });
         return;
       }
+      const active: Active = { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) };
+      if (warmBehind) {
+        this.active.set(name, active);
+        void this.warmBehind(active, warming);
+        return;
+      }
       try {
         await warming;
         await warmExamples(def, pool);
-        this.active.set(name, { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) });
+        this.active.set(name, active);
       } catch (err) {
         await pool.close();
         problems.push({ dir: def.dir, name, detail: `handler: ${(err as Error).message}` });
@@ -146,6 +157,29 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     for (const p of problems) this.emit('problem', p);
     if (report.added.length + report.removed.length + report.changed.length > 0) this.emit('changed', this.skills());
     return report;
+  }
+
+  /** Skills served before their worker was warm (apply's `warmBehind`), still warming. */
+  warming(): Promise<void> {
+    return Promise.all(this.behind).then(() => undefined);
+  }
+
+  private readonly behind = new Set<Promise<void>>();
+
+  private warmBehind(a: Active, warming: Promise<void>): Promise<void> {
+    const done = warming.then(() => warmExamples(a.def, a.pool)).then(
+      () => undefined,
+      async (err: Error) => {
+        // Still this pool (a reload may have replaced or removed it meanwhile): withdraw the skill.
+        if (this.active.get(a.def.name) !== a) return;
+        this.active.delete(a.def.name);
+        await a.pool.close();
+        this.emit('problem', { dir: a.def.dir, name: a.def.name, detail: `handler: ${err.message}` });
+        this.emit('changed', this.skills());
+      },
+    ).finally(() => this.behind.delete(done));
+    this.behind.add(done);
+    return done;
   }
 
   /** A skill that requires the model is not served without one: nothing changes when it is off. */
@@ -293,40 +327,6 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     for (const a of this.active.values()) await a.pool.close();
     this.active.clear();
   }
-}
-
-/**
- * The skill answers its own published examples once in its first worker, so JIT and lazily built
- * tables (mathjs typed functions, chrono, luxon) do not land on the first person's question.
- * Not for skills that call others (`uses`) or the Coordinator: a warm-up must have no effects.
- * An example the skill merely cannot answer is its own bug, not a reason to skip it; an example
- * that kills its sandbox (crash, exit, out of memory) or overruns its time limit would do the same
- * to every person who asks: the skill is not served, with the reason (throws; host.ts reports it).
- */
-/**
- * A skill whose run may start with its recognition, before the specialist sent its AGREE: one
- * that calls nothing (no ctx.use, ctx.a2a, ctx.llm), so nothing leaves the sandbox before then.
- */
-export function startsAtOnce(def: SkillDef): boolean {
-  return (def.manifest.uses ?? []).length === 0 && !A2A_SKILLS.has(def.name) && !def.granted.llm;
-}
-
-export async function warmExamples(def: SkillDef, pool: SkillPool): Promise<number> {
-  if (!startsAtOnce(def)) return 0;
-  // One worker answers the examples; the spare starts with the first question (pool.ts).
-  return pool.withoutSpare(async () => {
-    let answered = 0;
-    for (const q of def.manifest.examples ?? []) {
-      const args = { question: q };
-      if (!def.validateInput(args) || (await pool.recognise(q, 2000).catch(() => 0)) <= 0) continue;
-      const deaths = pool.deaths;
-      const failure = await pool.run(args, 'sess-warm-up').then(() => { answered += 1; }, (err: ParleyError) => err);
-      if (failure && (pool.deaths > deaths || failure.code === 'TIMEOUT')) {
-        throw new Error(`disabled at warm-up: its example ${JSON.stringify(q)} failed (${failure.detail})`);
-      }
-    }
-    return answered;
-  });
 }
 
 /**

@@ -36,11 +36,34 @@ export function freshBundle(root: string, bundleDir: string, role: string): stri
     const recorded = JSON.parse(fs.readFileSync(inputsFile(bundleDir, role), 'utf8')) as BundleInputs;
     if (!Array.isArray(recorded.inputs) || recorded.inputs.length === 0 || !fs.existsSync(file)) return undefined;
     for (const [f, size, mtimeMs] of recorded.inputs) {
-      const [, s, m] = stamp(root, f);
+      const [s, m] = recentStamp(root, f);
       if (s !== size || m !== mtimeMs) return undefined;
     }
     return file;
   } catch {
     return undefined; // no bundle, an unreadable record or a vanished input: dist/ as always
   }
+}
+
+/**
+ * A file's size and mtime, stat'ed at most once per STAMP_TTL_MS: `npm start` checks its ten
+ * bundles at once, and their ≈ 130 inputs each are mostly the same shared modules (≈ 1,300 stat
+ * calls before the first agent started, ≈ 20 ms of the supervisor's critical path; issue 15).
+ * A restart a while later stats again.
+ */
+function recentStamp(root: string, file: string): [size: number, mtimeMs: number] {
+  const key = path.join(root, file);
+  const now = performance.now();
+  const hit = recentStamps.get(key);
+  if (hit && now - hit.at < STAMP_TTL_MS) return [hit.size, hit.mtimeMs];
+  const s = fs.statSync(key);
+  recentStamps.set(key, { at: now, size: s.size, mtimeMs: s.mtimeMs });
+  return [s.size, s.mtimeMs];
+}
+const STAMP_TTL_MS = 1000;
+const recentStamps = new Map<string, { at: number; size: number; mtimeMs: number }>();
+
+/** Forgets every recent stat (a test that rewrites an input and checks again at once). */
+export function forgetStamps(): void {
+  recentStamps.clear();
 }

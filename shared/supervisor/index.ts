@@ -1,7 +1,7 @@
 // Public API of shared/supervisor/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
 export { Backoff } from './backoff.js';
-export { type BundleInputs, bundleFile, freshBundle, inputsFile, stamp } from './bundles.js';
+export { type BundleInputs, bundleFile, forgetStamps, freshBundle, inputsFile, stamp } from './bundles.js';
 export { builtinsRequiredBy, type CacheUse, codeCacheFile, runCached } from './code-cache.cjs';
 export { asciiOnly, patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild, onFailedStart } from './child.js';

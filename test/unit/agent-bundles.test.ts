@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { type BundleInputs, bundleFile, consoleSpec, coreSpec, freshBundle, inputsFile, runArgs, stamp } from '../../shared/supervisor/index.js';
+import { type BundleInputs, bundleFile, consoleSpec, coreSpec, forgetStamps, freshBundle, inputsFile, runArgs, stamp } from '../../shared/supervisor/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
 
 describe('Supervisor [bundles] a single-file agent is used only while it matches dist/', () => {
@@ -38,7 +38,27 @@ describe('Supervisor [bundles] a single-file agent is used only while it matches
     const t = new Date(Date.now() + 5000);
     fs.writeFileSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), 'export {};\n');
     fs.utimesSync(path.join(root, 'dist', 'agents', 'registry', 'main.js'), t, t); // same size, newer file
+    forgetStamps(); // each input is stat'ed at most once a second (the next test)
     expect(freshBundle(root, dir, 'registry')).to.equal(undefined);
+  });
+
+  it('ten bundles checked at once stat each shared input once', () => {
+    for (const role of ['kb', 'sessions']) {
+      fs.writeFileSync(bundleFile(dir, role), '// bundle\n');
+      fs.writeFileSync(inputsFile(dir, role), JSON.stringify({ inputs: [stamp(root, 'dist/agents/registry/main.js')] }));
+    }
+    const statSync = fs.statSync;
+    const seen: string[] = [];
+    (fs as { statSync: unknown }).statSync = (p: fs.PathLike, ...rest: unknown[]) => {
+      seen.push(String(p));
+      return (statSync as (...a: unknown[]) => unknown)(p, ...rest);
+    };
+    try {
+      for (const role of ['registry', 'kb', 'sessions']) expect(freshBundle(root, dir, role), role).to.equal(bundleFile(dir, role));
+    } finally {
+      (fs as { statSync: unknown }).statSync = statSync;
+    }
+    expect(seen.filter((p) => p.endsWith(path.join('registry', 'main.js')))).to.have.length(1);
   });
 
   it('a vanished input, a missing or broken record, or no bundle: main.js', () => {

@@ -1,13 +1,14 @@
 // Start-up (docs/runtime.md "Start-up"): each specialist imports only its own skills' libraries
 // (one worker pool per skill: a time specialist never loads mathjs), and every skill answers its
-// published examples in its worker before the specialist goes online.
+// published examples in its first worker; at a specialist's start that worker warms behind the
+// skill, which is served (and registered) at once (SkillHost.apply `warmBehind`).
 import { expect } from 'chai';
 import { loadCatalogue } from '../../shared/skills/index.js';
 import { SkillHost, warmExamples, SkillPool } from '../../shared/skills/hosting.js';
 import { arithmeticExpert } from '../../skills/arithmetic/arithmetic.js';
-import { tempSkillDirs } from '../support/skills.js';
+import { HANDLERS, failure, tempSkillDirs, writeSkill } from '../support/skills.js';
 
-describe('Specialist [start-up] skills loaded per specialist and warmed before online', function () {
+describe('Specialist [start-up] skills loaded per specialist and warmed', function () {
   this.timeout(30000);
 
   it('the arithmetic skill (mathjs single-file build) still computes exactly and refuses code', async () => {
@@ -52,6 +53,49 @@ describe('Specialist [start-up] skills loaded per specialist and warmed before o
       const r = await host.apply(loadCatalogue(tempSkillDirs()));
       expect(r.added).to.deep.equal(['time']);
       expect(host.skills().map((s) => s.name)).to.deep.equal(['time']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('warmBehind: the skill is served at once; a question before its worker is up waits for it and is answered', async () => {
+    const host = new SkillHost({ select: (d) => d.name === 'time', maxWorkers: 2 });
+    let warmed = false;
+    try {
+      const r = await host.apply(loadCatalogue(tempSkillDirs()), { warmBehind: true });
+      const warming = host.warming().then(() => { warmed = true; });
+      expect(r.added).to.deep.equal(['time']);
+      expect(host.skills().map((s) => s.name), 'served before its worker is up').to.deep.equal(['time']);
+      expect(warmed, 'still warming when apply resolved').to.equal(false);
+      const out = await host.run('time', { question: 'what day of the week is 2026-12-25?' }, 'sess-early');
+      expect(out.answer).to.match(/Friday/);
+      await warming;
+      expect(host.skills().map((s) => s.name), 'still served after its warm-up').to.deep.equal(['time']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('warmBehind: a handler that fails in its worker is withdrawn afterwards, with the reason; its early question fails clearly', async () => {
+    const dirs = tempSkillDirs();
+    writeSkill(dirs.user, 'badinit', HANDLERS.badInit);
+    writeSkill(dirs.user, 'echo', HANDLERS.echo);
+    const host = new SkillHost({ select: (d) => d.name === 'badinit' || d.name === 'echo', maxWorkers: 2 });
+    const problems: string[] = [];
+    const changes: string[][] = [];
+    host.on('problem', (p) => problems.push(`${p.name}: ${p.detail}`));
+    host.on('changed', (skills) => changes.push(skills.map((s) => s.name)));
+    try {
+      await host.apply(loadCatalogue(dirs), { warmBehind: true });
+      expect(host.skills().map((s) => s.name)).to.deep.equal(['badinit', 'echo']);
+      const early = await failure(host.run('badinit', { question: 'badinit now' }, 'sess-early'));
+      expect(early.code).to.equal('INTERNAL_ERROR');
+      expect(early.detail).to.match(/data file missing/);
+      await host.warming();
+      expect(host.skills().map((s) => s.name), 'withdrawn').to.deep.equal(['echo']);
+      expect(problems.join('\n')).to.match(/^badinit: handler: .*data file missing/m);
+      expect(changes.at(-1), "the last 'changed' (the DF's profile follows it)").to.deep.equal(['echo']);
+      expect((await host.run('echo', { question: 'echo hi' }, 'sess-1')).answer).to.equal('echo: echo hi');
     } finally {
       await host.close();
     }
