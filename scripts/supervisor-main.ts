@@ -106,10 +106,9 @@ async function main(): Promise<void> {
   });
   // The console (issue 13) unless PARLEY_CONSOLE=0; it reads telemetry, so it never slows an agent.
   const withConsole = consoleEnabled();
-  // Specialists first: each then starts its skills' sandboxes (a worker per skill: its handler's
-  // import and examples, the longest part of any start), and every spawn before theirs delayed
-  // them; the core agents finish well before (bench --scale, docs/bench.md). Then the console: it
-  // runs at nice 10 (it never slows an agent), so it was ready last, after every agent.
+  // Specialists first (each is the longest start: its skills' sandboxes warm once it is online,
+  // behind its registration), then the console (at nice 0 until it is online, then
+  // PARLEY_CONSOLE_NICE: at nice 10 from the start it was ready last, after every agent).
   const specs = [...specialists.map(specOf), ...(withConsole ? [consoleSpec(ctx)] : []), ...CORE_ROLES.map((r) => coreSpec(ctx, r)), roomsSpec(ctx), ...calendars];
   for (const spec of specs) {
     const child = sup.add(spec);

@@ -11,13 +11,17 @@ import { envNumber } from '../../shared/config/index.js';
 import { tellSupervisor } from '../../shared/supervisor/ipc.js';
 
 const logger = createLogger('console');
-// The console only watches: it runs at a lower CPU priority (PARLEY_CONSOLE_NICE, default 10), so
-// on a saturated machine the agents' hot path gets the CPU first (npm run bench -- --console).
-try {
-  os.setPriority(envNumber('PARLEY_CONSOLE_NICE'));
-} catch (err) {
-  logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
-}
+// The console only watches: once online it runs at a lower CPU priority (PARLEY_CONSOLE_NICE,
+// default 10), so on a saturated machine the agents' hot path gets the CPU first (npm run bench --
+// --console). Not before: `npm start` is ready when the console is, and at nice 10 from the first
+// instant it was started last of all, after every agent had finished its own start (issue 15).
+const lowerPriority = () => {
+  try {
+    os.setPriority(envNumber('PARLEY_CONSOLE_NICE'));
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'cannot lower the console\'s priority');
+  }
+};
 const cfg = loadConfig();
 const settings = consoleSettings(cfg);
 // Roles as the installation's agents see them: from its enrolment record, never from names. Only
@@ -35,6 +39,7 @@ void (async () => {
   });
   logger.info({ url: running.url, otlp: settings.otlpUrl !== undefined, retentionDays: settings.retentionDays }, 'online');
   tellSupervisor({ type: 'ready', moment: 'online' });
+  lowerPriority();
 
   let stopping = false;
   const stop = () => {
