@@ -2,6 +2,7 @@
 // real process) in a temporary PARLEY_HOME on free ports, and people chatting with the Presenter.
 import { type ChildProcess, execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -67,6 +68,14 @@ describe('System [end to end] supervisor, agents and people', function () {
   it('System [time] answers "what time is it in Tokyo?" from the time specialist', async () => {
     const a = await alice.ask('what time is it in Tokyo?');
     expect(a.answer).to.match(/It is \d\d:\d\d in Tokyo/);
+  });
+
+  it('System [console] the console started at nice 0 and lowered itself to PARLEY_CONSOLE_NICE (10) once online', async () => {
+    const c = await agent('console');
+    expect(c.status).to.equal('ready');
+    expect(os.getPriority(c.pid as number)).to.equal(10);
+    expect(os.getPriority(sup.pid as number), 'the supervisor and the agents keep nice 0').to.equal(0);
+    expect(os.getPriority((await agent('coordinator')).pid as number)).to.equal(0);
   });
 
   it('System [concurrency] two people asking at once each get their own answer', async () => {
