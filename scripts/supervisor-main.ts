@@ -127,6 +127,7 @@ async function main(): Promise<void> {
     }
   }
   if (stopping) return;
+  sup.markSystemReady();
   const admin = `http://127.0.0.1:${cfg.httpPort}/admin/`;
   say(
     `parley ready in ${since(t0)} — chat with presenter@${cfg.domain}; add a person: npm run user -- add alice; ` +

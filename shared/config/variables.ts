@@ -130,7 +130,7 @@ export const VARIABLES = {
   PARLEY_CONSOLE: { kind: 'flag', default: true, doc: '`0`: `npm start` runs no console' },
   PARLEY_CONSOLE_PORT: { kind: 'port', shown: '15290 (c2s port + 68 when that moved)', doc: "the console's HTTP port" },
   PARLEY_CONSOLE_BIND: { kind: 'string', default: '127.0.0.1', doc: "the console's bind address" },
-  PARLEY_CONSOLE_NICE: { kind: 'number', default: 10, min: -20, integer: true, doc: "the console process's nice value (it never slows the agents)" },
+  PARLEY_CONSOLE_NICE: { kind: 'number', default: 10, min: -20, integer: true, doc: "the console process's nice value once it is online (it never slows the agents)" },
   PARLEY_CONSOLE_SESSION_TTL_MS: { kind: 'ms', default: 43200000, doc: 'how long a browser login lasts' },
   PARLEY_CONSOLE_RETENTION_DAYS: { kind: 'number', default: 7, min: 0, doc: 'telemetry older than this is deleted (`0` keeps all)' },
   PARLEY_OTLP_URL: { kind: 'url', shown: 'off', doc: 'OTLP/HTTP traces endpoint (e.g. `http://127.0.0.1:4318/v1/traces`): every conversation as an OpenTelemetry trace' },

@@ -8,33 +8,12 @@ import { ParleyError } from '../acl/index.js';
 import type { A2aKind, SkillResult } from './handler-api.js';
 import type { Catalogue, SkillDef, SkillProblem } from './catalogue.js';
 import { formatErrors } from './manifest.js';
-import path from 'node:path';
 import { type CallRequest, type Claim, SkillPool } from './pool.js';
 import { QuickRecogniser } from './recognition.js';
-import type { SandboxSpec } from './sandbox.js';
-import { envString } from '../config/index.js';
 import { chatCompletion, type ChatRequest, LlmError, type LlmSettings } from '../llm/index.js';
 import { catalogueTools } from './llm-tools.js';
 import { A2A_SKILLS, startsAtOnce, warmExamples } from './warm-up.js';
-
-/**
- * Granted capabilities made concrete for the sandbox: variables with their values from this
- * process, `${VAR}` read paths expanded. Nothing inside the state directory is ever readable,
- * whatever was granted: that is where the secrets are.
- */
-export function resolveGrants(g: SkillDef['granted'], env: NodeJS.ProcessEnv = process.env): NonNullable<SandboxSpec['grants']> {
-  const home = path.resolve(envString('PARLEY_HOME', env) as string);
-  const vars = Object.fromEntries((g.env ?? []).filter((v) => env[v] !== undefined && !SECRET_VARS.has(v)).map((v) => [v, env[v] as string]));
-  const read = (g.read ?? [])
-    .map((p) => p.replace(/^\$\{([A-Z][A-Z0-9_]*)\}$/, (_, v: string) => vars[v] ?? ''))
-    .filter((p) => p.startsWith('/'))
-    .map((p) => path.resolve(p))
-    .filter((p) => !home || (p !== home && !p.startsWith(home + path.sep) && !home.startsWith(p + path.sep)));
-  return { env: vars, fsRead: read, network: Boolean(g.network) };
-}
-
-/** Never given to a skill, whatever was granted (the key stays in the specialist process). */
-const SECRET_VARS: ReadonlySet<string> = new Set(['PARLEY_LLM_KEY']);
+import { resolveGrants } from './grants.js';
 
 export interface HostOptions {
   /** Which enabled skills this specialist serves (its role's allowed skills, --skills). */
@@ -102,15 +81,16 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
    * is served once its first worker imported the handler and answered the examples. With
    * `warmBehind` (a specialist's start, issue 15) it is served at once, its worker warming behind:
    * its calls wait for that worker in the pool, and a handler that fails there is withdrawn
-   * afterwards ('problem', then 'changed'), as a reload would.
+   * afterwards ('problem', then 'changed'), as a reload would. With `hold` too, that worker starts
+   * only at startWarming() (the system is ready, or the first call comes).
    */
-  apply(catalogue: Catalogue, o: { warmBehind?: boolean } = {}): Promise<ApplyReport> {
-    const next = this.queue.then(() => this.applyNow(catalogue, o.warmBehind === true));
+  apply(catalogue: Catalogue, o: { warmBehind?: boolean; hold?: boolean } = {}): Promise<ApplyReport> {
+    const next = this.queue.then(() => this.applyNow(catalogue, o.warmBehind === true ? { hold: o.hold === true } : undefined));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async applyNow(catalogue: Catalogue, warmBehind: boolean): Promise<ApplyReport> {
+  private async applyNow(catalogue: Catalogue, behind: { hold: boolean } | undefined): Promise<ApplyReport> {
     const before = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
     const problems: SkillProblem[] = [...catalogue.problems];
     this.catalogue = catalogue;
@@ -123,20 +103,21 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     // Warm every new pool at once: each imports its handler in its own thread.
     await Promise.all([...wanted].filter(([name]) => !this.active.has(name)).map(async ([name, def]) => {
       const pool = this.poolFor(def);
-      const warming = pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
-      try {
-        def.validateInput.ready(); // compiled for the skills served only (manifest.ts InputValidator)
-      } catch (err) {
-        await warming.catch(() => undefined);
-        await pool.close();
-        problems.push({ dir: def.dir, name, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` });
+      const active: Active = { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) };
+      if (behind) {
+        if (!compiles(def, problems)) return void (await pool.close());
+        this.active.set(name, active);
+        const start = () => {
+          if (this.active.get(name) === active) void this.warmBehind(active, pool.warm());
+        };
+        if (behind.hold) this.held.push(start);
+        else start();
         return;
       }
-      const active: Active = { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) };
-      if (warmBehind) {
-        this.active.set(name, active);
-        void this.warmBehind(active, warming);
-        return;
+      const warming = pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
+      if (!compiles(def, problems)) {
+        await warming.catch(() => undefined);
+        return void (await pool.close());
       }
       try {
         await warming;
@@ -164,7 +145,13 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     return Promise.all(this.behind).then(() => undefined);
   }
 
+  /** Starts the held warm-ups (apply's `hold`): each skill's first worker, now. */
+  startWarming(): void {
+    for (const start of this.held.splice(0)) start();
+  }
+
   private readonly behind = new Set<Promise<void>>();
+  private readonly held: Array<() => void> = [];
 
   private warmBehind(a: Active, warming: Promise<void>): Promise<void> {
     const done = warming.then(() => warmExamples(a.def, a.pool)).then(
@@ -322,10 +309,22 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
   }
 
   async close(): Promise<void> {
+    this.held.length = 0;
     for (const s of this.started.values()) clearTimeout(s.timer);
     this.started.clear();
     for (const a of this.active.values()) await a.pool.close();
     this.active.clear();
+  }
+}
+
+/** Compiles the skill's inputSchema (only the skills served: manifest.ts InputValidator); a problem if it cannot. */
+function compiles(def: SkillDef, problems: SkillProblem[]): boolean {
+  try {
+    def.validateInput.ready();
+    return true;
+  } catch (err) {
+    problems.push({ dir: def.dir, name: def.name, detail: `skill.json: /inputSchema does not compile: ${(err as Error).message}` });
+    return false;
   }
 }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { childEnv } from './child-env.js';
-import { isChildMessage } from './ipc.js';
+import { isChildMessage, type SupervisorMessage } from './ipc.js';
 import type { AgentSpec } from './spec.js';
 
 /** `failed`: it exited before becoming ready maxFailedStarts times in a row and is not restarted. */
@@ -113,6 +113,16 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
       });
     });
     proc.once('error', (err) => this.emit('error', `${this.spec.name}: cannot start: ${err.message}`));
+  }
+
+  /** Tells the running child something (ipc.ts SupervisorMessage); false if it cannot be told. */
+  tell(message: SupervisorMessage): boolean {
+    const proc = this.proc;
+    if (!proc?.connected) return false;
+    proc.send(message, (err) => {
+      if (err) this.emit('error', `${this.spec.name}: ${err.message}`);
+    });
+    return true;
   }
 
   private onMessage(m: unknown): void {

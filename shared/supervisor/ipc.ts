@@ -28,6 +28,36 @@ export function tellSupervisor(message: ChildMessage): void {
   if (process.send && process.connected) process.send(message);
 }
 
+/** What a supervisor tells its children: every agent of the start is ready (supervisor.ts). */
+export type SupervisorMessage = { type: 'system-ready' };
+
+/**
+ * Calls `fn` once the supervisor says every agent of the start is ready; at once for a child with
+ * no supervisor (started by a test or a shell: nothing to wait for). Work that only makes later
+ * answers faster (a specialist's skill workers, issue 15) waits for it, so it does not compete with
+ * the other agents' starts; `maxWaitMs` bounds the wait if that moment never comes.
+ */
+export function whenSystemReady(fn: () => void, maxWaitMs: number): void {
+  if (!process.send || !process.connected) {
+    fn();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    process.off('message', onMessage);
+    fn();
+  };
+  const onMessage = (m: unknown) => {
+    if ((m as SupervisorMessage | undefined)?.type === 'system-ready') once();
+  };
+  const timer = setTimeout(once, maxWaitMs);
+  timer.unref();
+  process.on('message', onMessage);
+}
+
 /** Logs the moment (operators read the log) and tells the supervisor. */
 export function announce(logger: Logger, fields: object, moment: ReadyMoment): void {
   logger.info(fields, moment);

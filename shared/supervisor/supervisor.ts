@@ -26,6 +26,8 @@ const fmtS = (ms: number) => `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
 export class Supervisor {
   private readonly children = new Map<string, ManagedChild>();
   private stopping = false;
+  /** Every agent of the start was ready once: each child is told, and each one ready later. */
+  private systemReady = false;
 
   constructor(private readonly opts: SupervisorOptions) {}
 
@@ -48,6 +50,7 @@ export class Supervisor {
     const { say } = this.opts;
     child.on('ready', (ms) => {
       if (child.restarts > 0) say(`${spec.name} is back (${spec.readyOn} in ${fmtS(ms)}, pid ${child.pid}, restart #${child.restarts})`);
+      if (this.systemReady) child.tell({ type: 'system-ready' });
     });
     child.on('exit', (code, signal, restartIn) => {
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
@@ -104,6 +107,16 @@ export class Supervisor {
       }
       check();
     });
+  }
+
+  /**
+   * Every agent of the start is ready (`npm start`'s ready line): tells each child, and from now on
+   * each child that becomes ready (a restart, a spawn). A specialist warms its skills' workers then
+   * (ipc.ts whenSystemReady), not while the other agents are still starting (issue 15).
+   */
+  markSystemReady(): void {
+    this.systemReady = true;
+    for (const c of this.children.values()) if (c.status === 'ready') c.tell({ type: 'system-ready' });
   }
 
   /** Stops one agent and keeps it down (POST /stop). */

@@ -7,6 +7,7 @@ import { loadCatalogue } from '../../shared/skills/index.js';
 import { SkillHost, warmExamples, SkillPool } from '../../shared/skills/hosting.js';
 import { arithmeticExpert } from '../../skills/arithmetic/arithmetic.js';
 import { HANDLERS, failure, tempSkillDirs, writeSkill } from '../support/skills.js';
+import { hostRunner } from '../../agents/specialist/skills.js';
 
 describe('Specialist [start-up] skills loaded per specialist and warmed', function () {
   this.timeout(30000);
@@ -96,6 +97,30 @@ describe('Specialist [start-up] skills loaded per specialist and warmed', functi
       expect(problems.join('\n')).to.match(/^badinit: handler: .*data file missing/m);
       expect(changes.at(-1), "the last 'changed' (the DF's profile follows it)").to.deep.equal(['echo']);
       expect((await host.run('echo', { question: 'echo hi' }, 'sess-1')).answer).to.equal('echo: echo hi');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('hold: no worker starts until startWarming() or the first call (hostRunner), which is answered', async () => {
+    const dirs = tempSkillDirs();
+    writeSkill(dirs.user, 'badinit', HANDLERS.badInit);
+    writeSkill(dirs.user, 'echo', HANDLERS.echo);
+    const host = new SkillHost({ select: (d) => d.name === 'badinit' || d.name === 'echo', maxWorkers: 2 });
+    const problems: string[] = [];
+    host.on('problem', (p) => problems.push(`${p.name}: ${p.detail}`));
+    try {
+      await host.apply(loadCatalogue(dirs), { warmBehind: true, hold: true });
+      expect(host.skills().map((s) => s.name)).to.deep.equal(['badinit', 'echo']);
+      await host.warming(); // a started warm-up would be awaited here, and badinit's would fail
+      expect(problems, 'no worker started while held').to.deep.equal([]);
+      // The first call starts every held warm-up: its own skill answers, the broken one is withdrawn.
+      const runner = hostRunner(host);
+      expect((await runner.run('echo', { question: 'echo early' }, 'sess-1')).answer).to.equal('echo: echo early');
+      await host.warming();
+      expect(problems.join('\n')).to.match(/^badinit: handler: .*data file missing/m);
+      expect(host.skills().map((s) => s.name)).to.deep.equal(['echo']);
+      host.startWarming(); // nothing left to start
     } finally {
       await host.close();
     }

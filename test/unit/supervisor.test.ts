@@ -77,6 +77,22 @@ describe('Supervisor [children]', function () {
     expect(log()).to.contain('"msg":"registered"').and.contain('"msg":"stopping"');
   });
 
+  it('tells every child once the whole start is ready, and each child that is ready later (a restart)', async () => {
+    const { sup, home } = harness();
+    sup.add(coreSpec(ctx, 'registry'));
+    const math = sup.add(specialistSpec(ctx, { name: 'math', experts: ['arithmetic'] }));
+    await sup.whenReady(['registry', 'specialist-math'], 5000);
+    const log = (name: string) => fs.readFileSync(path.join(home, 'logs', `${name}.log`), 'utf8');
+    const told = (name: string) => (log(name).match(/"msg":"system ready"/g) ?? []).length;
+    expect(told('registry') + told('specialist-math'), 'nobody is told before markSystemReady').to.equal(0);
+    sup.markSystemReady();
+    await until(() => told('registry') === 1 && told('specialist-math') === 1, 'both children told', 5000);
+    process.kill(math.pid as number, 'SIGKILL');
+    await until(() => math.restarts === 1 && math.status === 'ready', 'the specialist back', 5000);
+    await until(() => told('specialist-math') === 2, 'the restarted specialist told too', 5000);
+    expect(told('registry')).to.equal(1);
+  });
+
   it('starts agents without NODE_EXTRA_CA_CERTS (≈ 65 ms of CPU each), but a specialist with a model keeps it', async () => {
     const { sup, home } = harness({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', PARLEY_LLM_URL: undefined });
     sup.add(coreSpec(ctx, 'registry'));
