@@ -57,6 +57,7 @@ async function setup(instance: TempInstance, watcher?: Watcher): Promise<Runner>
   try {
     for (const s of specs) sup.add(s);
     await sup.whenReady(specs.map((s) => s.name), 60000);
+    sup.markSystemReady(); // as npm start does at its ready line: the specialists' skill workers start now
     await watcher?.start(instance, sup, ctx);
     people.push(...(await Promise.all(Array.from({ length: PEOPLE }, (_, i) => Person.connect(cfg, `flow-person-${i}`)))));
   } catch (err) {

@@ -62,6 +62,7 @@ export async function measureScale(instance: TempInstance, n: number): Promise<S
     for (const s of specs) sup.add(s).once('ready', (ms: number) => readyAt.set(s.name, ms));
     await sup.whenReady(specs.map((s) => s.name), 300_000);
     const readyMs = performance.now() - t0;
+    sup.markSystemReady(); // as npm start does at its ready line: the specialists' skill workers start now
     // Per agent: its process and its skill workers, CPU (µs) and RSS (kB) each.
     const each = sup.list().map((c) => [c.name, withDescendants([c.pid ?? 0].filter((p) => p > 0)).map((p) => ({ cpu: procCpuUs(p), rss: rssKb(p) }))] as const);
     process.stderr.write(`\n  [CPU until ready, with its skill workers; its own ready time] ${each.map(([name, ps]) => `${name} ${ps.map((p) => (p.cpu / 1000).toFixed(0)).join('+')} ms @${readyAt.get(name) ?? '?'}`).join(', ')}\n  `);
