@@ -11,7 +11,7 @@ import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
   agentsContext, DEFAULT_SPECIALISTS, onFailedStart, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
-  specialistSpec, Supervisor,
+  specialistSpec, Supervisor, consoleLines,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
@@ -25,7 +25,7 @@ const opts = new Command('start')
   .opts<{ specialists: string; readyTimeout: string }>();
 
 const since = (t: number) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
-const say = (line: string) => console.log(`[parley] ${line}`);
+const say = consoleLines(process.stdout); // quiet, not fatal, once its reader is gone (output.ts)
 const cfg = loadConfig();
 // The model's key (docs/llm.md): PARLEY_LLM_KEY goes into secrets/llm.key (0600) and out of the
 // environment before any agent starts, so no child inherits it; the specialists read the file.

@@ -6,6 +6,7 @@ export { builtinsRequiredBy, type CacheUse, codeCacheFile, runCached } from './c
 export { asciiOnly, patchJidDetect } from './bundle-patches.js';
 export { type ChildInfo, ManagedChild, onFailedStart } from './child.js';
 export { childEnv } from './child-env.js';
+export { consoleLines } from './output.js';
 export { startControl } from './control.js';
 export { checkSpawnSkills, clipWords, ensureServed } from './operate.js';
 export { planScale } from './scale.js';
