@@ -139,8 +139,8 @@ startUp(async () => {
   // DF gets the profile now, a question that comes before the worker waits for it in the pool,
   // and a handler that fails there is withdrawn from the profile ('changed' below). Under a
   // supervisor the workers start when every agent of the start is ready (or the first question
-  // comes, hostRunner), not while the others still start: ≈ 0.4 s of CPU each (issue 15).
-  await host.apply(catalogue, { warmBehind: true, hold: true }).finally(served);
+  // comes), not while the others still start: ≈ 0.4 s of CPU each (issue 15).
+  await host.apply(catalogue, { warmBehind: true }).finally(served);
   whenSystemReady(() => host.startWarming(), WARM_AT_THE_LATEST_MS);
   announce(logger, { jid: agent.self.jid, role: role.name, skills: host.skills().map((s) => s.name), concurrency, queue, terms: host.skills().map((s) => ({ skill: s.name, ...terms(s.name) })) }, 'online');
 

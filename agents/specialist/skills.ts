@@ -33,18 +33,13 @@ export function describeScope(skills: readonly SkillDef[]): string {
  * The host's skills as the exchanges use them. Calls made before `loaded` settles (the first
  * host.apply, once the agent is online) wait for it: work restored from a crash or a question that
  * arrives early is then served by the skills, not refused as unknown. With the specialist's
- * `warmBehind` apply, a call after it waits in the skill's pool for the first worker instead, and
- * starts that worker if its warm-up is still held.
+ * `warmBehind` apply, a call after it waits in the skill's pool for the first worker instead (and
+ * starts it, SkillHost.recognise/run).
  */
 export function hostRunner(host: SkillHost, loaded: Promise<unknown> = Promise.resolve()): SkillRunner {
   let ready = false;
   const settled = loaded.then(() => { ready = true; }, () => { ready = true; });
-  // A call starts any warm-up still held (SkillHost.apply `hold`): its worker is needed now.
-  const now = <T>(call: () => Promise<T>): Promise<T> => {
-    host.startWarming();
-    return call();
-  };
-  const after = <T>(call: () => Promise<T>): Promise<T> => (ready ? now(call) : settled.then(() => now(call)));
+  const after = <T>(call: () => Promise<T>): Promise<T> => (ready ? call() : settled.then(call));
   return {
     scope: () => describeScope(host.skills()),
     recognise: (q, job) => after(() => host.recognise(q, job)),

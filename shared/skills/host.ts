@@ -81,16 +81,16 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
    * is served once its first worker imported the handler and answered the examples. With
    * `warmBehind` (a specialist's start, issue 15) it is served at once, its worker warming behind:
    * its calls wait for that worker in the pool, and a handler that fails there is withdrawn
-   * afterwards ('problem', then 'changed'), as a reload would. With `hold` too, that worker starts
-   * only at startWarming() (the system is ready, or the first call comes).
+   * afterwards ('problem', then 'changed'), as a reload would. That worker starts at
+   * startWarming() (the system is ready) or with the first recognise() or run(), whichever is first.
    */
-  apply(catalogue: Catalogue, o: { warmBehind?: boolean; hold?: boolean } = {}): Promise<ApplyReport> {
-    const next = this.queue.then(() => this.applyNow(catalogue, o.warmBehind === true ? { hold: o.hold === true } : undefined));
+  apply(catalogue: Catalogue, o: { warmBehind?: boolean } = {}): Promise<ApplyReport> {
+    const next = this.queue.then(() => this.applyNow(catalogue, o.warmBehind === true));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async applyNow(catalogue: Catalogue, behind: { hold: boolean } | undefined): Promise<ApplyReport> {
+  private async applyNow(catalogue: Catalogue, warmBehind: boolean): Promise<ApplyReport> {
     const before = new Map([...this.active].map(([n, a]) => [n, a.def.fingerprint]));
     const problems: SkillProblem[] = [...catalogue.problems];
     this.catalogue = catalogue;
@@ -104,14 +104,12 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     await Promise.all([...wanted].filter(([name]) => !this.active.has(name)).map(async ([name, def]) => {
       const pool = this.poolFor(def);
       const active: Active = { def, pool, quick: new QuickRecogniser(def.manifest.recognise ?? {}) };
-      if (behind) {
+      if (warmBehind) {
         if (!compiles(def, problems)) return void (await pool.close());
         this.active.set(name, active);
-        const start = () => {
+        this.held.push(() => {
           if (this.active.get(name) === active) void this.warmBehind(active, pool.warm());
-        };
-        if (behind.hold) this.held.push(start);
-        else start();
+        });
         return;
       }
       const warming = pool.warm(); // imports the handler and runs init(): a bad handler is skipped here
@@ -145,8 +143,9 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
     return Promise.all(this.behind).then(() => undefined);
   }
 
-  /** Starts the held warm-ups (apply's `hold`): each skill's first worker, now. */
+  /** Starts the warm-ups apply's `warmBehind` holds: each skill's first worker, now. */
   startWarming(): void {
+    if (this.held.length === 0) return; // every question calls it: no allocation then
     for (const start of this.held.splice(0)) start();
   }
 
@@ -198,6 +197,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
    * recognition and the run are one dispatch (claim).
    */
   async recognise(question: string, job?: JobOffer): Promise<string | null> {
+    this.startWarming(); // a question needs the workers now
     const lower = question.toLowerCase();
     const candidates: Active[] = [];
     const scores: number[] = [];
@@ -254,6 +254,7 @@ export class SkillHost extends EventEmitter<{ changed: [SkillDef[]]; problem: [S
    * runs it in its pool; or, given the `key` of a run recognise() already started, its result.
    */
   async run(name: string, args: Record<string, unknown>, session_id: string, signal?: AbortSignal, key?: string): Promise<{ answer: string; meta: Record<string, unknown> }> {
+    this.startWarming();
     const a = this.active.get(name);
     if (!a) throw new ParleyError('INTERNAL_ERROR', `the ${name} skill is not loaded here (it was removed or disabled)`);
     const started = key === undefined ? undefined : this.started.get(key);

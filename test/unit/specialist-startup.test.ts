@@ -59,25 +59,8 @@ describe('Specialist [start-up] skills loaded per specialist and warmed', functi
     }
   });
 
-  it('warmBehind: the skill is served at once; a question before its worker is up waits for it and is answered', async () => {
-    const host = new SkillHost({ select: (d) => d.name === 'time', maxWorkers: 2 });
-    let warmed = false;
-    try {
-      const r = await host.apply(loadCatalogue(tempSkillDirs()), { warmBehind: true });
-      const warming = host.warming().then(() => { warmed = true; });
-      expect(r.added).to.deep.equal(['time']);
-      expect(host.skills().map((s) => s.name), 'served before its worker is up').to.deep.equal(['time']);
-      expect(warmed, 'still warming when apply resolved').to.equal(false);
-      const out = await host.run('time', { question: 'what day of the week is 2026-12-25?' }, 'sess-early');
-      expect(out.answer).to.match(/Friday/);
-      await warming;
-      expect(host.skills().map((s) => s.name), 'still served after its warm-up').to.deep.equal(['time']);
-    } finally {
-      await host.close();
-    }
-  });
-
-  it('warmBehind: a handler that fails in its worker is withdrawn afterwards, with the reason; its early question fails clearly', async () => {
+  /** A host serving a skill whose init() throws and a working one, with its problems and 'changed' lists. */
+  const brokenAndEcho = () => {
     const dirs = tempSkillDirs();
     writeSkill(dirs.user, 'badinit', HANDLERS.badInit);
     writeSkill(dirs.user, 'echo', HANDLERS.echo);
@@ -86,6 +69,26 @@ describe('Specialist [start-up] skills loaded per specialist and warmed', functi
     const changes: string[][] = [];
     host.on('problem', (p) => problems.push(`${p.name}: ${p.detail}`));
     host.on('changed', (skills) => changes.push(skills.map((s) => s.name)));
+    return { dirs, host, problems, changes };
+  };
+
+  it('warmBehind: the skill is served at once; a question before its worker is up starts it, waits for it and is answered', async () => {
+    const host = new SkillHost({ select: (d) => d.name === 'time', maxWorkers: 2 });
+    try {
+      const r = await host.apply(loadCatalogue(tempSkillDirs()), { warmBehind: true });
+      expect(r.added).to.deep.equal(['time']);
+      expect(host.skills().map((s) => s.name), 'served before its worker is up').to.deep.equal(['time']);
+      const out = await host.run('time', { question: 'what day of the week is 2026-12-25?' }, 'sess-early');
+      expect(out.answer).to.match(/Friday/);
+      await host.warming();
+      expect(host.skills().map((s) => s.name), 'still served after its warm-up').to.deep.equal(['time']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('warmBehind: a handler that fails in its worker is withdrawn afterwards, with the reason; its early question fails clearly', async () => {
+    const { dirs, host, problems, changes } = brokenAndEcho();
     try {
       await host.apply(loadCatalogue(dirs), { warmBehind: true });
       expect(host.skills().map((s) => s.name)).to.deep.equal(['badinit', 'echo']);
@@ -102,18 +105,13 @@ describe('Specialist [start-up] skills loaded per specialist and warmed', functi
     }
   });
 
-  it('hold: no worker starts until startWarming() or the first call (hostRunner), which is answered', async () => {
-    const dirs = tempSkillDirs();
-    writeSkill(dirs.user, 'badinit', HANDLERS.badInit);
-    writeSkill(dirs.user, 'echo', HANDLERS.echo);
-    const host = new SkillHost({ select: (d) => d.name === 'badinit' || d.name === 'echo', maxWorkers: 2 });
-    const problems: string[] = [];
-    host.on('problem', (p) => problems.push(`${p.name}: ${p.detail}`));
+  it('warmBehind: no worker starts until startWarming() or the first call (through hostRunner too), which is answered', async () => {
+    const { dirs, host, problems } = brokenAndEcho();
     try {
-      await host.apply(loadCatalogue(dirs), { warmBehind: true, hold: true });
+      await host.apply(loadCatalogue(dirs), { warmBehind: true });
       expect(host.skills().map((s) => s.name)).to.deep.equal(['badinit', 'echo']);
       await host.warming(); // a started warm-up would be awaited here, and badinit's would fail
-      expect(problems, 'no worker started while held').to.deep.equal([]);
+      expect(problems, 'no worker started before a call').to.deep.equal([]);
       // The first call starts every held warm-up: its own skill answers, the broken one is withdrawn.
       const runner = hostRunner(host);
       expect((await runner.run('echo', { question: 'echo early' }, 'sess-1')).answer).to.equal('echo: echo early');
