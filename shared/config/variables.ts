@@ -135,6 +135,7 @@ export const VARIABLES = {
   PARLEY_CONSOLE_RETENTION_DAYS: { kind: 'number', default: 7, min: 0, doc: 'telemetry older than this is deleted (`0` keeps all)' },
   PARLEY_OTLP_URL: { kind: 'url', shown: 'off', doc: 'OTLP/HTTP traces endpoint (e.g. `http://127.0.0.1:4318/v1/traces`): every conversation as an OpenTelemetry trace' },
   // Set by Parley for its children, or by the tests and the bench
+  PARLEY_CHILD_CA_CERTS: { kind: 'path', internal: true, doc: "`npm start` (scripts/start.sh) moves `NODE_EXTRA_CA_CERTS` here, so the supervisor starts without decoding it (≈ 85 ms of CPU); the supervisor hands it back, as `NODE_EXTRA_CA_CERTS`, to the children that may open TLS" },
   PARLEY_SPECIALIST_NAME: { kind: 'string', default: 'general', internal: true, doc: "a specialist process's name (`--name`)" },
   PARLEY_SPECIALIST_ROLE: { kind: 'string', internal: true, doc: "a specialist process's role (`--role`)" },
   PARLEY_SPECIALIST_SKILLS: { kind: 'string', internal: true, doc: "a specialist process's skills (`--skills`)" },

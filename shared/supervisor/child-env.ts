@@ -11,11 +11,14 @@ import type { AgentSpec } from './spec.js';
  * stream never does (loopback, shared/transport/client.ts). Kept for a specialist when a model is
  * configured (PARLEY_LLM_URL: its answer may redirect to https) and for the console when it
  * exports traces (PARLEY_OTLP_URL). Fewer trusted authorities never weaken a connection.
+ * `npm start` starts the supervisor itself without it (scripts/start.sh moves it to
+ * PARLEY_CHILD_CA_CERTS): those children get it back from there.
  */
 export function childEnv(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (env.NODE_EXTRA_CA_CERTS === undefined || mayOpenTls(spec, env)) return env;
-  const { NODE_EXTRA_CA_CERTS: _dropped, ...rest } = env;
-  return rest;
+  const ca = envRaw('PARLEY_CHILD_CA_CERTS', env) ?? env.NODE_EXTRA_CA_CERTS;
+  const { NODE_EXTRA_CA_CERTS: _dropped, PARLEY_CHILD_CA_CERTS: _moved, ...rest } = env;
+  if (ca === undefined || ca === '') return rest;
+  return mayOpenTls(spec, env) ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
 }
 
 function mayOpenTls(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): boolean {

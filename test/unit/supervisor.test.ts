@@ -1,5 +1,6 @@
 // Supervisor on a fake agent (test/fixtures/fake-agent.ts): readiness from pino lines, restart
 // with back-off, SIGKILL after the grace period, and the control endpoint on its UNIX socket.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   startControl,
 } from '../../shared/supervisor/index.js';
 import type { Role } from '../../shared/skills/index.js';
+import { repoRoot } from '../../shared/runtime/repo-root.js';
 import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { until } from '../support/wait.js';
 
@@ -106,6 +108,24 @@ describe('Supervisor [children]', function () {
     expect(childEnv({ kind: 'console' }, env).NODE_EXTRA_CA_CERTS, 'the console exporting traces').to.equal('/ca.pem');
     expect(childEnv({ kind: 'console' }, { NODE_EXTRA_CA_CERTS: '/ca.pem' })).to.not.have.property('NODE_EXTRA_CA_CERTS');
     for (const kind of ['core', 'calendar', 'rooms'] as const) expect(childEnv({ kind }, env), kind).to.deep.equal({ PARLEY_LLM_URL: env.PARLEY_LLM_URL, PARLEY_OTLP_URL: env.PARLEY_OTLP_URL });
+    // Under `npm start` the supervisor itself runs without it (scripts/start.sh): the file comes from PARLEY_CHILD_CA_CERTS.
+    const moved = { PARLEY_CHILD_CA_CERTS: '/ca.pem', PARLEY_LLM_URL: 'https://models.example/v1' };
+    expect(childEnv({ kind: 'specialist' }, moved), 'a specialist with a model, under npm start').to.deep.equal({ NODE_EXTRA_CA_CERTS: '/ca.pem', PARLEY_LLM_URL: moved.PARLEY_LLM_URL });
+    expect(childEnv({ kind: 'core' }, moved), 'a core agent, under npm start').to.deep.equal({ PARLEY_LLM_URL: moved.PARLEY_LLM_URL });
+  });
+
+  it('npm start runs the supervisor without NODE_EXTRA_CA_CERTS and keeps the file for its children (scripts/start.sh)', () => {
+    // A stand-in `node` first on PATH prints what the script started it with.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-start-'));
+    fs.writeFileSync(path.join(bin, 'node'), '#!/bin/sh\necho "args=$*"\necho "extra=${NODE_EXTRA_CA_CERTS-unset}"\necho "child=${PARLEY_CHILD_CA_CERTS-unset}"\n', { mode: 0o755 });
+    const run = (env: NodeJS.ProcessEnv) => execFileSync('sh', ['scripts/start.sh', '--specialists='], { cwd: repoRoot(), env: { ...env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    const base = { ...process.env };
+    delete base.NODE_EXTRA_CA_CERTS;
+    delete base.PARLEY_CHILD_CA_CERTS;
+    expect(run({ ...base, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' })).to.equal(
+      'args=dist/scripts/supervisor.js --specialists=\nextra=unset\nchild=/etc/ssl/certs/ca-certificates.crt\n');
+    expect(run(base), 'nothing to move').to.equal('args=dist/scripts/supervisor.js --specialists=\nextra=unset\nchild=unset\n');
+    fs.rmSync(bin, { recursive: true, force: true });
   });
 
   it('restarts a killed agent with growing back-off and says so in one line', async () => {
