@@ -1,4 +1,4 @@
-// npm run bench [-- --json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR] [--console [--paired N]] [--repeat N]
+// npm run bench [-- --start N] [--json FILE] [--compare OLD.json] [--from NEW.json] [--rounds N] [--warmup N] [--in-flight N] [--total N] [--only a,b] [--cpu-prof DIR] [--console [--paired N]] [--repeat N]
 // Starts its own ejabberd (temporary home, free ports), measures every registered scenario the
 // same way, prints a table, the runtime/raw ratio against the goal (≤ 1.5×) and the full flow
 // against its own goal (never asserted).
@@ -11,7 +11,7 @@ import {
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
   registerScenario, type ScenarioResult, scenarios, measurePaired, measureScale, renderScale, type ScaleResult,
-  beamPid, procCpuUs, exchangeSteadyScenario,
+  beamPid, procCpuUs, exchangeSteadyScenario, measureStart, renderStart, type StartRun,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -46,12 +46,13 @@ const program = new Command('bench')
   .option('--keep-home', 'keep the temporary PARLEY_HOME (telemetry databases) for inspection')
   .option('--console', 'also run the full flow with the console running and a headless Chromium watching its sniffer, and compare (goal: within 5 %)')
   .option('--scale [sizes]', 'start-up to ready and memory for N agents (7 = npm start\'s; beyond, virtual specialists of one host), default 7,100,1000')
+  .option('--start <n>', "npm start's ready line with ejabberd running, timed n times (scripts/start.sh: the supervisor, its agents and the console)", int)
   .option('--paired <blocks>', 'with --console: measure both on the same agents in one run, in alternating blocks (ABBA), this many per side', int);
 
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{
-    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean; paired?: number; scale?: boolean | string;
+    json?: string; compare?: string; from?: string; rounds: number; warmup: number; inFlight: number; total: number; only?: string; repeat: number; keepHome?: boolean; maxFailures: number; cpuProf?: string; console?: boolean; paired?: number; scale?: boolean | string; start?: number;
   }>();
   if (o.paired && !o.console) throw new Error('--paired needs --console');
   const readReport = (file: string) => asBenchReport(JSON.parse(fs.readFileSync(file, 'utf8')), file);
@@ -71,11 +72,12 @@ async function main(): Promise<void> {
   const wanted = o.only?.split(',').map((s) => s.trim());
   // --paired measures full-flow and full-flow+console together (shared/bench/paired.ts).
   const pairedNames = new Set(['full-flow', 'full-flow+console']);
-  // --scale alone measures only the start-up; with --only, both.
-  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn && !o.scale) && !(o.paired && pairedNames.has(s.name)));
-  if (chosen.length === 0 && !o.paired && !o.scale) throw new Error(`no such scenario: ${o.only}`);
+  // --scale or --start alone measures only the start-up; with --only, both.
+  const chosen = scenarios().filter((s) => (wanted ? wanted.includes(s.name) : !s.optIn && !o.scale && !o.start) && !(o.paired && pairedNames.has(s.name)));
+  if (chosen.length === 0 && !o.paired && !o.scale && !o.start) throw new Error(`no such scenario: ${o.only}`);
   const scaleSizes = o.scale ? (o.scale === true ? '7,100,1000' : o.scale).split(',').map((x) => Number(x.trim())) : [];
   const scaled: ScaleResult[] = [];
+  const starts: StartRun[] = [];
 
   process.stderr.write('starting a private ejabberd… ');
   const instance = await startTempInstance();
@@ -118,6 +120,11 @@ async function main(): Promise<void> {
       scaled.push(r);
       process.stderr.write(`ready in ${r.readyMs.toFixed(0)} ms, ${r.kbPerAgent.toFixed(1)} kB/agent\n`);
     }
+    if (o.start) {
+      process.stderr.write(`npm start: ${o.start} starts after one untimed… `);
+      starts.push(...(await measureStart(instance, o.start)));
+      process.stderr.write(`${starts.map((r) => r.readyMs.toFixed(0)).join(' / ')} ms\n`);
+    }
     for (let round = 0; watching && o.paired && round < o.repeat; round++) {
       const watched = fullFlowWatched(watching.watcher, watching.what);
       process.stderr.write(`full-flow and full-flow+console, paired (${o.paired} blocks each): `);
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
   const report: BenchReport = { ...buildReport(opts, results), ...(scaled.length ? { scale: scaled } : {}) };
   if (results.length > 0) console.log(renderReport(report));
   if (scaled.length > 0) console.log(renderScale(scaled));
+  if (starts.length > 0) console.log(renderStart(starts));
   if (old) console.log(renderComparison(compareRuns(old, report), old.at));
   const plain = results.filter((r) => r.name === 'full-flow');
   const watched = results.filter((r) => r.name === 'full-flow+console');
