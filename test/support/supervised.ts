@@ -1,4 +1,4 @@
-// Tests that run the real supervisor (`node dist/scripts/supervisor.js`, what `npm start` runs):
+// Tests that run the real supervisor (`node dist/scripts/supervisor.js`, what `npm start` runs through scripts/start.sh):
 // start it on a fresh PARLEY_HOME and free ports and wait for its `ready` line; tear-down is
 // SIGTERM (it stops every agent and ejabberd), then SIGKILL and a hard ejabberd kill if it hangs,
 // then the temporary PARLEY_HOME goes (kept with PARLEY_KEEP_TEST_HOME).
