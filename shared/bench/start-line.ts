@@ -11,6 +11,7 @@ import readline from 'node:readline';
 import { freePort } from '../ejabberd/index.js';
 import type { TempInstance } from '../ejabberd/operator.js';
 import { repoRoot } from '../runtime/repo-root.js';
+import { latency } from './scenario.js';
 
 export interface StartRun {
   /** From the spawn of scripts/start.sh to its ready line (ms). */
@@ -21,7 +22,7 @@ export interface StartRun {
   busyMs: number;
 }
 
-/** Busy jiffies of all cores (user, nice, system, irq, softirq, steal) and the jiffy length. */
+/** Busy time of all cores so far (user, nice, system, irq, softirq, steal), in ms. */
 function busyMsNow(): number {
   const f = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = f;
@@ -39,7 +40,7 @@ async function startOnce(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Sta
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
   try {
-    const run = await new Promise<StartRun>((resolve, reject) => {
+    return await new Promise<StartRun>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ready line within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
       const lines = readline.createInterface({ input: child.stdout });
       lines.on('line', (line) => {
@@ -50,7 +51,6 @@ async function startOnce(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Sta
       });
       child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the supervisor exited (${code}) before its ready line; stderr: ${stderr}`)); });
     });
-    return run;
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -65,22 +65,21 @@ export async function measureStart(instance: TempInstance, runs: number, settleM
   const env: NodeJS.ProcessEnv = { ...process.env, ...instance.env, PARLEY_CONSOLE_PORT: String(await freePort()) };
   const out: StartRun[] = [];
   for (let i = 0; i <= runs; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, settleMs));
     const run = await startOnce(env, timeoutMs);
     if (i > 0) out.push(run);
-    await new Promise((r) => setTimeout(r, settleMs));
   }
   return out;
 }
 
 export function renderStart(runs: StartRun[]): string {
-  const sorted = (f: (r: StartRun) => number) => runs.map(f).sort((a, b) => a - b);
-  const med = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)] ?? NaN;
-  const ready = sorted((r) => r.readyMs);
+  const ready = latency(runs.map((r) => r.readyMs));
+  const min = Math.min(...runs.map((r) => r.readyMs));
   const rows = runs.map((r, i) => `  start ${i + 1}: ready line ${r.readyMs.toFixed(0)} ms after the spawn ("ready in ${r.lineS.toFixed(1)} s"), machine busy ${r.busyMs.toFixed(0)} ms`);
-  const goal = (ready[ready.length - 1] ?? Infinity) <= 1500 ? 'MET in every start' : med(ready) <= 1500 ? 'MET at the median, not in every start' : 'NOT MET';
+  const goal = ready.max <= 1500 ? 'MET in every start' : ready.p50 <= 1500 ? 'MET at the median, not in every start' : 'NOT MET';
   return [
     `npm start's ready line, ejabberd running (scripts/start.sh: the supervisor, its agents and the console), ${runs.length} starts after one untimed:`,
     ...rows,
-    `  min / median / max ${ready[0]?.toFixed(0)} / ${med(ready).toFixed(0)} / ${ready[ready.length - 1]?.toFixed(0)} ms; machine busy median ${med(sorted((r) => r.busyMs)).toFixed(0)} ms — goal ≤ 1,500 ms: ${goal}`,
+    `  min / median / max ${min.toFixed(0)} / ${ready.p50.toFixed(0)} / ${ready.max.toFixed(0)} ms; machine busy median ${latency(runs.map((r) => r.busyMs)).p50.toFixed(0)} ms — goal ≤ 1,500 ms: ${goal}`,
   ].join('\n');
 }

@@ -17,7 +17,7 @@ import type { AgentSpec } from './spec.js';
 export function childEnv(spec: Pick<AgentSpec, 'kind'>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const ca = envRaw('PARLEY_CHILD_CA_CERTS', env) ?? env.NODE_EXTRA_CA_CERTS;
   const { NODE_EXTRA_CA_CERTS: _dropped, PARLEY_CHILD_CA_CERTS: _moved, ...rest } = env;
-  if (ca === undefined || ca === '') return rest;
+  if (!ca) return rest;
   return mayOpenTls(spec, env) ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
 }
 
