@@ -9,3 +9,4 @@ export { HomeReturn } from './home.js';
 export { ComponentMove, drainQuietMs, type MovableConnection, type MoveHost, type MoveResult } from './component-move.js';
 export { NS_SM, fixInboundCounter } from './sm-fix.js';
 export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';
+export { useUtf8SafeReads } from './utf8-reads.js';

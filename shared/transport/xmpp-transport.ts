@@ -13,6 +13,7 @@ import { answerIq, type IqCaller, type IqHandler, type XmppEntity, type XmppTran
 import { type BurstCommit, BurstSends } from './burst.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
+import { useUtf8SafeReads } from './utf8-reads.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
 export type { XmppEntity, XmppTransportOptions } from './entity.js';
@@ -85,6 +86,8 @@ export class XmppTransport implements Transport {
     e.reconnect.stop();
     // ltx's parser is quadratic in a read that ends inside a large <body> (chunk-safe-parser.ts).
     useChunkSafeParsers(e);
+    // xmpp.js decodes each read alone: a character split across two reads became U+FFFD (utf8-reads.ts).
+    useUtf8SafeReads(e);
     for (const [type, ns, name, handler] of this.iqHandlers) answerIq(e, this.address, type, ns, name, handler);
     // xmpp.js answers IQs (iq-callee: ping) on the connection they came in on. One that came in on
     // a replaced connection, which is closing, is answered on the one in use.
