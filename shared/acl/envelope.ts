@@ -136,3 +136,19 @@ export function replyTo(request: Envelope, init: ReplyInit): Envelope {
 export function isReplyTo(reply: Envelope, request: Envelope): boolean {
   return reply.conversation_id === request.conversation_id && reply.in_reply_to === request.reply_with;
 }
+
+/** U+FFFE and U+FFFF: the only characters JSON.stringify leaves raw that XML 1.0 disallows. */
+const XML_NONCHARACTER = /[\uFFFE\uFFFF]/;
+const XML_NONCHARACTERS = /[\uFFFE\uFFFF]/g;
+
+/**
+ * The envelope as the JSON text of a message body. JSON.stringify already escapes the C0 controls
+ * and lone surrogates (which XML may not carry either); U+FFFE and U+FFFF are escaped here too, so
+ * an envelope holding them (a peer's text passed on) crosses ejabberd unchanged and its signature
+ * still verifies (shared/transport/xml-safe.ts would otherwise replace them, and ejabberd closes
+ * the stream of whoever sends them raw).
+ */
+export function envelopeJson(envelope: Envelope): string {
+  const text = JSON.stringify(envelope);
+  return XML_NONCHARACTER.test(text) ? text.replace(XML_NONCHARACTERS, (c) => (c === '\uFFFE' ? '\\ufffe' : '\\uffff')) : text;
+}

@@ -1,6 +1,6 @@
 // Public API of the ACL layer: envelopes, performatives, the error catalogue.
 export {
-  DEFAULT_ONTOLOGY, LANGUAGE, MAX_CONTENT_BYTES, contentByteSize, isReplyTo, makeEnvelope,
+  DEFAULT_ONTOLOGY, LANGUAGE, MAX_CONTENT_BYTES, contentByteSize, envelopeJson, isReplyTo, makeEnvelope,
   newConversationId, newId, nowIso, replyTo, uuidV7,
   type Content, type ContentInput, type Envelope, type EnvelopeInit, type ReplyInit,
 } from './envelope.js';

@@ -3,7 +3,7 @@
 // recorded reason (docs/architecture.md).
 import {
   type Envelope, makeEnvelope, errorContent, type ErrorCode, performativeFor, toParleyError,
-  mayAnswerWithError,
+  mayAnswerWithError, envelopeJson,
 } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
 import type { InboundMessage, Transport } from '../transport/index.js';
@@ -218,7 +218,7 @@ export class Agent {
     }
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
-    const body = JSON.stringify(envelope);
+    const body = envelopeJson(envelope);
     this.opts.telemetry.envelope('out', envelope, 'sent', body);
     const to = toJid ?? jidOfName(envelope.receiver, this.opts.domain);
     for (const observe of this.sentObservers) observe(envelope, to);

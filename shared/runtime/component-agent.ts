@@ -4,7 +4,7 @@
 // component transport: the view receives only stanzas addressed to its JID and stamps `from`
 // on what it sends. Stanzas for a JID nobody hosts still get a FIPA error (never silence).
 import type { Element } from '@xmpp/xml';
-import { makeEnvelope, errorContent, performativeFor, mayAnswerWithError } from '../acl/index.js';
+import { envelopeJson, makeEnvelope, errorContent, performativeFor, mayAnswerWithError } from '../acl/index.js';
 import type { Logger } from '../log/index.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from '../transport/index.js';
 import { Agent, type AgentOptions } from './agent.js';
@@ -134,7 +134,7 @@ export class ComponentHost {
       content: errorContent(code, detail),
     });
     this.opts.transport.send({
-      from: msg.toBare, to: c.from.jid, type: 'normal', id: reply.reply_with, thread: reply.conversation_id, body: JSON.stringify(reply),
+      from: msg.toBare, to: c.from.jid, type: 'normal', id: reply.reply_with, thread: reply.conversation_id, body: envelopeJson(reply),
     });
   }
 }

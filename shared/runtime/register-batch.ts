@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Element } from '@xmpp/xml';
 import { type AnyActorRef, assign, emit, setup, toPromise } from 'xstate';
-import { type Envelope, makeEnvelope } from '../acl/index.js';
+import { type Envelope, envelopeJson, makeEnvelope } from '../acl/index.js';
 import type { RegisteredManyContent } from '../contracts/index.js';
 import type { Logger } from '../log/index.js';
 import { bare, type InboundMessage, type OutboundMessage, type Transport } from '../transport/index.js';
@@ -129,7 +129,7 @@ export class RegisterBatcher {
   private send(batch: Held[]): void {
     const sender = this.opts.agentOf(batch[0]!.from);
     if (!sender) {
-      for (const h of batch) this.opts.transport.send({ to: this.opts.registryJid, from: h.from, type: 'normal', id: h.envelope.reply_with, thread: h.envelope.conversation_id, body: JSON.stringify(h.envelope) });
+      for (const h of batch) this.opts.transport.send({ to: this.opts.registryJid, from: h.from, type: 'normal', id: h.envelope.reply_with, thread: h.envelope.conversation_id, body: envelopeJson(h.envelope) });
       return;
     }
     this.stats.batches += 1;

@@ -10,3 +10,4 @@ export { ComponentMove, drainQuietMs, type MovableConnection, type MoveHost, typ
 export { NS_SM, fixInboundCounter } from './sm-fix.js';
 export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';
 export { useUtf8SafeReads } from './utf8-reads.js';
+export { makeXmlSafe, xmlSafeText } from './xml-safe.js';

@@ -12,6 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 
 interface ReadingEntity {
   socket?: unknown;
+  parser?: unknown;
   _onData?: (data: Buffer | string) => void;
 }
 
@@ -25,6 +26,10 @@ export function useUtf8SafeReads(entity: object): void {
   // An own property: Connection binds `this._onData` when it attaches its first socket, so this
   // must be in place before start() (it is: the transports call this as they create the entity).
   e._onData = function (this: ReadingEntity, data: Buffer | string) {
+    // Bytes still arriving after xmpp.js detached its parser (a stream error, a close under way):
+    // its own _onData threw "Cannot read properties of null (reading 'write')" from the socket's
+    // data event, seen in an agent's log at a stop and in a flaky test. The stream is over; drop them.
+    if (!this.parser) return;
     if (typeof data === 'string') return onData.call(this, data);
     if (!decoder || this.socket !== from) {
       from = this.socket;

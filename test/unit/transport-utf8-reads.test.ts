@@ -5,7 +5,7 @@ import { client } from '@xmpp/client';
 import { expect } from 'chai';
 import { useUtf8SafeReads } from '../../shared/transport/index.js';
 
-interface Reader { socket: unknown; parser: { write(s: string): void }; _onData(data: Buffer | string): void }
+interface Reader { socket: unknown; parser: { write(s: string): void } | null; _onData(data: Buffer | string): void }
 
 /** An unstarted @xmpp/client whose parser records what its `_onData` hands over. */
 function reader(safe: boolean): { entity: Reader; got: string[] } {
@@ -52,5 +52,15 @@ describe('transport [wire] socket reads that split a UTF-8 character', () => {
     const { entity, got } = reader(true);
     entity._onData('<r/>');
     expect(got).to.deep.equal(['<r/>']);
+  });
+
+  it('drops bytes that arrive after xmpp.js detached its parser (its own _onData threw on them)', () => {
+    const bare = reader(false);
+    bare.entity.parser = null;
+    expect(() => bare.entity._onData(Buffer.from('<r/>'))).to.throw(TypeError);
+    const { entity } = reader(true);
+    entity.parser = null;
+    expect(() => entity._onData(Buffer.from('<r/>'))).to.not.throw();
+    expect(() => entity._onData('<r/>')).to.not.throw();
   });
 });

@@ -1,0 +1,87 @@
+// Characters XML 1.0 disallows, over a real ejabberd (shared/transport/xml-safe.ts): ejabberd ends
+// the stream of whoever sends one. Before the fix, one message from an ordinary account with the
+// performative "REQUEST\uffff" (a JSON escape) made the Coordinator's NOT-UNDERSTOOD, which
+// repeated it, close the Coordinator's stream; it reconnected and resent that reply, over and over,
+// and answered no one meanwhile.
+import { client, xml } from '@xmpp/client';
+import type { Element } from '@xmpp/xml';
+import { expect } from 'chai';
+import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
+import { newConversationId } from '../../shared/acl/index.js';
+import { echoRequester, echoResponder, type RequesterOutput, runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
+import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { until } from '../support/wait.js';
+
+type XmppClient = ReturnType<typeof client>;
+
+describe('transport [xml-safe] text XML disallows never takes an agent\'s stream down, over a real ejabberd', function () {
+  this.timeout(90000);
+  let inst: TestInstance;
+  let spec: RuntimeAgent;
+  let coord: RuntimeAgent;
+  let mallory: XmppClient;
+  const got: Element[] = [];
+  let offline = 0;
+
+  before(async () => {
+    inst = await sharedInstance();
+    spec = await runtimeAgent(inst.cfg, 'specialist-echo', { resource: 'xmlsafe', enrolAs: 'specialist' });
+    coord = await runtimeAgent(inst.cfg, 'coordinator', { resource: 'xmlsafe' });
+    const machine = echoResponder.provide({ actors: { answer: fromPromise<string, { question: string }>(async ({ input }) => input.question) } });
+    spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine, input: { request, from, self: spec.agent.name, agree: false } }));
+    await spec.agent.start();
+    await coord.agent.start();
+    coord.transport.on('offline', () => (offline += 1));
+    // An ordinary account: no enrolment, no signing key.
+    const { password } = await inst.account('mallory-xml');
+    mallory = client({
+      service: `xmpp://${inst.cfg.host}:${inst.cfg.c2sPort}`, domain: inst.cfg.domain, resource: 'x',
+      credentials: (auth, mechs) => auth({ username: 'mallory-xml', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)),
+    });
+    mallory.reconnect.stop();
+    mallory.on('error', () => undefined);
+    mallory.on('stanza', (st: Element) => st.name === 'message' && got.push(st));
+    await mallory.start();
+    await mallory.send(xml('presence'));
+  });
+
+  after(async () => {
+    await mallory?.stop().catch(() => undefined);
+    await coord?.agent.stop();
+    await spec?.agent.stop();
+  });
+
+  const askEcho = async (question: string): Promise<RequesterOutput> => {
+    const cid = newConversationId();
+    const actor: AnyActorRef = coord.agent.router.start(`${cid}/xmlsafe`, echoRequester, {
+      self: 'Coordinator', peer: 'specialist-echo', conversationId: cid, question, agreeTimeoutMs: 10000, resultTimeoutMs: 10000,
+    });
+    return (await toPromise(actor)) as RequesterOutput;
+  };
+
+  it('an envelope whose performative and conversation_id hold U+FFFF (JSON escapes) gets its NOT-UNDERSTOOD, and the agent stays online', async () => {
+    const body = String.raw`{"performative":"REQUEST\uffff","sender":"mallory\uffff","receiver":"Coordinator","conversation_id":"sess-x\uffff","reply_with":"msg-\ufffe1","content":{"type":"USER_MSG"}}`;
+    await mallory.send(xml('message', { to: coord.transport.address, type: 'normal', id: 'm1' }, xml('thread', {}, 'sess-x-thread'), xml('body', {}, body)));
+    await until(() => got.length > 0, 'an answer to mallory', 20000);
+    const reply = JSON.parse(got[0]?.getChildText('body') ?? '{}') as { performative?: string; content?: { detail?: string } };
+    expect(reply.performative).to.equal('NOT-UNDERSTOOD');
+    // The reason quotes the bad performative losslessly (a JSON escape on the wire).
+    expect(reply.content?.detail).to.include('REQUEST\uffff');
+    expect(coord.transport.status).to.equal('online');
+    expect(offline, 'times the Coordinator lost its stream').to.equal(0);
+    const out = await askEcho('still there?');
+    expect(out).to.include({ ok: true, answer: 'still there?' });
+    expect(offline).to.equal(0);
+  });
+
+  it('a chat line and a <thread> with C0 controls and U+FFFE/U+FFFF leave with U+FFFD in their place; the stream stays up', async () => {
+    got.length = 0;
+    coord.transport.send({ to: `mallory-xml@${inst.cfg.domain}`, type: 'chat', id: 'line-\u0001', thread: 'sess-\uffff', body: 'an answer \u0001\u001b[31m with \ufffe and \uffff' });
+    await until(() => got.length > 0, 'the chat line at mallory', 20000);
+    expect(got[0]?.getChildText('body')).to.equal('an answer \uFFFD\uFFFD[31m with \uFFFD and \uFFFD');
+    expect(got[0]?.getChildText('thread')).to.equal('sess-\uFFFD');
+    expect(coord.transport.status).to.equal('online');
+    expect(offline).to.equal(0);
+    expect(await askEcho('and now?')).to.include({ ok: true, answer: 'and now?' });
+  });
+});
