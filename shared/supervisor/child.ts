@@ -115,14 +115,13 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     proc.once('error', (err) => this.emit('error', `${this.spec.name}: cannot start: ${err.message}`));
   }
 
-  /** Tells the running child something (ipc.ts SupervisorMessage); false if it cannot be told. */
-  tell(message: SupervisorMessage): boolean {
+  /** Tells the running child something (ipc.ts SupervisorMessage); a child without a channel is not told. */
+  tell(message: SupervisorMessage): void {
     const proc = this.proc;
-    if (!proc?.connected) return false;
+    if (!proc?.connected) return;
     proc.send(message, (err) => {
       if (err) this.emit('error', `${this.spec.name}: ${err.message}`);
     });
-    return true;
   }
 
   private onMessage(m: unknown): void {
