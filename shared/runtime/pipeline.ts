@@ -77,6 +77,22 @@ function isPeopleChat(msg: InboundMessage, role: Role, readsChat: boolean, body:
 }
 
 export function classify(msg: InboundMessage, ctx: PipelineContext): Classified {
+  try {
+    return classifyMessage(msg, ctx);
+  } catch (err) {
+    // JSON.parse reads any depth within MAX_BODY_BYTES, but validation, canonical JSON and
+    // JSON.stringify recurse: a body nested ~15,000 deep exhausted the stack and was answered
+    // FAILURE INTERNAL_ERROR, as if the fault were ours. It is the sender's: NOT-UNDERSTOOD.
+    if (!(err instanceof RangeError) || !/call stack/i.test(err.message)) throw err;
+    const from = identify(msg.from, ctx.domain);
+    return {
+      action: 'reject', from, conversation_id: msg.thread ?? 'unknown', in_reply_to: msg.id,
+      code: 'SCHEMA_VIOLATION', detail: 'the message is nested too deeply to be read',
+    };
+  }
+}
+
+function classifyMessage(msg: InboundMessage, ctx: PipelineContext): Classified {
   const from = identify(msg.from, ctx.domain);
   if (msg.type === 'error') return { action: 'ignore', reason: 'error stanza', from };
   if (msg.body === undefined || msg.body === '') {

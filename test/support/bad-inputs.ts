@@ -68,6 +68,8 @@ export function badInputs(): BadInput[] {
     row('content over 64 kB', 'specialist-echo', inbound(JID.coordinator, big, { id: STANZA_ID }), 'CONTENT_TOO_LARGE', 'NOT-UNDERSTOOD', big.reply_with),
     row('an envelope missing a header field', 'specialist-echo', inbound(JID.coordinator, noTimestamp, { thread: CID, id: STANZA_ID }), 'SCHEMA_VIOLATION', 'NOT-UNDERSTOOD', STANZA_ID),
     row('content violating its schema', 'specialist-echo', inbound(JID.coordinator, noArgs, { id: STANZA_ID }), 'SCHEMA_VIOLATION', 'NOT-UNDERSTOOD', noArgs.reply_with),
+    // JSON.parse takes it; validation and canonical JSON recurse and would exhaust the stack.
+    row('a body nested 15,000 deep', 'specialist-echo', inbound(JID.coordinator, JSON.stringify(askExpert()).replace('"content":{', `"content":{"deep":${'{"a":'.repeat(15000)}1${'}'.repeat(15000)},`), { thread: CID, id: STANZA_ID }), 'SCHEMA_VIOLATION', 'NOT-UNDERSTOOD', STANZA_ID),
     row('an unknown performative', 'specialist-echo', inbound(JID.coordinator, { ...askExpert(), performative: 'PROMISE' }, { id: STANZA_ID }), 'UNKNOWN_PERFORMATIVE', 'NOT-UNDERSTOOD', STANZA_ID),
   ];
   const weather = askExpert({ content: { type: 'WEATHER', city: 'Kraków' } });

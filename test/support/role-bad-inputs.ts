@@ -68,6 +68,10 @@ export function roleBadInputs(cfg: ParleyConfig, t: RoleTarget): RoleBadInput[] 
   add('content over 64 kB', signed(base({}, { ...t.content(), padding: 'x'.repeat(65 * 1024) })), 'CONTENT_TOO_LARGE', 'NOT-UNDERSTOOD');
   add('content violating its schema', signed(base({}, t.broken(t.content()))), 'SCHEMA_VIOLATION', 'NOT-UNDERSTOOD');
   add('an unknown performative', signed(base({ performative: 'PROMISE' as Performative })), 'UNKNOWN_PERFORMATIVE', 'NOT-UNDERSTOOD', { byStanza: true });
+  // A JSON escape XML may not carry raw: the reply quotes it, and a raw U+FFFF made ejabberd close the role's stream (xml-safe.ts).
+  add('a performative holding U+FFFF (a JSON escape)', JSON.stringify(base({ performative: 'PROMISE\uffff' as Performative })).replace('\uffff', '\\uffff'), 'UNKNOWN_PERFORMATIVE', 'NOT-UNDERSTOOD');
+  // JSON.parse takes it; validation and canonical JSON recurse (pipeline.ts classify).
+  add('a body nested 15,000 deep', JSON.stringify(base()).replace('"content":{', `"content":{"deep":${'{"a":'.repeat(15000)}1${'}'.repeat(15000)},`), 'SCHEMA_VIOLATION', 'NOT-UNDERSTOOD');
   add('an unknown content type', signed(base({}, { type: 'WEATHER', city: 'Kraków' })), 'UNSUPPORTED_CONTENT', 'NOT-UNDERSTOOD');
   add('its content in the wrong performative', signed(base({ performative: t.wrongPerformative })), 'PERFORMATIVE_MISMATCH', 'NOT-UNDERSTOOD');
   add('a <thread> that differs from conversation_id', signed(base()), 'BROKEN_CORRELATION', 'NOT-UNDERSTOOD', { thread: `sess-other-${randomUUID()}` });
