@@ -141,8 +141,12 @@ export class AdhocSessions {
   }
 }
 
-const stanzaError = (type: string, condition: string, text?: string) =>
-  xml('error', { type }, xml(condition, { xmlns: 'urn:ietf:params:xml:ns:xmpp-stanzas' }), ...(text ? [xml('text', { xmlns: 'urn:ietf:params:xml:ns:xmpp-stanzas' }, text)] : []));
+const stanzaError = (type: string, condition: string, text?: string, specific?: string) =>
+  xml('error', { type }, xml(condition, { xmlns: 'urn:ietf:params:xml:ns:xmpp-stanzas' }), ...(text ? [xml('text', { xmlns: 'urn:ietf:params:xml:ns:xmpp-stanzas' }, text)] : []),
+    ...(specific ? [xml(specific, { xmlns: NS_COMMANDS })] : []));
+
+/** XEP-0050 §3.4 actions; every command here is one form, so there is no next or previous stage. */
+const ACTIONS = new Set(['execute', 'complete', 'cancel', 'next', 'prev']);
 
 export interface AdhocDeps {
   /** Our own JID (the disco items' jid). */
@@ -160,6 +164,9 @@ export async function handleCommand(el: Element, from: string, sessions: AdhocSe
   const c = COMMANDS.find((x) => x.node === node);
   if (!c) return stanzaError('cancel', 'item-not-found', `no command ${node}`);
   if (!deps.allowed(from)) return stanzaError('auth', 'forbidden', 'this assistant is not available to your account');
+  // XEP-0050 §4.6: an action not in the protocol is malformed-action; next/prev, which a one-form command has no use for, bad-action.
+  if (!ACTIONS.has(action)) return stanzaError('modify', 'bad-request', `unknown action ${action.slice(0, 40)}`, 'malformed-action');
+  if (action === 'next' || action === 'prev') return stanzaError('modify', 'bad-request', `this command is one form: no ${action} stage`, 'bad-action');
   const sid = el.attrs.sessionid as string | undefined;
   const reply = (status: string, ...children: Element[]) => xml('command', { xmlns: NS_COMMANDS, node, status, ...(sid || status === 'executing' ? { sessionid: sid ?? '' } : {}) }, ...children);
   if (action === 'cancel') {

@@ -183,6 +183,22 @@ describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
     expect((await handleCommand(cmd('tz'), FROM, sessions, deps(ran, false))).getChild('forbidden')).to.not.equal(undefined);
   });
 
+  it('an action XEP-0050 does not define is malformed-action, next/prev on a one-form command bad-action (§4.6); nothing runs', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions();
+    const bogus = await handleCommand(cmd('tz', { action: 'explode' }), FROM, sessions, deps(ran));
+    expect(bogus.name).to.equal('error');
+    expect(bogus.getChild('bad-request')).to.not.equal(undefined);
+    expect(bogus.getChild('malformed-action', NS_COMMANDS)).to.not.equal(undefined);
+    const form = await handleCommand(cmd('tz'), FROM, sessions, deps(ran));
+    const next = await handleCommand(cmd('tz', { sessionid: String(form.attrs.sessionid), action: 'next' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(next.getChild('bad-action', NS_COMMANDS)).to.not.equal(undefined);
+    expect(ran).to.deep.equal([]);
+    // The session is still open: completing it works.
+    const ok = await handleCommand(cmd('tz', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ zone: 'UTC' })), FROM, sessions, deps(ran));
+    expect(ok.attrs.status).to.equal('completed');
+  });
+
   it('a value that would smuggle another command or a second line is refused or flattened', async () => {
     const ran: string[] = [];
     const sessions = new AdhocSessions();
