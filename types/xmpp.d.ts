@@ -128,3 +128,15 @@ declare module '@xmpp/stream-management' {
     sasl2?: unknown;
   }): EventEmitter & { inbound: number; enabled: boolean; requestAckInterval: number; timeout: number };
 }
+
+declare module '@xmpp/jid' {
+  export class JID {
+    constructor(local: string | null, domain: string, resource?: string | null);
+    setLocal(local: string | null, escape?: boolean): JID;
+    getLocal(unescape?: boolean): string;
+    toString(unescape?: boolean): string;
+  }
+  export function jid(...args: string[]): JID;
+  export function detectEscape(local: string): boolean;
+  export function escapeLocal(local: string): string;
+}

@@ -8,6 +8,7 @@ import { envNumber } from '../config/index.js';
 import { startIndex } from '../ejabberd/index.js';
 import { type CountingStreamManager, fixInboundCounter, NS_SM } from './sm-fix.js';
 import { XmppTransport, type XmppEntity, type XmppTransportOptions } from './xmpp-transport.js';
+import { useFastJidLocal } from './fast-jid.js';
 
 export interface ClientTransportOptions {
   jid: string; // bare JID: name@domain
@@ -95,6 +96,7 @@ export class ClientTransport extends XmppTransport {
 }
 
 export function clientTransport(opts: ClientTransportOptions): ClientTransport {
+  useFastJidLocal(); // @xmpp/jid's escaping check on every JID parsed (fast-jid.ts)
   const [username, domain] = opts.jid.split('@') as [string, string];
   const endpoints = services(opts);
   const xmpp = client({

@@ -11,3 +11,4 @@ export { NS_SM, fixInboundCounter } from './sm-fix.js';
 export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';
 export { useUtf8SafeReads } from './utf8-reads.js';
 export { makeXmlSafe, xmlSafeText } from './xml-safe.js';
+export { useFastJidLocal } from './fast-jid.js';
