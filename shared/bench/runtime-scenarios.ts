@@ -5,32 +5,55 @@ import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
 import { newConversationId } from '../acl/index.js';
 import { echoRequester, echoResponder, type RequesterOutput } from './echo-machines.js';
 import type { TempInstance } from '../ejabberd/operator.js';
-import { runtimeAgent } from './runtime-agent.js';
+import { runtimeAgent, type RuntimeAgent } from './runtime-agent.js';
+import type { ParleyConfig } from '../config/index.js';
 import type { Runner, Scenario } from './scenario.js';
 
 const answer = fromPromise<string, { question: string }>(async ({ input }) => input.question);
 
-async function setupRuntime(instance: TempInstance, agree: boolean): Promise<Runner> {
-  const spec = await runtimeAgent(instance.cfg, 'specialist-echo', { resource: 'bench', enrolAs: 'specialist' });
-  const coord = await runtimeAgent(instance.cfg, 'coordinator', { resource: 'bench' });
+/** Two started runtime Agents, a Coordinator and an echo specialist, and one ASK_EXPERT round trip between them. */
+export interface EchoPair {
+  coord: RuntimeAgent;
+  spec: RuntimeAgent;
+  /** REQUEST ASK_EXPERT `question` → (AGREE) → INFORM RESULT echoing it; the requester machine's output. */
+  ask(question: string, timeoutMs?: number): Promise<RequesterOutput>;
+  close(): Promise<void>;
+}
+
+/** The pair the runtime scenarios time; integration tests use it over their own ejabberd. */
+export async function echoPair(cfg: ParleyConfig, resource: string, agree = false): Promise<EchoPair> {
+  const spec = await runtimeAgent(cfg, 'specialist-echo', { resource, enrolAs: 'specialist' });
+  const coord = await runtimeAgent(cfg, 'coordinator', { resource });
   const machine = echoResponder.provide({ actors: { answer } });
   spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine, input: { request, from, self: spec.agent.name, agree } }));
   await spec.agent.start();
   await coord.agent.start();
   let seq = 0;
   return {
-    async roundTrip() {
+    coord,
+    spec,
+    async ask(question, timeoutMs = 10000) {
       const cid = newConversationId();
-      const actor: AnyActorRef = coord.agent.router.start(`${cid}/bench-${++seq}`, echoRequester, {
-        self: 'Coordinator', peer: 'specialist-echo', conversationId: cid, question: 'ping', agreeTimeoutMs: 10000, resultTimeoutMs: 10000,
+      const actor: AnyActorRef = coord.agent.router.start(`${cid}/${resource}-${++seq}`, echoRequester, {
+        self: 'Coordinator', peer: 'specialist-echo', conversationId: cid, question, agreeTimeoutMs: timeoutMs, resultTimeoutMs: timeoutMs,
       });
-      const out = (await toPromise(actor)) as RequesterOutput;
-      if (!out.ok) throw new Error(`bench round trip failed: ${out.reason}`);
+      return (await toPromise(actor)) as RequesterOutput;
     },
     async close() {
       await coord.agent.stop();
       await spec.agent.stop();
     },
+  };
+}
+
+async function setupRuntime(instance: TempInstance, agree: boolean): Promise<Runner> {
+  const pair = await echoPair(instance.cfg, 'bench', agree);
+  return {
+    async roundTrip() {
+      const out = await pair.ask('ping');
+      if (!out.ok) throw new Error(`bench round trip failed: ${out.reason}`);
+    },
+    close: () => pair.close(),
   };
 }
 

@@ -4,9 +4,7 @@
 // signature check and is lost.
 import { client, xml } from '@xmpp/client';
 import { expect } from 'chai';
-import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
-import { newConversationId } from '../../shared/acl/index.js';
-import { echoRequester, echoResponder, type RequesterOutput, runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
+import { type EchoPair, echoPair } from '../../shared/bench/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { clientTransport, type XmppTransport } from '../../shared/transport/index.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
@@ -18,12 +16,12 @@ const LINE = 'żółć€😀ПриветΩ'.repeat(1000);
 describe('transport [wire] non-ASCII text split across socket reads, over a real ejabberd', function () {
   this.timeout(90000);
   let inst: TestInstance;
-  const open: Array<{ stop(): Promise<unknown> }> = [];
+  const open: Array<{ stop(): Promise<unknown> } | { close(): Promise<unknown> }> = [];
   before(async () => {
     inst = await sharedInstance();
   });
   after(async () => {
-    for (const o of open.reverse()) await o.stop().catch(() => undefined);
+    for (const o of open.reverse()) await ('stop' in o ? o.stop() : o.close()).catch(() => undefined);
   });
 
   it("an agent's transport receives a burst of 200 long chat lines from a person's client unaltered", async () => {
@@ -50,27 +48,15 @@ describe('transport [wire] non-ASCII text split across socket reads, over a real
   });
 
   describe('signed envelopes', () => {
-    let spec: RuntimeAgent;
-    let coord: RuntimeAgent;
+    let pair: EchoPair;
     before(async () => {
-      spec = await runtimeAgent(inst.cfg, 'specialist-echo', { resource: 'utf8', enrolAs: 'specialist' });
-      coord = await runtimeAgent(inst.cfg, 'coordinator', { resource: 'utf8' });
-      const machine = echoResponder.provide({ actors: { answer: fromPromise<string, { question: string }>(async ({ input }) => input.question) } });
-      spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine, input: { request, from, self: spec.agent.name, agree: false } }));
-      await spec.agent.start();
-      await coord.agent.start();
-      open.push({ stop: () => coord.agent.stop() }, { stop: () => spec.agent.stop() });
+      pair = await echoPair(inst.cfg, 'utf8');
+      open.push(pair);
     });
 
     it('80 REQUESTs with a long non-ASCII question in flight at once all verify and come back word for word', async () => {
       const question = LINE.slice(0, 12000);
-      const outs = await Promise.all(Array.from({ length: 80 }, async (_, i) => {
-        const cid = newConversationId();
-        const actor: AnyActorRef = coord.agent.router.start(`${cid}/utf8-${i}`, echoRequester, {
-          self: 'Coordinator', peer: 'specialist-echo', conversationId: cid, question, agreeTimeoutMs: 30000, resultTimeoutMs: 30000,
-        });
-        return (await toPromise(actor)) as RequesterOutput;
-      }));
+      const outs = await Promise.all(Array.from({ length: 80 }, () => pair.ask(question, 30000)));
       const failed = outs.map((o) => (!o.ok ? o.reason : o.answer !== question ? 'altered answer' : '')).filter(Boolean);
       expect(failed, `${failed.length} of 80 failed`).to.deep.equal([]);
     });

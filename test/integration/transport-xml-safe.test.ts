@@ -6,9 +6,7 @@
 import { client, xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { expect } from 'chai';
-import { type AnyActorRef, fromPromise, toPromise } from 'xstate';
-import { newConversationId } from '../../shared/acl/index.js';
-import { echoRequester, echoResponder, type RequesterOutput, runtimeAgent, type RuntimeAgent } from '../../shared/bench/index.js';
+import { type EchoPair, echoPair, type RuntimeAgent } from '../../shared/bench/index.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
 import { until } from '../support/wait.js';
 
@@ -17,7 +15,7 @@ type XmppClient = ReturnType<typeof client>;
 describe('transport [xml-safe] text XML disallows never takes an agent\'s stream down, over a real ejabberd', function () {
   this.timeout(90000);
   let inst: TestInstance;
-  let spec: RuntimeAgent;
+  let pair: EchoPair;
   let coord: RuntimeAgent;
   let mallory: XmppClient;
   const got: Element[] = [];
@@ -25,12 +23,8 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
 
   before(async () => {
     inst = await sharedInstance();
-    spec = await runtimeAgent(inst.cfg, 'specialist-echo', { resource: 'xmlsafe', enrolAs: 'specialist' });
-    coord = await runtimeAgent(inst.cfg, 'coordinator', { resource: 'xmlsafe' });
-    const machine = echoResponder.provide({ actors: { answer: fromPromise<string, { question: string }>(async ({ input }) => input.question) } });
-    spec.agent.router.on('ASK_EXPERT', (request, from) => ({ machine, input: { request, from, self: spec.agent.name, agree: false } }));
-    await spec.agent.start();
-    await coord.agent.start();
+    pair = await echoPair(inst.cfg, 'xmlsafe');
+    coord = pair.coord;
     coord.transport.on('offline', () => (offline += 1));
     // An ordinary account: no enrolment, no signing key.
     const { password } = await inst.account('mallory-xml');
@@ -47,17 +41,10 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
 
   after(async () => {
     await mallory?.stop().catch(() => undefined);
-    await coord?.agent.stop();
-    await spec?.agent.stop();
+    await pair?.close();
   });
 
-  const askEcho = async (question: string): Promise<RequesterOutput> => {
-    const cid = newConversationId();
-    const actor: AnyActorRef = coord.agent.router.start(`${cid}/xmlsafe`, echoRequester, {
-      self: 'Coordinator', peer: 'specialist-echo', conversationId: cid, question, agreeTimeoutMs: 10000, resultTimeoutMs: 10000,
-    });
-    return (await toPromise(actor)) as RequesterOutput;
-  };
+  const askEcho = (question: string) => pair.ask(question);
 
   it('an envelope whose performative and conversation_id hold U+FFFF (JSON escapes) gets its NOT-UNDERSTOOD, and the agent stays online', async () => {
     const body = String.raw`{"performative":"REQUEST\uffff","sender":"mallory\uffff","receiver":"Coordinator","conversation_id":"sess-x\uffff","reply_with":"msg-\ufffe1","content":{"type":"USER_MSG"}}`;
