@@ -138,7 +138,6 @@ export function isReplyTo(reply: Envelope, request: Envelope): boolean {
 }
 
 /** U+FFFE and U+FFFF: the only characters JSON.stringify leaves raw that XML 1.0 disallows. */
-const XML_NONCHARACTER = /[\uFFFE\uFFFF]/;
 const XML_NONCHARACTERS = /[\uFFFE\uFFFF]/g;
 
 /**
@@ -149,6 +148,5 @@ const XML_NONCHARACTERS = /[\uFFFE\uFFFF]/g;
  * the stream of whoever sends them raw).
  */
 export function envelopeJson(envelope: Envelope): string {
-  const text = JSON.stringify(envelope);
-  return XML_NONCHARACTER.test(text) ? text.replace(XML_NONCHARACTERS, (c) => (c === '\uFFFE' ? '\\ufffe' : '\\uffff')) : text;
+  return JSON.stringify(envelope).replace(XML_NONCHARACTERS, (c) => (c === '\uFFFE' ? '\\ufffe' : '\\uffff'));
 }

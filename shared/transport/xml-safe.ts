@@ -31,8 +31,10 @@ export function makeXmlSafe(el: Element): number {
   const attrs = el.attrs as Record<string, unknown>;
   for (const name in attrs) {
     const value = attrs[name];
-    if (typeof value === 'string' && DISALLOWED.test(value)) {
-      attrs[name] = value.replace(DISALLOWED_ALL, '\uFFFD');
+    if (typeof value !== 'string') continue;
+    const safe = xmlSafeText(value);
+    if (safe !== value) {
+      attrs[name] = safe;
       changed += 1;
     }
   }
@@ -40,8 +42,9 @@ export function makeXmlSafe(el: Element): number {
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (typeof child === 'string') {
-      if (DISALLOWED.test(child)) {
-        children[i] = child.replace(DISALLOWED_ALL, '\uFFFD');
+      const safe = xmlSafeText(child);
+      if (safe !== child) {
+        children[i] = safe;
         changed += 1;
       }
     } else if (child && typeof child === 'object') {

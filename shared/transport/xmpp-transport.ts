@@ -90,9 +90,9 @@ export class XmppTransport implements Transport {
     // xmpp.js decodes each read alone: a character split across two reads became U+FFFD (utf8-reads.ts).
     useUtf8SafeReads(e);
     for (const [type, ns, name, handler] of this.iqHandlers) answerIq(e, this.address, type, ns, name, handler);
-    // xmpp.js answers IQs (iq-callee: ping) on the connection they came in on. One that came in on
-    // a replaced connection, which is closing, is answered on the one in use.
-    // Every stanza leaves with only characters XML allows: one it disallows makes ejabberd close our stream (xml-safe.ts).
+    // Every stanza leaves with only characters XML allows: one it disallows makes ejabberd close our
+    // stream (xml-safe.ts). xmpp.js answers IQs (iq-callee: ping) on the connection they came in on;
+    // one that came in on a replaced connection, which is closing, is answered on the one in use.
     const own = e.send.bind(e);
     e.send = (el: Element) => {
       if (makeXmlSafe(el) > 0) this.log.warn({ stanza: el.name, id: el.attrs.id }, 'characters XML does not allow were replaced by U+FFFD before sending');

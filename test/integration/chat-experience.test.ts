@@ -9,11 +9,12 @@ import { controlRequest } from '../../shared/supervisor/ipc.js';
 import { defaultSkillDirs, loadCatalogue } from '../../shared/skills/index.js';
 import { expect } from 'chai';
 import { paths, type ParleyConfig } from '../../shared/config/index.js';
-import { client, xml } from '@xmpp/client';
+import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { fixInboundCounter } from '../../shared/transport/index.js';
 import { ChatPerson } from '../support/chat-person.js';
+import { rawClient } from '../support/raw-client.js';
 import { writeSkill } from '../support/skills.js';
 import { startSupervisor, stopSupervisor } from '../support/supervised.js';
 import { until } from '../support/wait.js';
@@ -150,7 +151,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
   it('Ad-hoc commands (XEP-0050) with data forms (XEP-0004): listed, asked as forms, submitted as the chat command', async () => {
     const erin = await ChatPerson.connect(cfg, 'erin'); // subscribed to the Presenter
     const { jid, password } = await ensureAccount(cfg, 'erin');
-    const xmpp = client({ service: `xmpp://${cfg.host}:${cfg.c2sPort}`, domain: cfg.domain, resource: 'forms', credentials: (auth, mechs) => auth({ username: jid.split('@')[0] as string, password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)) });
+    const xmpp = rawClient(cfg, jid, password, 'forms');
     // A CI run once saw this client closing mid-test (`Connection is closing`, then xmpp.js reading
     // data after its parser was detached); cause not found. One way a plain xmpp.js 0.14 client is
     // closed: its XEP-0198 count runs ahead of ejabberd's ("Client acknowledged more stanzas than

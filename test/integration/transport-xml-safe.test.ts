@@ -3,21 +3,20 @@
 // performative "REQUEST\uffff" (a JSON escape) made the Coordinator's NOT-UNDERSTOOD, which
 // repeated it, close the Coordinator's stream; it reconnected and resent that reply, over and over,
 // and answered no one meanwhile.
-import { client, xml } from '@xmpp/client';
+import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import { expect } from 'chai';
 import { type EchoPair, echoPair, type RuntimeAgent } from '../../shared/bench/index.js';
 import { sharedInstance, type TestInstance } from '../support/ejabberd.js';
+import { type RawClient, rawClient } from '../support/raw-client.js';
 import { until } from '../support/wait.js';
-
-type XmppClient = ReturnType<typeof client>;
 
 describe('transport [xml-safe] text XML disallows never takes an agent\'s stream down, over a real ejabberd', function () {
   this.timeout(90000);
   let inst: TestInstance;
   let pair: EchoPair;
   let coord: RuntimeAgent;
-  let mallory: XmppClient;
+  let mallory: RawClient;
   const got: Element[] = [];
   let offline = 0;
 
@@ -27,12 +26,8 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
     coord = pair.coord;
     coord.transport.on('offline', () => (offline += 1));
     // An ordinary account: no enrolment, no signing key.
-    const { password } = await inst.account('mallory-xml');
-    mallory = client({
-      service: `xmpp://${inst.cfg.host}:${inst.cfg.c2sPort}`, domain: inst.cfg.domain, resource: 'x',
-      credentials: (auth, mechs) => auth({ username: 'mallory-xml', password }, mechs.includes('PLAIN') ? 'PLAIN' : (mechs[0] as string)),
-    });
-    mallory.reconnect.stop();
+    const { jid, password } = await inst.account('mallory-xml');
+    mallory = rawClient(inst.cfg, jid, password, 'x');
     mallory.on('error', () => undefined);
     mallory.on('stanza', (st: Element) => st.name === 'message' && got.push(st));
     await mallory.start();
@@ -44,8 +39,6 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
     await pair?.close();
   });
 
-  const askEcho = (question: string) => pair.ask(question);
-
   it('an envelope whose performative and conversation_id hold U+FFFF (JSON escapes) gets its NOT-UNDERSTOOD, and the agent stays online', async () => {
     const body = String.raw`{"performative":"REQUEST\uffff","sender":"mallory\uffff","receiver":"Coordinator","conversation_id":"sess-x\uffff","reply_with":"msg-\ufffe1","content":{"type":"USER_MSG"}}`;
     await mallory.send(xml('message', { to: coord.transport.address, type: 'normal', id: 'm1' }, xml('thread', {}, 'sess-x-thread'), xml('body', {}, body)));
@@ -56,7 +49,7 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
     expect(reply.content?.detail).to.include('REQUEST\uffff');
     expect(coord.transport.status).to.equal('online');
     expect(offline, 'times the Coordinator lost its stream').to.equal(0);
-    const out = await askEcho('still there?');
+    const out = await pair.ask('still there?');
     expect(out).to.include({ ok: true, answer: 'still there?' });
     expect(offline).to.equal(0);
   });
@@ -69,6 +62,6 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
     expect(got[0]?.getChildText('thread')).to.equal('sess-\uFFFD');
     expect(coord.transport.status).to.equal('online');
     expect(offline).to.equal(0);
-    expect(await askEcho('and now?')).to.include({ ok: true, answer: 'and now?' });
+    expect(await pair.ask('and now?')).to.include({ ok: true, answer: 'and now?' });
   });
 });
