@@ -13,6 +13,7 @@ import { classify, type Rejection } from './pipeline.js';
 import { Router, type RouterOptions } from './router.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { SignatureCheck, Signing } from './signing.js';
+import { oversizedContent, standInFor } from './outbound-fit.js';
 import { RepliesSent, RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
 
@@ -211,14 +212,21 @@ export class Agent {
    * (a storm: 441 → 2,339 envelopes over one ejabberd stop/start; docs/architecture.md).
    */
   private transmit(unsigned: Envelope, toJid?: string, again = false): void {
+    const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
+    const body = envelopeJson(envelope);
+    const oversized = oversizedContent(unsigned, body);
+    if (oversized !== undefined) {
+      this.log.error({ to: unsigned.receiver, performative: unsigned.performative, bytes: oversized }, 'an envelope over 64 kB of content was not sent (seed contract §1)');
+      const standIn = standInFor(unsigned, oversized);
+      if (standIn) this.transmit(standIn, toJid, again);
+      return;
+    }
     if (!again) {
       const record = { at: Date.now(), envelope: unsigned, toJid };
       this.recentlySent.add(record);
       if (unsigned.in_reply_to) this.repliesSent.add(record);
     }
-    const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     this.counters.sent += 1;
-    const body = envelopeJson(envelope);
     this.opts.telemetry.envelope('out', envelope, 'sent', body);
     const to = toJid ?? jidOfName(envelope.receiver, this.opts.domain);
     for (const observe of this.sentObservers) observe(envelope, to);

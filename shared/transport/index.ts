@@ -11,4 +11,6 @@ export { NS_SM, fixInboundCounter } from './sm-fix.js';
 export { chunkSafe, useChunkSafeParsers } from './chunk-safe-parser.js';
 export { useUtf8SafeReads } from './utf8-reads.js';
 export { makeXmlSafe, xmlSafeText } from './xml-safe.js';
+export { MAX_STANZA_BYTES, stanzaBytesOver } from './stanza-size.js';
+export { guardedSend } from './guarded-send.js';
 export { useFastJidLocal } from './fast-jid.js';

@@ -14,7 +14,7 @@ import { type BurstCommit, BurstSends } from './burst.js';
 import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
 import { useUtf8SafeReads } from './utf8-reads.js';
-import { makeXmlSafe } from './xml-safe.js';
+import { guardedSend } from './guarded-send.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
 export type { XmppEntity, XmppTransportOptions } from './entity.js';
@@ -90,14 +90,11 @@ export class XmppTransport implements Transport {
     // xmpp.js decodes each read alone: a character split across two reads became U+FFFD (utf8-reads.ts).
     useUtf8SafeReads(e);
     for (const [type, ns, name, handler] of this.iqHandlers) answerIq(e, this.address, type, ns, name, handler);
-    // Every stanza leaves with only characters XML allows: one it disallows makes ejabberd close our
-    // stream (xml-safe.ts). xmpp.js answers IQs (iq-callee: ping) on the connection they came in on;
-    // one that came in on a replaced connection, which is closing, is answered on the one in use.
+    // Nothing that makes ejabberd end our stream leaves (guarded-send.ts). xmpp.js answers IQs
+    // (iq-callee: ping) on the connection they came in on; one that came in on a replaced
+    // connection, which is closing, is answered on the one in use.
     const own = e.send.bind(e);
-    e.send = (el: Element) => {
-      if (makeXmlSafe(el) > 0) this.log.warn({ stanza: el.name, id: el.attrs.id }, 'characters XML does not allow were replaced by U+FFFD before sending');
-      return this.retired.has(e) && this.entity.status === 'online' ? this.entity.send(el) : own(el);
-    };
+    e.send = guardedSend(this.log, (el) => (this.retired.has(e) && this.entity.status === 'online' ? this.entity.send(el) : own(el)));
     e.on('error', (err: Error) => (e === this.entity ? this.failed(err) : this.log.debug({ err: err.message }, 'xmpp error on a connection being replaced')));
     e.on('status', (s: string) => {
       if (s === 'connect') e.socket?.setNoDelay(true);

@@ -74,6 +74,31 @@ describe('LLM [system] an open question answered by the model with a specialist 
     }
   });
 
+  // A model's answer is not bounded by anything the specialist controls. Over the seed contract's
+  // 64 kB of content the Coordinator could not read it (CONTENT_TOO_LARGE); over ejabberd's
+  // max_stanza_size (1 MB) the server closed the specialist's stream, and its resend after each
+  // reconnect closed it again (a loop that took the specialist off the air).
+  for (const size of [100_000, 1_200_000]) {
+    it(`a model answer of ${size.toLocaleString('en')} characters: the person reads a plain sentence and the next question is answered`, async () => {
+      server.respond = () => reply.answer('la '.repeat(size / 3), 'scripted-model');
+      const { answer } = await erin.ask(`Could you sing me the longest song you know, number ${size}?`);
+      expect(answer).to.match(/^Sorry/);
+      expect(answer.length).to.be.below(2000);
+      // The specialist said why at once (no wait for SPECIALIST_TIMEOUT's 30 s): in the Coordinator's trace.
+      const db = openDb(path.join(cfg.home, 'telemetry', 'Coordinator.sqlite'), { readonly: true });
+      try {
+        const named = `%the answer was ${Math.floor(size / 10_000)}% bytes of content, over the 65536-byte limit%`;
+        await until(() => (db.prepare("SELECT COUNT(*) AS n FROM envelopes WHERE direction = 'in' AND sender = 'specialist-assistant' AND performative = 'FAILURE' AND body LIKE ?").get(named) as { n: number }).n > 0,
+          'the assistant\'s FAILURE naming the limit in the Coordinator\'s trace');
+      } finally {
+        db.close();
+      }
+      server.respond = () => reply.answer('Spring mornings hum.', 'scripted-model');
+      const next = await erin.ask(`Could you write me a haiku about spring mornings, take ${size}?`);
+      expect(next.answer).to.equal('Spring mornings hum.');
+    });
+  }
+
   it('a model that fails gives the person one plain sentence; the key is in secrets/llm.key (0600) and in no log', async () => {
     server.push(reply.error(500, 'the GPU caught fire'));
     const { answer } = await erin.ask('Could you write me a short poem about spring mornings?');

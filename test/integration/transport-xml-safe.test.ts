@@ -64,4 +64,16 @@ describe('transport [xml-safe] text XML disallows never takes an agent\'s stream
     expect(offline).to.equal(0);
     expect(await pair.ask('and now?')).to.include({ ok: true, answer: 'and now?' });
   });
+
+  it('a stanza over ejabberd\'s max_stanza_size is not sent (it would end the stream); the next line and exchange go through', async () => {
+    got.length = 0;
+    // 1.1 MB of text: before shared/transport/guarded-send.ts ejabberd closed the stream of its sender.
+    coord.transport.send({ to: `mallory-xml@${inst.cfg.domain}`, type: 'chat', id: 'line-huge', body: 'la '.repeat(370_000) });
+    coord.transport.send({ to: `mallory-xml@${inst.cfg.domain}`, type: 'chat', id: 'line-after', body: 'the line after it' });
+    await until(() => got.some((m) => m.attrs.id === 'line-after'), 'the line after the oversized one at mallory', 20000);
+    expect(got.map((m) => m.attrs.id)).to.deep.equal(['line-after']);
+    expect(coord.transport.status).to.equal('online');
+    expect(offline, 'times the Coordinator lost its stream').to.equal(0);
+    expect(await pair.ask('and after that?')).to.include({ ok: true, answer: 'and after that?' });
+  });
 });
