@@ -22,6 +22,28 @@ export function messageStanza(msg: OutboundMessage): Element {
   return xml('message', attrs, ...children);
 }
 
+/**
+ * The body to read (RFC 6121 §5.2.3): a message may carry one <body/> per language, each with its
+ * own xml:lang. The one in the stanza's own language is read: a body without xml:lang (it inherits
+ * the stanza's), else the one whose xml:lang is the stanza's, else the first.
+ */
+function bodyOf(stanza: Element): string | undefined {
+  let first: Element | undefined;
+  let sameLang: Element | undefined;
+  let count = 0;
+  const lang = stanza.attrs['xml:lang'] as string | undefined;
+  for (const c of stanza.children) {
+    if (typeof c === 'string' || c.name !== 'body') continue;
+    count += 1;
+    const own = c.attrs['xml:lang'] as string | undefined;
+    if (own === undefined) return c.text();
+    first ??= c;
+    if (lang !== undefined && sameLang === undefined && own.toLowerCase() === lang.toLowerCase()) sameLang = c;
+  }
+  if (count === 0) return undefined;
+  return (sameLang ?? first)?.text();
+}
+
 export function readMessage(stanza: Element, receivedAt = Date.now()): InboundMessage {
   const from = String(stanza.attrs.from ?? '');
   const to = String(stanza.attrs.to ?? '');
@@ -36,7 +58,7 @@ export function readMessage(stanza: Element, receivedAt = Date.now()): InboundMe
     type: String(stanza.attrs.type ?? 'normal'),
     id: stanza.attrs.id as string | undefined,
     thread: stanza.getChildText('thread') ?? undefined,
-    body: stanza.getChildText('body') ?? undefined,
+    body: bodyOf(stanza),
     chatState: chatState?.name,
     delayed: Boolean(stanza.getChild('delay', NS_DELAY)),
     stanza,

@@ -26,6 +26,18 @@ describe('stanza [wire] <message> carries the envelope (architecture.md wire for
     expect(el.getChild('composing', NS_CHATSTATES)).to.not.equal(undefined);
   });
 
+  it('reads the body in the stanza\'s own language when there is one per language (RFC 6121 §5.2.3)', () => {
+    const msg = (attrs: Record<string, string>, ...bodies: Array<[string | undefined, string]>) =>
+      readMessage(xml('message', { from: 'alice@localhost/phone', to: 'presenter@localhost', type: 'chat', ...attrs },
+        ...bodies.map(([lang, text]) => xml('body', lang ? { 'xml:lang': lang } : {}, text))));
+    expect(msg({ 'xml:lang': 'en' }, ['de', 'wie viel ist 2 + 2?'], [undefined, 'what is 2 + 2?']).body, 'no xml:lang: the stanza\'s language').to.equal('what is 2 + 2?');
+    expect(msg({ 'xml:lang': 'en' }, ['de', 'wie viel ist 2 + 2?'], ['EN', 'what is 2 + 2?']).body, 'the stanza\'s xml:lang, any case').to.equal('what is 2 + 2?');
+    expect(msg({ 'xml:lang': 'fr' }, ['de', 'wie viel ist 2 + 2?'], ['en', 'what is 2 + 2?']).body, 'none in its language: the first').to.equal('wie viel ist 2 + 2?');
+    expect(msg({}, ['pl', 'ile to 2 + 2?']).body).to.equal('ile to 2 + 2?');
+    expect(msg({}).body).to.equal(undefined);
+    expect(msg({}, [undefined, '']).body).to.equal('');
+  });
+
   it('strips the resource for the bare JID', () => {
     expect(bare('a@b/c/d')).to.equal('a@b');
     expect(bare('a@b')).to.equal('a@b');
