@@ -22,6 +22,7 @@ import { notifyMachine } from './notify.js';
 import { ConversationIds } from './conversation-ids.js';
 import { SqliteThreadOwners } from './thread-owners.js';
 import { LinesAtRisk } from './lines-at-risk.js';
+import { chatLineKey } from './line-key.js';
 import { allowList, isAllowed, onPresenceStanza } from './subscriptions.js';
 import { announce } from '../../shared/supervisor/ipc.js';
 
@@ -32,12 +33,11 @@ const { agent, config, logger, store, groupWith } = createAgent({
   readsChat: true,
   onChat: (msg: InboundMessage) => {
     // A chat line with an id is handled once, even when redelivered after a restart or resent by
-    // the person's client after a stream break (XEP-0198: what the server did not acknowledge is
-    // sent again, same id, possibly from a new resource: keyed by the bare JID).
+    // the person's client after a stream break (line-key.ts).
     // A submitted choice form (choices.ts) is the chat line it stands for.
     const chosen = submittedChoice(msg.stanza);
     const line = chosen ? { ...msg, body: chosen } : msg;
-    const handle = () => (msg.id && store && !store.firstTime(`chat ${msg.fromBare} ${msg.id}`) ? 'duplicate' : desk.handle(line));
+    const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, line.body ?? '')) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
   },

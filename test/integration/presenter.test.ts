@@ -153,6 +153,23 @@ describe('Presenter [e2e] people chat through a real ejabberd', function () {
     console.log(`      first question → answer through Presenter + Coordinator: ${ms.toFixed(1)} ms`);
   });
 
+  it('a line sent again with its id is answered once; a different line under a reused id is answered too', async () => {
+    const bob = people.bob as Person;
+    const asked = (q: string) => seen.userMsgs.filter((e) => text(e) === q && user(e) === bob.jid).length;
+    const line = (id: string, body: string) => bob.t.send({ to: presenterJid, type: 'chat', id, thread: 'bob-ids', body, chatState: 'active' });
+    const n = bob.answers().length;
+    line('m1', 'what is 3+3?');
+    line('m1', 'what is 3+3?'); // a XEP-0198 resend: the same stanza
+    line('m1', 'and 4+4?'); // a client that counts its ids per connection
+    await until(() => bob.answers().length >= n + 2, 'two answers for bob', 5000, 5);
+    expect(bob.answers().slice(n).map((m) => m.body)).to.have.members([`answer to "what is 3+3?" for ${bob.jid}`, `answer to "and 4+4?" for ${bob.jid}`]);
+    expect([asked('what is 3+3?'), asked('and 4+4?')]).to.deep.equal([1, 1]);
+    // Nothing more comes for the copy: a line after it is the next answer.
+    line('m2', 'what is 5+5?');
+    expect((await bob.nextAnswer(n + 2)).body).to.equal(`answer to "what is 5+5?" for ${bob.jid}`);
+    expect(asked('what is 3+3?')).to.equal(1);
+  });
+
   it('answers sequential questions quickly (chat → USER_MSG → PRESENTER_REPLY → chat)', async () => {
     const alice = people.alice as Person;
     const times: number[] = [];
