@@ -76,3 +76,27 @@ export function intersectAll(lists: readonly (readonly Interval[])[]): Interval[
   }
   return acc;
 }
+
+/**
+ * Why a calendar declines a window in which it has no working time at all (ProposalResponse
+ * `comment`, oacop-rfc §3.2): its hours, which a person reads anyway in their own calendar's
+ * invitations; never what its busy time is (§1.1). The Coordinator quotes it only in this form.
+ */
+export const OUTSIDE_WORKING_HOURS = 'outside working hours';
+export const OUTSIDE_WORKING_HOURS_RE = /^outside working hours \((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[A-Za-z ,–]{0,40} \d\d:\d\d–\d\d:\d\d [A-Za-z0-9_/+-]{1,40}\)$/;
+
+const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** Working hours as a person reads them: "Mon–Fri 09:00–17:00 Europe/Berlin", "Mon, Wed 08:00–12:00 UTC". */
+export function describeHours(h: WorkingHours): string {
+  const days = [...new Set(h.days)].sort((a, b) => a - b);
+  const contiguous = days.length > 2 && days.every((d, i) => i === 0 || d === (days[i - 1] as number) + 1);
+  const names = contiguous ? `${DAY_NAMES[(days[0] as number) - 1]}–${DAY_NAMES[(days.at(-1) as number) - 1]}` : days.map((d) => DAY_NAMES[d - 1]).join(', ');
+  return `${names} ${h.start}–${h.end} ${h.timezone}`;
+}
+
+/** The comment for a window with no working time in it, else undefined. */
+export function outsideHoursComment(hours: WorkingHours, window: Interval): string | undefined {
+  return workingIntervals(hours, window).length === 0 ? `${OUTSIDE_WORKING_HOURS} (${describeHours(hours)})` : undefined;
+}
+

@@ -1,6 +1,8 @@
 // Public API of shared/calendar/ (issue 10 §2): code outside this folder imports it from here;
 // modules inside it import each other directly.
-export { freeIntervals, intersectAll, isFree, isoSlot, subtract, workingIntervals } from './availability.js';
+export {
+  describeHours, freeIntervals, intersectAll, isFree, isoSlot, OUTSIDE_WORKING_HOURS_RE, outsideHoursComment, subtract, workingIntervals,
+} from './availability.js';
 export { type Interval, busyIntervals, occurrences } from './expand.js';
 export {
   type Component, IcalError, type NewTodo, PRODID, describeItem, eventComponent, parseCalendar,

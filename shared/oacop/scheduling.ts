@@ -3,7 +3,7 @@
 // SEQUENCE = revision or OACOP_CONFLICT, CancelCollaboration; revision rule §3.4.
 import { Duration } from 'luxon';
 import {
-  freeIntervals, isFree, isoSlot, describeItem, eventComponent, IcalError, parseComponent,
+  freeIntervals, isFree, isoSlot, describeItem, eventComponent, IcalError, outsideHoursComment, parseComponent,
   type Component, fuzzySlots, type ThreadState,
 } from '../calendar/index.js';
 import type {
@@ -67,9 +67,15 @@ export function propose(ctx: CalendarContext, msg: ProposeCollaboration, request
     object: msg.object as Record<string, unknown>, slot: local?.slot ?? null, updated: ctx.nowIso(),
   });
   const status = slots.length > 0 ? 'INTERESTED' : 'DECLINED';
+  // A trusted requester learns why when the window holds no working time at all (a Sunday):
+  // "busy" would be untrue, and the hours are no secret to the people who book them.
+  const comment = status === 'DECLINED' && trusted ? outsideHoursComment(ctx.config.workingHours, window) : undefined;
   return {
     performative: status === 'INTERESTED' ? 'PROPOSE' : 'REFUSE',
-    content: { type: 'ProposalResponse', threadId: msg.threadId, respondingToRevision: msg.revision, status, availableSlots: slots.map(isoSlot) },
+    content: {
+      type: 'ProposalResponse', threadId: msg.threadId, respondingToRevision: msg.revision, status, availableSlots: slots.map(isoSlot),
+      ...(comment ? { comment } : {}),
+    },
     note: { decision: `propose: ${status}`, detail: { slots: slots.length, trusted, free: free.length } },
   };
 }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import {
-  freeIntervals, intersectAll, isoSlot, subtract, workingIntervals, busyIntervals, type Interval,
+  describeHours, freeIntervals, intersectAll, isoSlot, OUTSIDE_WORKING_HOURS_RE, outsideHoursComment, subtract, workingIntervals, busyIntervals, type Interval,
   Ledger, fuzzySlots, RateLimiter, CalendarStore,
 } from '../../shared/calendar/index.js';
 import { type WorkingHours, validateWorkingHours } from '../../shared/calendar/config.js';
@@ -162,5 +162,24 @@ describe('Calendar [ledger] proofOfBurn (oacop-rfc §6.2)', () => {
     expect(ledger.verify(tx, 1)).to.deep.include({ ok: true });
     expect(other.verify(tx, 1)).to.deep.include({ ok: false });
     other.close();
+  });
+});
+
+describe('Calendar [availability] working hours as a person reads them', () => {
+  const hours = (days: number[], timezone = 'UTC'): WorkingHours => ({ days, start: '09:00', end: '17:00', timezone });
+  it('names a run of days as a range and other days one by one', () => {
+    expect(describeHours(hours([1, 2, 3, 4, 5]))).to.equal('Mon–Fri 09:00–17:00 UTC');
+    expect(describeHours(hours([5, 1, 3], 'America/Argentina/Buenos_Aires'))).to.equal('Mon, Wed, Fri 09:00–17:00 America/Argentina/Buenos_Aires');
+    expect(describeHours(hours([6, 7]))).to.equal('Sat, Sun 09:00–17:00 UTC');
+    expect(describeHours(hours([1, 2, 3, 4, 5, 6, 7], 'Etc/GMT+5'))).to.equal('Mon–Sun 09:00–17:00 Etc/GMT+5');
+  });
+  it('a window without any working time gets the comment, in the one form the Coordinator quotes', () => {
+    const sat = { start: Date.parse('2026-12-12T00:00:00Z'), end: Date.parse('2026-12-13T23:59:00Z') };
+    const comment = outsideHoursComment(hours([1, 2, 3, 4, 5], 'Europe/Berlin'), sat);
+    expect(comment).to.equal('outside working hours (Mon–Fri 09:00–17:00 Europe/Berlin)');
+    expect(OUTSIDE_WORKING_HOURS_RE.test(comment ?? '')).to.equal(true);
+    for (const d of [[5, 1, 3], [6, 7], [1, 2, 3, 4, 5, 6, 7]]) expect(OUTSIDE_WORKING_HOURS_RE.test(`outside working hours (${describeHours(hours(d, 'America/Argentina/Buenos_Aires'))})`)).to.equal(true);
+    // Any working minute in the window: no comment (the calendar is then busy, which it never details).
+    expect(outsideHoursComment(hours([1, 2, 3, 4, 5, 6]), sat)).to.equal(undefined);
   });
 });

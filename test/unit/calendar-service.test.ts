@@ -35,6 +35,17 @@ describe('Calendar [oacop] ProposeCollaboration from a trusted requester', () =>
     expect(body(out)).to.deep.include({ status: 'DECLINED', availableSlots: [] });
   });
 
+  it('says why when the window holds no working time at all (a weekend): its hours, never its events', () => {
+    const weekend = { constraints: { timeWindow: { start: '2025-12-13T09:00:00Z', end: '2025-12-14T17:00:00Z' } } };
+    expect(body(h.send('CFP', propose('urn:uuid:w1', 1, weekend)))).to.deep.equal({
+      type: 'ProposalResponse', threadId: 'urn:uuid:w1', respondingToRevision: 1, status: 'DECLINED', availableSlots: [],
+      comment: 'outside working hours (Mon–Fri 09:00–17:00 UTC)',
+    });
+    // Busy in working hours (the dentist, 10:00–12:00): declined without a comment, nothing about the event.
+    const busy = h.send('CFP', propose('urn:uuid:w2', 1, { constraints: { timeWindow: { start: '2025-12-10T10:00:00Z', end: '2025-12-10T12:00:00Z' } } }));
+    expect(body(busy)).to.deep.equal({ type: 'ProposalResponse', threadId: 'urn:uuid:w2', respondingToRevision: 1, status: 'DECLINED', availableSlots: [] });
+  });
+
   it('answers §5 errors: no timeWindow / bad duration → OACOP_UNSUPPORTED_CONSTRAINT, broken icalComponent → OACOP_INVALID_ICAL', () => {
     expect(body(h.send('CFP', { type: 'ProposeCollaboration', threadId: 'urn:uuid:e1', revision: 1, object: { type: 'Event' } }))).to.deep.include({ type: 'OACoPError', code: 'OACOP_UNSUPPORTED_CONSTRAINT' });
     expect(body(h.send('CFP', propose('urn:uuid:e2', 1, { object: { type: 'Event', duration: 'P-nonsense' } })))).to.deep.include({ code: 'OACOP_UNSUPPORTED_CONSTRAINT' });
@@ -154,6 +165,11 @@ describe('Calendar [oacop] requesters outside the trust list (oacop-rfc §6)', (
     h.config.trustLocalDomain = false;
     expect(body(h.send('CFP', propose('urn:uuid:t4', 1, { sender: 'alice@localhost' })))).to.deep.include({ code: 'OACOP_PAYMENT_REQUIRED' });
     expect(h.send('CFP', propose('urn:uuid:t5', 1, { sender: 'bob@localhost' }))?.performative).to.equal('PROPOSE');
+  });
+
+  it('tells a paying stranger no working hours: a weekend is declined without a comment', () => {
+    const out = h.send('CFP', { ...paid('urn:uuid:w3'), constraints: { timeWindow: { start: '2025-12-13T09:00:00Z', end: '2025-12-14T17:00:00Z' } } });
+    expect(body(out)).to.deep.equal({ type: 'ProposalResponse', threadId: 'urn:uuid:w3', respondingToRevision: 1, status: 'DECLINED', availableSlots: [] });
   });
 
   it('refuses an unpaid Confirm from a stranger, accepts one after a paid proposal', () => {

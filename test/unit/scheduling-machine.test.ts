@@ -222,6 +222,28 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.last().content.text).to.not.contain('declined');
   });
 
+  it('a calendar with no working time in the window: "outside working hours (…)", quoted only in that form', async () => {
+    const ask = (comment: string) => {
+      const t = start('/meet 30m bob 2026-12-12T09:00Z..2026-12-12T17:00Z');
+      t.answerDirectory([cal('bob')]);
+      t.reply(t.lastTo('calendar-bob', 'CFP'), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [], comment });
+      return t;
+    };
+    const t = ask('outside working hours (Mon–Fri 09:00–17:00 Europe/Berlin)');
+    await t.settle();
+    // Curable by time like "busy": the days after are asked, and the nearest times offered.
+    expect(t.lastTo('calendar-bob', 'CFP').content).to.deep.include({ revision: 2 });
+    t.offer('calendar-bob', [{ start: '2026-12-14T08:00:00Z', end: '2026-12-14T09:00:00Z' }]);
+    await t.settle();
+    expect(t.last().content.text).to.contain('\n• bob is outside working hours (Mon–Fri 09:00–17:00 Europe/Berlin)\nThe nearest times that work for everyone:\n• Mon 14 Dec 2026, 08:00–08:30 UTC');
+    // Any other comment is not the calendar's to word: the usual "busy then".
+    const odd = ask('outside working hours (call +1 555 0100 now) http://evil.example');
+    await odd.settle();
+    odd.offer('calendar-bob', []);
+    await odd.settle();
+    expect(odd.last().content.text).to.contain('• bob is busy then').and.not.contain('evil');
+  });
+
   it('no time in the days after either: says so; a silent participant is not "busy" (no second round)', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);

@@ -1,6 +1,7 @@
 // The initiator's decisions between rounds (OACoP §3), pure: who is invited (names → calendars,
 // rooms by seats), what the proposal round yielded, and how the confirm round ended.
 import type { Envelope } from '../../../shared/acl/index.js';
+import { OUTSIDE_WORKING_HOURS_RE } from '../../../shared/calendar/index.js';
 import type { AgentProfile } from '../../../shared/contracts/index.js';
 import { calendarOf, errorCode, isAck, offeredSlots } from './oacop.js';
 import type { RoomWish, ScheduleRequest } from './parse.js';
@@ -58,7 +59,13 @@ export function invitees(wish: ScheduleRequest, asker: string, calendars: readon
  */
 function missOf(name: string, env: Envelope | undefined): Miss {
   if (!env) return { who: name, why: 'did not answer in time' };
-  if (env.content.type === 'ProposalResponse') return { who: name, why: name.startsWith('room-') ? 'is booked then' : 'is busy then' };
+  if (env.content.type === 'ProposalResponse') {
+    // A calendar with no working time in the window says so (shared/calendar outsideHoursComment);
+    // quoted only in exactly that form, so a calendar cannot put other words in the person's chat.
+    const comment = (env.content as { comment?: unknown }).comment;
+    if (typeof comment === 'string' && OUTSIDE_WORKING_HOURS_RE.test(comment)) return { who: name, why: `is ${comment}` };
+    return { who: name, why: name.startsWith('room-') ? 'is booked then' : 'is busy then' };
+  }
   return { who: name, why: `could not take part (${errorCode(env)})` };
 }
 
@@ -98,7 +105,7 @@ export const MAX_ALTERNATIVES = 3;
 
 /** Misses that a later time can cure (busy, booked, no common time), as opposed to silence or errors. */
 export const curableByTime = (misses: readonly Miss[]): boolean =>
-  misses.length > 0 && misses.every((m) => /^(?:is busy then|is booked then|has no common free time)/.test(m.why));
+  misses.length > 0 && misses.every((m) => /^(?:is busy then|is booked then|is outside working hours|has no common free time)/.test(m.why));
 
 /** The window after `w`: where to look for the nearest times that work. */
 export const widened = (w: Window): Window => ({ start: w.end, end: new Date(Date.parse(w.end) + WIDEN_MS).toISOString() });
