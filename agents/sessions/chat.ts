@@ -23,7 +23,8 @@ function render(o: Outcome, what: string): string {
     const steps = (st.steps ?? []).map((s) => `${s.id}. [${s.status}] ${s.text}`);
     return [`Session "${st.title}" (${String(c.status)}, version ${String(c.state_version)}, id ${String(c.session_id)})`, ...(steps.length ? steps : ['No steps yet: "session add <text>".'])].join('\n');
   }
-  const head = `Session ${what}: ${String(c.status)}, version ${String(c.state_version)}, turn ${String(c.turn_id)}.`;
+  // The turn id (OAP RFC 0001) is for the trace, in `rich`; a person has no use for it.
+  const head = `Session ${what}: ${String(c.status)}, version ${String(c.state_version)}.`;
   // The first answer says what comes next; later ones stay one line.
   return what === 'start' ? `${head}\nAdd steps with "session add <text>", tick one off with "session done <n>", see it with "session", end it with "session close".` : head;
 }

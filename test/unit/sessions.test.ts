@@ -197,7 +197,10 @@ describe('Sessions [once] a request handled again after a crash is answered, not
 
   it('re-running "session add" with the same reply_with adds the step once and answers with the same reply', () => {
     const h = harness();
-    run(h, line('session start Trip', 'msg-1'));
+    const started = run(h, line('session start Trip', 'msg-1'));
+    // The person reads the state, not the OAP turn id (that is in rich, for the trace).
+    expect(started.text).to.match(/^Session start: open, version 1\.\n/).and.not.contain('trn-');
+    expect(String(started.rich.turn_id)).to.match(/^trn-/);
     const add = line('session add book flights', 'msg-2');
     const first = run(h, add);
     const again = run(h, add);
