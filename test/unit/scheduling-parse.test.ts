@@ -39,6 +39,20 @@ describe('Coordinator [scheduling parse] natural chat', () => {
   it('asks back when the duration or the people are missing', () => {
     expect(parseScheduling('schedule with bob tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
     expect(parseScheduling('schedule 30 min with tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
+    // A meeting with nobody named was left to the experts ("I can't help with that one").
+    for (const t of ['schedule a meeting', 'please book a call', 'set up a new meeting for friday', 'arrange an appointment']) {
+      expect(parseScheduling(t, NOW), t).to.deep.equal({ kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
+    }
+    expect(parseScheduling('schedule 25 hours with bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'A meeting can be at most 24 hours long, not 25 hours.' });
+  });
+
+  it('a window that is over, or too short, is told in the person\'s own time zone', () => {
+    expect(parseScheduling('schedule 30 min with bob yesterday', NOW, 'Europe/Warsaw')).to.deep.equal({
+      kind: 'scheduling-error', detail: 'That time (Tue 8 Dec 2026, 08:00–18:00 Europe/Warsaw) is already over.',
+    });
+    expect(parseMeet('meet 30m bob 2026-12-09T09:00Z..2026-12-09T10:10Z', NOW, 'Europe/Warsaw')).to.deep.equal({
+      kind: 'scheduling-error', detail: 'A 30-minute meeting does not fit in Wed 9 Dec 2026, 11:00–11:10 Europe/Warsaw.',
+    });
   });
 
   it('names a room: "in the cosmos room" / "in room dune"', () => {
@@ -78,6 +92,16 @@ describe('Coordinator [scheduling parse] cancel, assign and task answers', () =>
     expect(parseScheduling("assign 'Q1 report' to bob by Friday", NOW)).to.deep.equal({ kind: 'assign', title: 'Q1 report', assignee: 'bob', deadline: '2026-12-11T17:00:00Z' });
     expect(parseScheduling('assign the slides to Carol by friday 3pm', NOW)).to.deep.equal({ kind: 'assign', title: 'the slides', assignee: 'carol', deadline: '2026-12-11T15:00:00Z' });
     expect(parseScheduling('/assign bob 2026-12-20T12:00Z Q1 report', NOW)).to.deep.equal({ kind: 'assign', title: 'Q1 report', assignee: 'bob', deadline: '2026-12-20T12:00:00Z' });
+  });
+
+  it('assigns no task without a title or with a due date already past (they were assigned: "\'\'", due last year)', () => {
+    expect(parseScheduling("assign '' to bob", NOW)).to.deep.include({ kind: 'scheduling-error', detail: 'What is the task? Say e.g. "assign \'Q1 report\' to bob by Friday".' });
+    expect(parseScheduling('assign ?! to bob by friday', NOW)).to.deep.include({ kind: 'scheduling-error' });
+    expect(parseScheduling("assign 'x' to bob by last year", NOW, 'Europe/Warsaw')).to.deep.equal({
+      kind: 'scheduling-error', detail: 'That due date (Tue 9 Dec 2025, 17:00 Europe/Warsaw) is already past. Say e.g. "assign \'Q1 report\' to bob by Friday".',
+    });
+    expect(parseScheduling('/assign bob 2026-12-01T12:00Z Q1 report', NOW)).to.deep.include({ kind: 'scheduling-error' });
+    expect(parseScheduling("assign 'Q1 report' to bob by today 9am", NOW)).to.deep.include({ kind: 'scheduling-error' });
   });
 
   it('reads the assignee\'s answers as §4.2 TaskUpdate statuses', () => {

@@ -13,6 +13,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { dayWindow, type Window } from './slots.js';
+import { deadlineText, when } from './texts.js';
 import { canonicalZone, DEFAULT_ZONE, offsetAt } from './zones.js';
 
 export interface RoomWish {
@@ -59,6 +60,14 @@ const STOP = new Set([
 const DURATION = /\b(?:(half an hour)|(\d{1,2})\s*h(?:ours?|rs?)?\s*(?:(\d{1,2})\s*(?:m(?:in(?:ute)?s?)?)?)?|(\d{1,3})\s*m(?:in(?:ute)?s?)?|(an?|one|\d{1,2}(?:\.\d+)?)\s*hours?)\b/i;
 
 export function parseDuration(text: string): { minutes: number; match: string } | undefined {
+  const d = durationIn(text);
+  return d && d.minutes <= MAX_MEETING_MIN ? d : undefined;
+}
+
+/** The longest meeting a person may ask for. */
+const MAX_MEETING_MIN = 24 * 60;
+
+function durationIn(text: string): { minutes: number; match: string } | undefined {
   const m = DURATION.exec(text);
   if (!m) return undefined;
   let minutes: number;
@@ -66,7 +75,7 @@ export function parseDuration(text: string): { minutes: number; match: string } 
   else if (m[2]) minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
   else if (m[4]) minutes = Number(m[4]);
   else minutes = /^(an?|one)$/i.test(m[5] ?? '') ? 60 : Math.round(Number(m[5]) * 60);
-  return minutes > 0 && minutes <= 24 * 60 ? { minutes, match: m[0] } : undefined;
+  return minutes > 0 ? { minutes, match: m[0] } : undefined;
 }
 
 /** "bob and carol", "bob, carol and optionally dave" up to the first word that is not a name. */
@@ -118,8 +127,9 @@ const ROOM_NAMED = /\bin\s+(?:the\s+)?([a-z][a-z0-9_-]*)\s+room\b|\bin\s+room\s+
 
 function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent {
   const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
-  const duration = parseDuration(body);
+  const duration = durationIn(body);
   if (!duration) return { kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
+  if (duration.minutes > MAX_MEETING_MIN) return { kind: 'scheduling-error', detail: `A meeting can be at most 24 hours long, not ${duration.match.trim()}.` };
   let rest = body.replace(duration.match, ' ');
   let room: RoomWish | undefined;
   const rn = ROOM_NATURAL.exec(rest);
@@ -140,19 +150,22 @@ function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent 
   return clampToNow({
     kind: 'schedule', durationMin: duration.minutes, participants: [...names.required, ...names.optional], optional: names.optional,
     window, title: `Meeting with ${[...names.required, ...names.optional].join(', ')}`, ...(room ? { room } : {}),
-  }, now);
+  }, now, zone);
 }
 
-/** A window that has begun starts now (rounded up to the next 5 minutes); one that has ended is an error. */
-function clampToNow(req: ScheduleRequest, now: Date): SchedulingIntent {
+/**
+ * A window that has begun starts now (rounded up to the next 5 minutes); one that has ended is an
+ * error. Its times are shown in the person's `zone`, as every time they read is (texts.ts when).
+ */
+function clampToNow(req: ScheduleRequest, now: Date, zone: string): SchedulingIntent {
   const from = DateTime.fromJSDate(now, { zone: 'utc' });
   const rounded = from.plus({ minutes: (5 - (from.minute % 5)) % 5 }).startOf('minute');
   const start = DateTime.fromISO(req.window.start, { zone: 'utc' });
   const end = DateTime.fromISO(req.window.end, { zone: 'utc' });
-  if (end <= rounded) return { kind: 'scheduling-error', detail: `That time window (${req.window.start} – ${req.window.end}) is already over.` };
+  if (end <= rounded) return { kind: 'scheduling-error', detail: `That time (${when(req.window, zone)}) is already over.` };
   const s = start < rounded ? rounded : start;
   if (end.diff(s, 'minutes').minutes < req.durationMin) {
-    return { kind: 'scheduling-error', detail: `A ${req.durationMin}-minute meeting does not fit between ${s.toISO()} and ${end.toISO()}.` };
+    return { kind: 'scheduling-error', detail: `A ${req.durationMin}-minute meeting does not fit in ${when({ start: s.toISO() as string, end: req.window.end }, zone)}.` };
   }
   return { ...req, window: { start: s.toISO() as string, end: end.toISO() as string } };
 }
@@ -160,7 +173,7 @@ function clampToNow(req: ScheduleRequest, now: Date): SchedulingIntent {
 const ISO_RANGE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\.\.(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)$/;
 
 /** `meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<name>]` (or `/meet …`) — for scripts. */
-export function parseMeet(text: string, now: Date): SchedulingIntent {
+export function parseMeet(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent {
   const usage = 'usage: meet <30m|1h|1h30> <name,name?,…> <start>Z..<end>Z [room|room:<seats>|<room name>]';
   const parts = text.trim().split(/\s+/).slice(1);
   const [dur, who, range, roomArg, ...extra] = parts;
@@ -187,7 +200,7 @@ export function parseMeet(text: string, now: Date): SchedulingIntent {
   return clampToNow({
     kind: 'schedule', durationMin: minutes, participants: [...new Set(all)], optional, title: `Meeting with ${all.join(', ')}`,
     window: { start: start.toISO() as string, end: end.toISO() as string }, ...(room ? { room } : {}),
-  }, now);
+  }, now, zone);
 }
 
 /** "by Friday" → Friday 17:00 in the person's zone unless an hour is given; no date → in 7 days. */
@@ -241,22 +254,32 @@ export function parseZoneCommand(text: string): SchedulingIntent | undefined {
     : { kind: 'scheduling-error', detail: `I don't know the time zone ${JSON.stringify(m[1])}. Use an IANA name such as Europe/Berlin or America/New_York, or UTC.` };
 }
 
+/** A task to assign, or why not: a title of quotes or punctuation only ("assign '' to bob") names no task; a due date must lie ahead. */
+function assignment(title: string, assignee: string, deadline: string, now: Date, zone: string): SchedulingIntent {
+  if (!/[\p{L}\p{N}]/u.test(title)) return { kind: 'scheduling-error', detail: 'What is the task? Say e.g. "assign \'Q1 report\' to bob by Friday".' };
+  if (Date.parse(deadline) <= now.getTime()) {
+    return { kind: 'scheduling-error', detail: `That due date (${deadlineText(deadline, zone)}) is already past. Say e.g. "assign 'Q1 report' to bob by Friday".` };
+  }
+  return { kind: 'assign', title: title.slice(0, 200), assignee: assignee.toLowerCase(), deadline };
+}
+
 /** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */
 export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent | undefined {
   const t = text.trim();
   const z = parseZoneCommand(t);
   if (z) return z;
-  if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now);
+  if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
+  // "schedule a meeting": a meeting without anyone to meet is asked back, not left to the experts.
+  if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:meeting|call|appointment)\b/i.test(t)) {
+    return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
+  }
   if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
     return { kind: 'cancel-meeting' };
   }
   const strict = ASSIGN_STRICT.exec(t);
-  if (strict) return { kind: 'assign', assignee: (strict[1] as string).toLowerCase(), deadline: DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, title: (strict[3] as string).trim() };
+  if (strict) return assignment((strict[3] as string).trim(), strict[1] as string, DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, now, zone);
   const a = ASSIGN.exec(t);
-  if (a) {
-    const title = (a[1] ?? a[2] ?? '').trim();
-    if (title) return { kind: 'assign', title: title.slice(0, 200), assignee: (a[3] as string).toLowerCase(), deadline: parseDeadline(a[4] ?? '', now, zone) };
-  }
+  if (a) return assignment((a[1] ?? a[2] ?? '').trim(), a[3] as string, parseDeadline(a[4] ?? '', now, zone), now, zone);
   return parseTaskAnswer(t);
 }
