@@ -1,7 +1,7 @@
 // Small pure helpers the Coordinator's machines share: building its outbound envelopes, reading
 // what came back, and the timeouts every exchange carries (seed contract §1, §3).
 import {
-  type Envelope, makeEnvelope, nowIso, replyTo, type ErrorCode, errorContent, type Performative,
+  contentByteSize, type Envelope, makeEnvelope, MAX_CONTENT_BYTES, nowIso, replyTo, type ErrorCode, errorContent, type Performative,
 } from '../../shared/acl/index.js';
 import type { ExchangeInput, InboundEvent } from '../../shared/runtime/index.js';
 import type { BusyRetrySettings } from './busy-wait.js';
@@ -97,12 +97,27 @@ export function contentType(env: Envelope): string | undefined {
 export function answerFact(
   request: Envelope, a: { question: string; answer: string; answeredBy: string; confidence: number }, subject?: string,
 ): object {
-  return {
+  const fact = (question: string, answer: string) => ({
     type: 'STORE_FACT',
     fact: {
       session_id: request.conversation_id, slot: 'answer',
-      value: { question: a.question, answer: a.answer, answered_by: a.answeredBy },
+      value: { question, answer, answered_by: a.answeredBy },
       confidence: a.confidence, ts: nowIso(), ...(subject ? { subject } : {}),
     },
-  };
+  });
+  // A long question with a long answer (each within its own 64 kB) can be over 64 kB together:
+  // such a STORE_FACT would not be sent (shared/runtime outbound-fit.ts), its STORED never come,
+  // and KbHealth take the KB for slow. The KB keeps an abridged copy instead.
+  let content = fact(a.question, a.answer);
+  for (let keep = 0.8; contentByteSize(content) > MAX_CONTENT_BYTES && keep > 0.01; keep *= 0.8) {
+    content = fact(abridged(a.question, Math.min(2000, a.question.length)), abridged(a.answer, Math.floor(a.answer.length * keep)));
+  }
+  return content;
+}
+
+/** `text` cut to at most `chars` UTF-16 units and marked "…" (never half a surrogate pair). */
+function abridged(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const cut = text.slice(0, chars);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }

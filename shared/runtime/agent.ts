@@ -215,10 +215,10 @@ export class Agent {
     const envelope = this.opts.signing ? this.opts.signing.sign(unsigned) : unsigned;
     const body = envelopeJson(envelope);
     const oversized = oversizedContent(unsigned, body);
-    if (oversized !== undefined) {
-      this.log.error({ to: unsigned.receiver, performative: unsigned.performative, bytes: oversized }, 'an envelope over 64 kB of content was not sent (seed contract §1)');
-      const standIn = standInFor(unsigned, oversized);
-      if (standIn) this.transmit(standIn, toJid, again);
+    const standIn = oversized === undefined ? undefined : standInFor(unsigned, oversized);
+    if (oversized !== undefined) this.log.error({ to: unsigned.receiver, performative: unsigned.performative, bytes: oversized, replaced: !!standIn }, 'an envelope over 64 kB of content (seed contract §1)');
+    if (standIn) {
+      this.transmit(standIn, toJid, again);
       return;
     }
     if (!again) {

@@ -5,8 +5,10 @@
 // envelope stayed in the resend window. Content an agent did not write can be that large: a
 // model's answer through the LLM skill is bounded by nothing the specialist controls (measured:
 // 1.2 MB of answer took the assistant specialist off the air; 100 kB left the person waiting
-// 30 s for "Sorry"). Such an envelope is not sent; an answer is replaced by a FAILURE that says
-// why, so the requester moves on at once.
+// 30 s for "Sorry"). An answer that large is not sent: a FAILURE that says why goes in its place,
+// so the requester moves on at once. Anything else still goes out, for its receiver to refuse
+// (NOT-UNDERSTOOD CONTENT_TOO_LARGE is the sender's answer, and its machine's to handle); past
+// max_stanza_size the transport drops it (shared/transport guarded-send.ts).
 import { contentByteSize, type Envelope, errorContent, makeEnvelope, MAX_CONTENT_BYTES, mayAnswerWithError } from '../acl/index.js';
 
 /**
@@ -22,8 +24,8 @@ export function oversizedContent(envelope: Envelope, body: string): number | und
 
 /**
  * What goes out instead of an oversized envelope: for an answer (it has in_reply_to, and is no
- * error itself) a FAILURE INTERNAL_ERROR to the same request; for anything else nothing (the
- * caller logs it). The fault is the sender's own, hence INTERNAL_ERROR, not the receiver's
+ * error itself) a FAILURE INTERNAL_ERROR to the same request; for anything else undefined (it
+ * goes out as it is). The fault is the sender's own, hence INTERNAL_ERROR, not the receiver's
  * CONTENT_TOO_LARGE.
  */
 export function standInFor(envelope: Envelope, bytes: number): Envelope | undefined {

@@ -2,6 +2,7 @@
 // sent, PRESENTER_REPLY follows its STORE_FACT at once; a failed or silent store makes the next
 // answers wait for the KB again, so a KB that is down is noted on them (seed contract §4).
 import { expect } from 'chai';
+import { contentByteSize, type Envelope, MAX_CONTENT_BYTES } from '../../shared/acl/index.js';
 import { assign } from 'xstate';
 import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import { KbHealth } from '../../agents/coordinator/kb-health.js';
@@ -87,6 +88,26 @@ describe('Coordinator [kb ahead] the answer does not wait for STORED while the K
     const ask = h.last();
     h.reply(ask, 'INFORM', { type: 'RESULT', result: { answer: '1', meta: {} } });
     expect(h.sent.filter((e) => e.content.type === 'PRESENTER_REPLY')).to.have.length(0);
+  });
+});
+
+describe('Coordinator [kb fact] what the KB is sent always fits', () => {
+  it('a long question with a long answer: the STORE_FACT keeps an abridged copy within 64 kB; the person reads it all', () => {
+    const question = `what ${'ż'.repeat(15_000)}?`; // 30 kB of UTF-8
+    const answer = '€'.repeat(20_000); // 60 kB: together over the 64 kB a message may carry
+    const h = harness(expertMachine, userMsg(question));
+    h.reply(h.last(), 'INFORM', { candidates: [A] });
+    h.reply(h.last(), 'INFORM', { type: 'RESULT', result: { answer, meta: {} } });
+    const store = h.sent.find((e) => e.content.type === 'STORE_FACT');
+    expect(store, 'the STORE_FACT went out').to.not.equal(undefined);
+    expect(contentByteSize(store?.content)).to.be.at.most(MAX_CONTENT_BYTES);
+    const value = (store?.content as { fact: { value: { question: string; answer: string } } }).fact.value;
+    expect(value.question).to.have.length(2001).and.match(/^what ż+…$/);
+    expect(value.answer).to.match(/^€+…$/);
+    expect(value.answer.length).to.be.above(10_000);
+    h.reply(store as Envelope, 'INFORM', { type: 'STORED', count: 1 });
+    const reply = h.sent.find((e) => e.content.type === 'PRESENTER_REPLY');
+    expect((reply?.content as { text?: string }).text).to.equal(answer);
   });
 });
 

@@ -50,6 +50,13 @@ describe('outbound [fit] nothing an agent sends is too large for its receiver or
     expect(transport.sent.every((m) => (m.body ?? '').length < MAX_CONTENT_BYTES)).to.equal(true);
   });
 
+  it('any other envelope over 64 kB still goes out, for its receiver to refuse (NOT-UNDERSTOOD CONTENT_TOO_LARGE)', () => {
+    const { agent, transport } = testAgent('coordinator');
+    const big = askExpert({ question: 'é'.repeat(40_000), sender: 'Coordinator', receiver: 'specialist-echo' });
+    agent.send(big);
+    expect(transport.envelopes().map((e) => [e.performative, e.reply_with])).to.deep.equal([['REQUEST', big.reply_with]]);
+  });
+
   it('an answer just within 64 kB goes out as it is', () => {
     const { agent, transport } = bigAnswerer(32_000); // 64,000 bytes of answer, within the limit with its JSON
     agent.receive(inbound(JID.coordinator, askExpert({ question: 'sing' })));
