@@ -5,7 +5,7 @@ import { type ParleyConfig, paths } from '../config/index.js';
 import { CORE_ROLES } from '../contracts/index.js';
 import { AGENT_ACCOUNT, ensureAgentIdentity, isSigningAgent } from '../identity/agent-identity.js';
 import { SecretMap } from '../secrets/index.js';
-import { api, EjabberdApiError, isAuthRefusal } from './api.js';
+import { adminRefusedHint, api, EjabberdApiError, isAuthRefusal } from './api.js';
 import { hostOf } from './cluster.js';
 
 /** The system's fixed accounts: the admin and the core agents (roles.ts); specialists, calendars and people are added at run time. */
@@ -71,14 +71,10 @@ export async function provisionCore(cfg: ParleyConfig, extra: string[] = []): Pr
   try {
     await Promise.all(names.map((name) => (known?.has(name) ? keepAccount(cfg, name) : ensureAccount(cfg, name))));
   } catch (err) {
-    // Most often another installation's ejabberd on this one's ports (two PARLEY_HOMEs, same ports):
-    // it answers, so it counts as running, but it has its own admin.
+    // Most often another installation's ejabberd on this one's ports (api.ts adminRefusedHint).
     if (!isAuthRefusal(err)) throw err;
-    throw new Error(
-      `the ejabberd answering on ${hostOf(cfg).listen}:${cfg.httpPort} refuses this installation's admin (${cfg.home}/secrets/accounts.json): ` +
-        `is it another installation's, started with another PARLEY_HOME? Stop that one, or give this one other ports (PARLEY_C2S_PORT, PARLEY_HTTP_PORT, …). ` +
-        `(${(err as Error).message})`,
-    );
+    const e = err as EjabberdApiError;
+    throw new Error(`${adminRefusedHint(cfg, hostOf(cfg).listen, cfg.httpPort)}. (ejabberd API ${e.command}: HTTP ${e.status} ${e.body})`);
   }
 }
 

@@ -17,9 +17,19 @@ function authorization(cfg: ParleyConfig): string | undefined {
 }
 
 export class EjabberdApiError extends Error {
-  constructor(readonly command: string, readonly status: number, readonly body: string) {
-    super(`ejabberd API ${command} failed (HTTP ${status}): ${body}`);
+  constructor(readonly command: string, readonly status: number, readonly body: string, hint?: string) {
+    super(`ejabberd API ${command} failed (HTTP ${status}): ${body}${hint ? `; ${hint}` : ''}`);
   }
+}
+
+/**
+ * Why the admin is refused, as the operator can act on it: most often another installation's
+ * ejabberd on this one's ports (two PARLEY_HOMEs, same ports), which answers, so it counts as
+ * running, but has its own admin. Every command that authenticates says so, not only `npm start`.
+ */
+export function adminRefusedHint(cfg: ParleyConfig, host: string, port: number): string {
+  return `the ejabberd answering on ${host}:${port} refuses this installation's admin (${cfg.home}/secrets/accounts.json): ` +
+    'is it another installation\'s, started with another PARLEY_HOME? Stop that one, or give this one other ports (PARLEY_C2S_PORT, PARLEY_HTTP_PORT, …)';
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -75,7 +85,9 @@ function callNode<T>(cfg: ParleyConfig, port: number, command: string, args: obj
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new EjabberdApiError(command, res.statusCode ?? 0, text));
+          const status = res.statusCode ?? 0;
+          const hint = auth && (status === 401 || status === 403) ? adminRefusedHint(cfg, host, port) : undefined;
+          if (status !== 200) return reject(new EjabberdApiError(command, status, text, hint));
           try {
             resolve((text ? JSON.parse(text) : null) as T);
           } catch {

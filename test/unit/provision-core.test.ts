@@ -3,6 +3,7 @@
 // otherwise it ensures what is missing. And the repair that makes that safe: a core agent that
 // dies at start gets its account ensured before its restart (shared/supervisor/child.ts onFailedStart).
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -163,3 +164,23 @@ describe('onFailedStart [supervisor] a repair between a failed start and the res
     await child.stop(2000);
   });
 });
+
+describe('ejabberd API [ports] every command that authenticates says why the admin is refused', () => {
+  it('a 401 from the ejabberd on these ports names the likely cause and what to do (npm run user, trace, … not only npm start)', async () => {
+    // Another installation's ejabberd: it answers, but not to this installation's admin.
+    const server = http.createServer((_req, res) => res.writeHead(401).end('{"status":"error","code":10,"message":"You are not authorized to call this command."}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-api-'));
+    try {
+      const cfg = loadConfig({ ...process.env, PARLEY_HOME: home, PARLEY_HTTP_PORT: String((server.address() as { port: number }).port) });
+      accountSecrets(cfg).set('admin', 'not-the-right-one');
+      const err = await api.registeredUsers(cfg).then(() => undefined, (e: Error) => e);
+      expect(err).to.be.instanceOf(EjabberdApiError);
+      expect(err?.message).to.match(/^ejabberd API registered_users failed \(HTTP 401\): .*You are not authorized.*; the ejabberd answering on 127\.0\.0\.1:\d+ refuses this installation's admin .*another PARLEY_HOME\?.*PARLEY_C2S_PORT/);
+    } finally {
+      server.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
