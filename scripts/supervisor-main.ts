@@ -11,7 +11,7 @@ import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
   agentsContext, DEFAULT_SPECIALISTS, onFailedStart, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
-  specialistSpec, Supervisor, consoleLines,
+  specialistSpec, Supervisor, consoleLines, waitForStart,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
@@ -116,21 +116,13 @@ async function main(): Promise<void> {
     // changed behind Parley's back) is ensured again before the restart.
     if (spec.kind === 'core') onFailedStart(child, () => ensureAccount(cfg, spec.name), (err) => say(`error: ${spec.name}'s account: ${err.message}`));
   }
-  const names = specs.map((s) => s.name);
-  for (;;) {
-    try {
-      await sup.whenReady(names, Number(opts.readyTimeout));
-      break;
-    } catch (err) {
-      if (stopping) return;
-      say(`${(err as Error).message}; still waiting (see ${paths(cfg).logsDir})`);
-    }
-  }
-  if (stopping) return;
+  // A specialist, calendar, the rooms or the console that gives up is left out; a core agent ends the start.
+  const without = await waitForStart(sup, specs, { timeoutMs: Number(opts.readyTimeout), say, stopping: () => stopping, logsDir: paths(cfg).logsDir });
+  if (stopping || !without) return;
   sup.markSystemReady();
   const admin = `http://127.0.0.1:${cfg.httpPort}/admin/`;
   say(
-    `parley ready in ${since(t0)} — chat with presenter@${cfg.domain}; add a person: npm run user -- add alice; ` +
+    `parley ready in ${since(t0)}${without.length ? ` without ${without.join(', ')} (failed to start: see ${paths(cfg).logsDir})` : ''} — chat with presenter@${cfg.domain}; add a person: npm run user -- add alice; ` +
       `connect a client to 127.0.0.1:${cfg.c2sPort} (plain TCP, no TLS) — web admin ${admin}` +
       (withConsole ? ` — console http://${consoleSettings(cfg).bind}:${consoleSettings(cfg).port}/ (npm run console prints the token)` : ''),
   );

@@ -15,3 +15,4 @@ export {
   calendarSpec, consoleSpec, coreSpec, hostNodeArgs, parseSpecialists, roomsSpec, runArgs, script as roleScript, specialistSpec,
 } from './spec.js';
 export { FailedToStart, Supervisor } from './supervisor.js';
+export { type StartWait, waitForStart } from './start-wait.js';

@@ -1,0 +1,52 @@
+// `npm start` with a specialist that cannot start (PARLEY_SPECIALISTS naming a skill that does not
+// exist): the rest of the system comes up and says so, people are answered, and the supervisor
+// stops on SIGTERM. Before (shared/supervisor/start-wait.ts): it never printed its ready line,
+// printed "… still waiting" ≈ 11,000 times a second at 70–100 % of a core, and no signal stopped it.
+import { expect } from 'chai';
+import type { ChildProcess } from 'node:child_process';
+import type { ParleyConfig } from '../../shared/config/index.js';
+import { ChatPerson } from '../support/chat-person.js';
+import { startSupervisor, stopSupervisor } from '../support/supervised.js';
+import { until } from '../support/wait.js';
+
+describe('Supervisor [start] an agent that cannot start is left out, not waited for forever', function () {
+  this.timeout(120000);
+  let sup: ChildProcess | undefined;
+  let cfg: ParleyConfig | undefined;
+  let out: string[] = [];
+  let readyLine = '';
+  let erin: ChatPerson | undefined;
+
+  before(async function () {
+    this.timeout(180000);
+    ({ sup, cfg, out, readyLine } = await startSupervisor('parley-badspec-', { PARLEY_SPECIALISTS: 'math:arithmetic,bad:nosuchskill' }));
+  });
+
+  after(async function () {
+    this.timeout(60000);
+    await erin?.close().catch(() => undefined);
+    await stopSupervisor(sup, cfg);
+  });
+
+  it('says ready without it, after one line naming why', () => {
+    expect(readyLine).to.match(/parley ready in [\d.]+ s without specialist-bad \(failed to start: see .*logs\) — chat with presenter@/);
+    const why = out.filter((l) => l.includes('specialist-bad failed to start (') && l.includes('going on without it'));
+    expect(why).to.have.length(1);
+    expect(why[0]).to.contain('unknown skill "nosuchskill"');
+    expect(out.filter((l) => l.includes('still waiting'))).to.deep.equal([]);
+  });
+
+  it('the others serve: a person\'s question is answered', async () => {
+    erin = await ChatPerson.connect(cfg as ParleyConfig, 'erin');
+    expect((await erin.ask('what is 6 * 7?')).answer).to.equal('42');
+  });
+
+  it('stops on SIGTERM by itself (exit code 0)', async () => {
+    const proc = sup as ChildProcess;
+    await erin?.close().catch(() => undefined);
+    erin = undefined;
+    proc.kill('SIGTERM');
+    await until(() => proc.exitCode !== null || proc.signalCode !== null, 'the supervisor to exit after SIGTERM', 30000);
+    expect(proc.exitCode).to.equal(0);
+  });
+});
