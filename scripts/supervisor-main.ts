@@ -11,7 +11,7 @@ import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
   agentsContext, DEFAULT_SPECIALISTS, onFailedStart, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
-  specialistSpec, Supervisor, consoleLines, waitForStart,
+  specialistSpec, Supervisor, consoleLines, waitForStart, runningSupervisor, alreadyRunning,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
@@ -86,6 +86,13 @@ async function main(): Promise<void> {
   const specialists = parseSpecialists(opts.specialists);
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // One system per PARLEY_HOME: a second start took over every account, and the first system's
+  // agents were cut off ("replaced by a newer session"). It now changes nothing (ejabberd included).
+  const other = await runningSupervisor(cfg);
+  if (other) {
+    ownsEjabberd = false;
+    throw new Error(alreadyRunning(cfg, other));
+  }
   const t0 = performance.now();
   ownsEjabberd = !(await ejabberd.status(cfg, { online: false })).running;
   await startCluster(cfg); // every node of PARLEY_EJABBERD_NODES, joined (shared/ejabberd/cluster-control.ts)

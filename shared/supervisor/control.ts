@@ -17,7 +17,7 @@ import path from 'node:path';
 import { assertPerson } from '../calendar/config.js';
 import type { ParleyConfig } from '../config/index.js';
 import type { Role } from '../skills/index.js';
-import { type ControlInfo, infoFile, runDir } from './ipc.js';
+import { alreadyRunning, type ControlInfo, infoFile, runDir, runningSupervisor } from './ipc.js';
 import { planScale } from './scale.js';
 import type { AgentSpec, SpecialistDef } from './spec.js';
 import { FailedToStart, type Supervisor } from './supervisor.js';
@@ -199,8 +199,15 @@ export async function startControl(cfg: ParleyConfig, o: ControlOptions): Promis
   const socket = path.join(runDir(cfg), 'supervisor.sock');
   const info: ControlInfo = { pid: process.pid };
   if (socket.length <= MAX_SOCKET_PATH) {
-    fs.rmSync(socket, { force: true }); // left by a supervisor that was killed
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, () => resolve()));
+    // Bound only if no file is there (EADDRINUSE otherwise): of two starts at once one wins.
+    const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, () => resolve()));
+    await listen().catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE') throw err;
+      const other = await runningSupervisor(cfg);
+      if (other) throw new Error(alreadyRunning(cfg, other));
+      fs.rmSync(socket, { force: true }); // left by a supervisor that was killed
+      await listen();
+    });
     fs.chmodSync(socket, 0o600);
     info.socket = socket;
   } else {

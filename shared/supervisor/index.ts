@@ -16,3 +16,4 @@ export {
 } from './spec.js';
 export { FailedToStart, Supervisor } from './supervisor.js';
 export { type StartWait, waitForStart } from './start-wait.js';
+export { alreadyRunning, runningSupervisor } from './ipc.js';

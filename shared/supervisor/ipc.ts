@@ -89,6 +89,22 @@ export interface ControlResponse {
   body: Record<string, unknown>;
 }
 
+/**
+ * The supervisor already serving this PARLEY_HOME, if one answers on its control endpoint (a
+ * file left by one that was killed does not count). One system per home: a second `npm start`
+ * took over the accounts, and every agent of the first was cut off ("replaced by a newer session").
+ */
+export async function runningSupervisor(cfg: ParleyConfig): Promise<ControlInfo | undefined> {
+  const info = readControlInfo(cfg);
+  if (!info || info.pid === process.pid) return undefined;
+  const answer = await controlRequest(cfg, 'GET', '/agents').catch(() => undefined);
+  return answer ? info : undefined;
+}
+
+/** What a second start says: who runs, and how to stop it. */
+export const alreadyRunning = (cfg: ParleyConfig, info: ControlInfo) =>
+  `Parley already runs for ${cfg.home} (supervisor pid ${info.pid}): npm run status shows it; stop it with Ctrl-C where it runs, or kill ${info.pid}`;
+
 /** A request to the running supervisor; undefined when none is running for this PARLEY_HOME. */
 export function controlRequest(cfg: ParleyConfig, method: 'GET' | 'POST', url: string, body?: unknown): Promise<ControlResponse | undefined> {
   const info = readControlInfo(cfg);
