@@ -3,6 +3,8 @@ import { fromPromise } from 'xstate';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
 import { schedulingRoute } from '../../agents/coordinator/scheduling/route.js';
+import { scheduleMachine } from '../../agents/coordinator/scheduling/schedule.js';
+import { usageMachine } from '../../agents/coordinator/scheduling/usage.js';
 import { bookedText, deadlineText, when } from '../../agents/coordinator/scheduling/texts.js';
 import { zoneMachine } from '../../agents/coordinator/scheduling/zone-machine.js';
 import { canonicalZone } from '../../agents/coordinator/scheduling/zones.js';
@@ -78,5 +80,14 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
     expect(h.last().content.text).to.equal('Your times are shown in Asia/Tokyo (it is Wed 9 Dec, 19:00 there). Change it with "my time zone is Europe/Berlin".');
     const sched = schedulingRoute(parseScheduling('schedule 30 min with bob tomorrow', NOW) as never, base, deps);
     expect(sched?.input).to.deep.include({ zones: { [USER]: 'Asia/Tokyo' } });
+  });
+
+  it('a meeting with nobody but the asker is asked back, not booked as "Meeting with alice"', () => {
+    const base = { request: userMsg('schedule 30 min with alice tomorrow'), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false } as never;
+    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW };
+    const alone = schedulingRoute(parseScheduling('schedule 30 min with alice tomorrow', NOW) as never, base, deps);
+    expect(alone?.machine).to.equal(usageMachine);
+    expect(alone?.input).to.deep.include({ detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
+    expect(schedulingRoute(parseScheduling('schedule 30 min with alice and bob tomorrow', NOW) as never, base, deps)?.machine).to.equal(scheduleMachine);
   });
 });

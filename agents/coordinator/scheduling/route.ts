@@ -48,6 +48,10 @@ export function schedulingRoute(
         input: { ...base, now: t.now, current: zones[user as string] ?? DEFAULT_ZONE, ...(command.kind === 'set-zone' ? { zone: command.zone } : {}) },
       };
     case 'schedule':
+      // "schedule 30 min with alice" from alice booked "Meeting with alice", alice its only participant.
+      if (command.participants.every((p) => p === (user as string).split('@')[0])) {
+        return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
+      }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
     case 'cancel-meeting': {
       const meeting = deps.lastMeeting(user as string);
