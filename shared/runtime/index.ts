@@ -30,3 +30,4 @@ export { RegisterBatcher } from './register-batch.js';
 export { ExchangeClock } from './outage-timers.js';
 export { ReplyAddresses } from './reply-address.js';
 export { RESEND_WINDOW_MS, SentLog } from './sent-log.js';
+export { oversizedContent, standInFor } from './outbound-fit.js';

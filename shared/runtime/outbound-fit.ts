@@ -26,7 +26,8 @@ export function oversizedContent(envelope: Envelope, body: string): number | und
  * What goes out instead of an oversized envelope: for an answer (it has in_reply_to, and is no
  * error itself) a FAILURE INTERNAL_ERROR to the same request; for anything else undefined (it
  * goes out as it is). The fault is the sender's own, hence INTERNAL_ERROR, not the receiver's
- * CONTENT_TOO_LARGE.
+ * CONTENT_TOO_LARGE. It takes the answer's reply_with: made again for a resend (the router's
+ * recent sends after a crash), it is the same message, which the receiver drops as a copy.
  */
 export function standInFor(envelope: Envelope, bytes: number): Envelope | undefined {
   if (!envelope.in_reply_to || !mayAnswerWithError(envelope.performative)) return undefined;
@@ -37,6 +38,7 @@ export function standInFor(envelope: Envelope, bytes: number): Envelope | undefi
     conversation_id: envelope.conversation_id,
     protocol: envelope.protocol,
     in_reply_to: envelope.in_reply_to,
+    reply_with: envelope.reply_with,
     content: errorContent('INTERNAL_ERROR', `the answer was ${bytes} bytes of content, over the ${MAX_CONTENT_BYTES}-byte limit (seed contract §1); it was not sent`),
   });
 }

@@ -10,6 +10,7 @@ import { emit, setup } from 'xstate';
 import { contentByteSize, type Envelope, MAX_CONTENT_BYTES, replyTo } from '../../shared/acl/index.js';
 import { silentLogger } from '../../shared/log/index.js';
 import { repoRoot } from '../../shared/runtime/repo-root.js';
+import { standInFor } from '../../shared/runtime/index.js';
 import { guardedSend, MAX_STANZA_BYTES, messageStanza, stanzaBytesOver } from '../../shared/transport/index.js';
 import { askExpert, JID } from '../support/bad-inputs.js';
 import { inbound, testAgent } from '../support/fake-transport.js';
@@ -55,6 +56,17 @@ describe('outbound [fit] nothing an agent sends is too large for its receiver or
     const big = askExpert({ question: 'é'.repeat(40_000), sender: 'Coordinator', receiver: 'specialist-echo' });
     agent.send(big);
     expect(transport.envelopes().map((e) => [e.performative, e.reply_with])).to.deep.equal([['REQUEST', big.reply_with]]);
+  });
+
+  it('the stand-in takes the answer\'s reply_with, so a resend made again is the same message', () => {
+    const ask = askExpert({ question: 'sing' });
+    const answer = replyTo(ask, { performative: 'INFORM', content: { type: 'RESULT', result: { answer: 'é'.repeat(40_000) } } });
+    const first = standInFor(answer, 80_000);
+    const again = standInFor(answer, 80_000);
+    expect(first).to.include({ performative: 'FAILURE', reply_with: answer.reply_with, in_reply_to: ask.reply_with });
+    expect(again?.reply_with).to.equal(first?.reply_with);
+    expect(standInFor({ ...answer, performative: 'FAILURE' }, 80_000), 'an error is never answered by an error').to.equal(undefined);
+    expect(standInFor(ask, 80_000), 'a request has no stand-in').to.equal(undefined);
   });
 
   it('an answer just within 64 kB goes out as it is', () => {
