@@ -8,8 +8,9 @@ const MAX_EXPRESSION = 500;
 
 const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
   [/\bto\s+the\s+power\s+of\b/gi, '^'],
-  [/\b(?:the\s+)?square\s+root\s+of\s+(\d+(?:\.\d+)?)/gi, 'sqrt($1)'],
-  [/\b(?:the\s+)?cube\s+root\s+of\s+(\d+(?:\.\d+)?)/gi, 'cbrt($1)'],
+  // Of a signed number or a bracket: "the square root of -1" is i, "cube root of (20 + 7)" 3.
+  [/\b(?:the\s+)?square\s+root\s+of\s+(-?\s*\d+(?:\.\d+)?|\([^()]*\))/gi, 'sqrt($1)'],
+  [/\b(?:the\s+)?cube\s+root\s+of\s+(-?\s*\d+(?:\.\d+)?|\([^()]*\))/gi, 'cbrt($1)'],
   [/\bsquared\b/gi, '^2'],
   [/\bcubed\b/gi, '^3'],
   [/\bplus\b/gi, '+'],
