@@ -15,6 +15,8 @@ export interface TimeExpertOptions {
 }
 
 const INTENTS = {
+  // "what is 3 hours from now?", "what time will it be in 90 minutes?": before `time`.
+  later: /\b\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\s+from\s+now\b|\btime\s+will\s+it\s+be\s+in\s+\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\b/i,
   count: /\bhow\s+many\s+(days|weeks)\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
   time: /\bwhat\s+time\s+is\s+it\b|\bwhat(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time\b|\b(?:current|local)\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\s+[a-z]/i,
@@ -74,7 +76,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const t = today(zone);
       const offset = `UTC${t.toFormat('ZZ')}`;
       let where = zone === 'UTC' ? 'UTC' : `in ${zone} (${offset})`;
-      if (label && label !== zone) where = `in ${label} (${zone}, ${offset})`;
+      if (label && label !== zone && zone !== 'UTC') where = `in ${label} (${zone}, ${offset})`;
       return { answer: `It is ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone, iso: t.toISO() } };
     },
     date(q) {
@@ -86,7 +88,18 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
     },
     weekday(q) {
       const d = datesIn(q, defaultZone, false)[0] ?? today(defaultZone).startOf('day');
-      return { answer: `${d.toISODate()} is a ${d.toFormat('cccc')}.`, meta: { date: d.toISODate(), weekday: d.toFormat('cccc') } };
+      const verb = d < today(defaultZone).startOf('day') ? 'was' : 'is';
+      return { answer: `${d.toISODate()} ${verb} a ${d.toFormat('cccc')}.`, meta: { date: d.toISODate(), weekday: d.toFormat('cccc') } };
+    },
+    later(q) {
+      const m = /(\d+)\s*(hours?|hrs?|h|minutes?|mins?)\b/i.exec(q);
+      const n = Number(m?.[1] ?? 0);
+      const minutes = /^h/i.test(m?.[2] ?? '') ? n * 60 : n;
+      if (!Number.isSafeInteger(minutes) || minutes > 366 * 24 * 60) throw invalidArgs('name at most a year ahead (try "what is 3 hours from now?")');
+      const t = today(defaultZone).plus({ minutes });
+      const span = minutes % 60 === 0 ? plural(minutes / 60, 'hour') : plural(minutes, 'minute');
+      const where = defaultZone === 'UTC' ? 'UTC' : `in ${defaultZone}`;
+      return { answer: `In ${span} it will be ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone: defaultZone, iso: t.toISO() } };
     },
     count(q) {
       const since = /\b(?:since|ago)\b/i.test(q);
