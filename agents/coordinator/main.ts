@@ -90,6 +90,10 @@ agent.router.on('USER_MSG', userMsgFactory({
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
     openTask: (assignee) => store.openTask(assignee),
+    agenda: (person, now) => ({
+      meetings: store.meetingsAhead(person, now, config.domain),
+      tasks: store.openTasksOf(person),
+    }),
     zones: () => store.zones(),
     machines: {
       schedule: scheduleMachine.provide({ actors: scheduleActors }),

@@ -126,6 +126,7 @@ export const MEETING_COMMANDS = [
   { command: 'meet 30m bob,carol 2026-12-10T09:00Z..2026-12-12T18:00Z room', description: 'the same, strictly (times in UTC)' },
   { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
   { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
+  { command: 'my meetings, my tasks', description: 'the meetings ahead I booked for you and your open tasks (agenda: both)' },
 ] as const;
 
 const isCalendar = (p: AgentProfile) => p.capabilities.includes('CALENDAR');

@@ -26,4 +26,24 @@ describe('Coordinator [scheduling store] data/scheduling.sqlite, named for what 
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the last meeting is the last booked, cancelled or not: never an older one behind it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-sched-'));
+    const store = new SchedulingStore(path.join(dir, 'scheduling.sqlite'));
+    try {
+      const base = { organizer: 'alice@localhost', slot: { start: '2026-12-10T09:00:00Z', end: '2026-12-10T09:30:00Z' }, revision: 0, participants: ['calendar-alice', 'calendar-bob'], status: 'CONFIRMED' as const };
+      store.saveMeeting({ ...base, threadId: 'urn:uuid:older', title: 'Older' });
+      store.saveMeeting({ ...base, threadId: 'urn:uuid:newer', title: 'Newer' });
+      expect(store.lastMeeting('alice@localhost')?.title).to.equal('Newer');
+      store.saveMeeting({ ...base, threadId: 'urn:uuid:newer', title: 'Newer', revision: 1, status: 'CANCELLED' });
+      expect(store.lastMeeting('alice@localhost')).to.deep.include({ title: 'Newer', status: 'CANCELLED' });
+      // The older meeting's own update (a reschedule) does not make it the last booked.
+      store.saveMeeting({ ...base, threadId: 'urn:uuid:older', title: 'Older', revision: 1 });
+      expect(store.lastMeeting('alice@localhost')?.title).to.equal('Newer');
+      expect(store.lastMeeting('bob@localhost')).to.equal(undefined);
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -67,6 +67,18 @@ describe('Coordinator [cancel] "cancel that meeting" (OACoP §3.5)', () => {
     expect(h.sent.filter((e) => e.content.type === 'NOTIFY_USER').map((e) => e.content.user)).to.deep.equal(['bob@localhost']);
   });
 
+  it('said again: the last meeting is already cancelled, and nothing is sent to anyone', () => {
+    const h = harness(cancelMachine, userMsg('cancel that meeting'), { meeting: { ...MEETING, status: 'CANCELLED' }, now: '2026-12-09T10:00:00Z', oacopTimeoutMs: 5000 });
+    expect(h.sent).to.have.length(1);
+    expect(h.last().content.text).to.equal('Your last meeting (Sync, Thu 10 Dec 2026, 09:00–09:30 UTC) is already cancelled.');
+  });
+
+  it('a meeting already over is not cancelled', () => {
+    const h = harness(cancelMachine, userMsg('cancel that meeting'), { meeting: MEETING, now: '2026-12-10T09:30:00Z', oacopTimeoutMs: 5000 });
+    expect(h.sent).to.have.length(1);
+    expect(h.last().content.text).to.equal('Your last meeting (Sync, Thu 10 Dec 2026, 09:00–09:30 UTC) is already over: nothing was cancelled.');
+  });
+
   it('nothing booked: says so and sends nothing else', () => {
     const h = harness(cancelMachine, userMsg('cancel that meeting'), { now: '2026-12-09T10:00:00Z', oacopTimeoutMs: 5000 });
     expect(h.sent).to.have.length(1);

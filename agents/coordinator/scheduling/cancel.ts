@@ -45,6 +45,19 @@ export const cancelMachine = setup({
             envelope: presenterReply(context.input.request, 'You have no booked meeting to cancel.', { kind: 'meeting', status: 'nothing-to-cancel' }),
           })),
         },
+        {
+          // Said twice: the last meeting is already off (never an older one instead), or already over.
+          guard: ({ context }) => context.input.meeting?.status === 'CANCELLED' || Date.parse(context.input.meeting?.slot.end ?? '') <= Date.parse(context.input.now),
+          target: 'done',
+          actions: emit(({ context }) => {
+            const m = context.input.meeting as MeetingRecord;
+            const what = `${m.title}, ${when(m.slot, zoneOf(context.input.zones, m.organizer))}`;
+            const [text, status] = m.status === 'CANCELLED'
+              ? [`Your last meeting (${what}) is already cancelled.`, 'already-cancelled']
+              : [`Your last meeting (${what}) is already over: nothing was cancelled.`, 'already-over'];
+            return { type: 'send' as const, envelope: presenterReply(context.input.request, text, { kind: 'meeting', status, threadId: m.threadId }) };
+          }),
+        },
         { target: 'cancelling' },
       ],
     },

@@ -43,6 +43,8 @@ export type SchedulingIntent =
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
+  /** "my meetings", "my tasks", "agenda" (agenda.ts). */
+  | { kind: 'agenda'; part: 'meetings' | 'tasks' | 'both' }
   /** Recognised as a scheduling command but unusable: the person is told why. */
   | { kind: 'scheduling-error'; detail: string };
 
@@ -263,11 +265,24 @@ function assignment(title: string, assignee: string, deadline: string, now: Date
   return { kind: 'assign', title: title.slice(0, 200), assignee: assignee.toLowerCase(), deadline };
 }
 
+// "my tasks", "what are my meetings?", "show my agenda", "agenda", "/agenda".
+const AGENDA = /^\s*(?:please\s+)?(?:(?:show|list|what(?:'s|\s+is|\s+are))\s+)?(?:me\s+)?(?:(?:on\s+)?my\s+)?(meetings|tasks|agenda|schedule|calendar)\s*[?.!]?\s*$/i;
+
+function parseAgenda(text: string): SchedulingIntent | undefined {
+  const m = AGENDA.exec(text);
+  // A bare "schedule" or "calendar" is not a question about one's own agenda.
+  if (!m || (!/\bmy\b/i.test(text) && !/^\s*\/?agenda\b/i.test(text))) return undefined;
+  const word = (m[1] as string).toLowerCase();
+  return { kind: 'agenda', part: word === 'meetings' || word === 'tasks' ? word : 'both' };
+}
+
 /** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */
 export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent | undefined {
   const t = text.trim();
   const z = parseZoneCommand(t);
   if (z) return z;
+  const agenda = parseAgenda(t.replace(/^\//, ''));
+  if (agenda) return agenda;
   if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
   // "schedule a meeting": a meeting without anyone to meet is asked back, not left to the experts.

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
+import { agendaMachine } from './agenda.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
 import type { SchedulingIntent } from './parse.js';
@@ -18,6 +19,8 @@ export interface SchedulingDeps {
   oacopTimeoutMs: number;
   lastMeeting(organizer: string): MeetingRecord | undefined;
   openTask(assignee: string): TaskRecord | undefined;
+  /** Meetings ahead and open tasks of a person ("my tasks"); absent = none known. */
+  agenda?(person: string, now: string): { meetings: MeetingRecord[]; tasks: TaskRecord[] };
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
   zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
@@ -53,6 +56,10 @@ export function schedulingRoute(
         return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
+    case 'agenda': {
+      const { meetings, tasks } = deps.agenda?.(user as string, t.now) ?? { meetings: [], tasks: [] };
+      return { machine: agendaMachine, input: { ...base, part: command.part, person: user, meetings, tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now } };
+    }
     case 'cancel-meeting': {
       const meeting = deps.lastMeeting(user as string);
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Db, openDb } from '../../../shared/store/index.js';
+import { personOfCalendar } from './oacop.js';
 import type { Window } from './slots.js';
 
 export interface MeetingRecord {
@@ -89,10 +90,32 @@ export class SchedulingStore {
       .run(m.threadId, m.organizer, m.title, m.slot.start, m.slot.end, m.revision, JSON.stringify(m.participants), m.room ?? null, m.status, this.stamp());
   }
 
-  /** The organizer's most recently booked meeting that is still on. */
+  /**
+   * The organizer's most recently booked meeting, cancelled or not (rowid: the booking's order; a
+   * cancel updates the row in place). "cancel that meeting" said twice must not reach back to an
+   * older meeting: cancel.ts answers that this one is cancelled already.
+   */
   lastMeeting(organizer: string): MeetingRecord | undefined {
-    const r = this.db.prepare(`SELECT * FROM meetings WHERE organizer = ? AND status = 'CONFIRMED' ORDER BY updated_at DESC LIMIT 1`).get(organizer) as MeetingRow | undefined;
+    const r = this.db.prepare('SELECT * FROM meetings WHERE organizer = ? ORDER BY rowid DESC LIMIT 1').get(organizer) as MeetingRow | undefined;
     return r ? meeting(r) : undefined;
+  }
+
+  /**
+   * "my meetings": the booked meetings not yet over that `person` organized or attends (a
+   * participant is a calendar agent: calendar-bob or bob@calendars.<domain>), soonest first.
+   */
+  meetingsAhead(person: string, now: string, domain: string, limit = 20): MeetingRecord[] {
+    const name = person.split('@')[0] ?? person;
+    const rows = this.db.prepare(`SELECT * FROM meetings WHERE status = 'CONFIRMED' AND end > ? AND (organizer = ? OR instr(participants, ?) > 0)
+      ORDER BY start LIMIT ?`).all(now, person, name, limit * 5) as MeetingRow[];
+    const attends = (m: MeetingRecord) => m.participants.some((p) => personOfCalendar(p, domain) === person);
+    return rows.map(meeting).filter((m) => m.organizer === person || attends(m)).slice(0, limit);
+  }
+
+  /** "my tasks": open tasks given to or by `person`, the nearest due date first. */
+  openTasksOf(person: string, limit = 20): TaskRecord[] {
+    const rows = this.db.prepare(`SELECT * FROM tasks WHERE (assignee = ? OR assigner = ?) AND ${OPEN} ORDER BY deadline LIMIT ?`).all(person, person, limit) as TaskRow[];
+    return rows.map(task);
   }
 
   saveTask(t: TaskRecord): void {

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { identify } from '../../shared/runtime/index.js';
+import { userMsgFactory } from '../../agents/coordinator/factory.js';
+import { agendaMachine } from '../../agents/coordinator/scheduling/agenda.js';
+import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
+import { type MeetingRecord, SchedulingStore, type TaskRecord } from '../../agents/coordinator/scheduling/store.js';
+import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
+
+const NOW = new Date('2026-12-09T10:00:00Z');
+const meeting = (id: string, title: string, start: string, o: Partial<MeetingRecord> = {}): MeetingRecord => ({
+  threadId: `urn:uuid:${id}`, organizer: 'alice@localhost', title, slot: { start, end: new Date(Date.parse(start) + 30 * 60_000).toISOString() },
+  revision: 0, participants: ['calendar-alice', 'calendar-bob'], status: 'CONFIRMED', ...o,
+});
+const task = (id: string, title: string, o: Partial<TaskRecord> = {}): TaskRecord => ({
+  threadId: `urn:uuid:${id}`, assigner: 'alice@localhost', assignee: 'bob@localhost', agent: 'calendar-bob', title, deadline: '2026-12-11T17:00:00Z', status: 'ASSIGNED', ...o,
+});
+
+describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
+  it('reads the ways a person asks, and leaves a bare "schedule" or "calendar" alone', () => {
+    for (const [q, part] of [['my tasks', 'tasks'], ['what are my tasks?', 'tasks'], ['show my meetings', 'meetings'], ['list my meetings.', 'meetings'],
+      ["what's on my agenda?", 'both'], ['agenda', 'both'], ['/agenda', 'both'], ['what is my schedule?', 'both'], ['my calendar', 'both']] as const) {
+      expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part });
+    }
+    for (const q of ['schedule', 'calendar', 'what are tasks?', 'my tasks are done']) expect(parseScheduling(q, NOW)?.kind, q).to.not.equal('agenda');
+  });
+
+  it('lists the meetings ahead and the open tasks both ways, in the person\'s zone', () => {
+    const h = harness(agendaMachine, userMsg('agenda', 'bob@localhost'), {
+      part: 'both', person: 'bob@localhost', zone: 'Europe/Berlin', now: '2026-12-09T10:00:00Z',
+      meetings: [meeting('m1', 'Sync', '2026-12-10T09:00:00Z', { room: 'room-atlas' })],
+      tasks: [task('t1', 'Q1 report', { status: 'IN_PROGRESS', progress: 40 }), task('t2', 'Slides', { assigner: 'bob@localhost', assignee: 'carol@localhost', deadline: '2026-12-08T17:00:00Z' })],
+    });
+    expect(h.sent).to.have.length(1);
+    expect(h.last().content.text).to.equal([
+      'Meetings ahead that I booked:',
+      '• Sync: Thu 10 Dec 2026, 10:00–10:30 Europe/Berlin (alice, bob; room atlas)',
+      '',
+      'Your tasks:',
+      '• "Q1 report" from alice, due Fri 11 Dec 2026, 18:00 Europe/Berlin: in progress (40%)',
+      'Tasks you gave:',
+      '• "Slides" to carol, due Tue 8 Dec 2026, 18:00 Europe/Berlin (overdue): not answered yet',
+    ].join('\n'));
+  });
+
+  it('says when there is nothing, for the part asked only', () => {
+    const h = harness(agendaMachine, userMsg('my tasks'), { part: 'tasks', person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', meetings: [], tasks: [] });
+    expect(h.last().content.text).to.equal('You have no open tasks.');
+  });
+
+  it('the route reads the store for the person who asked', () => {
+    const asked: string[] = [];
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW,
+        agenda: (person) => { asked.push(person); return { meetings: [], tasks: [] }; } },
+    });
+    const r = f(userMsg('my meetings', 'carol@localhost'), identify('presenter@localhost', DOMAIN));
+    expect(r.machine).to.equal(agendaMachine);
+    expect(asked).to.deep.equal(['carol@localhost']);
+  });
+
+  it('the store: meetings not yet over that the person organized or attends, soonest first; open tasks given or taken', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-agenda-'));
+    const store = new SchedulingStore(path.join(dir, 'scheduling.sqlite'));
+    try {
+      store.saveMeeting(meeting('late', 'Later', '2026-12-12T09:00:00Z'));
+      store.saveMeeting(meeting('soon', 'Sooner', '2026-12-10T09:00:00Z'));
+      store.saveMeeting(meeting('over', 'Over', '2026-12-08T09:00:00Z'));
+      store.saveMeeting(meeting('off', 'Off', '2026-12-11T09:00:00Z', { status: 'CANCELLED' }));
+      store.saveMeeting(meeting('virt', 'Virtual', '2026-12-11T09:00:00Z', { organizer: 'dave@localhost', participants: ['dave@calendars.localhost', 'bob@calendars.localhost'] }));
+      store.saveMeeting(meeting('bobby', 'Not bob', '2026-12-11T10:00:00Z', { organizer: 'dave@localhost', participants: ['calendar-dave', 'calendar-bobby'] }));
+      const at = NOW.toISOString();
+      expect(store.meetingsAhead('bob@localhost', at, DOMAIN).map((m) => m.title)).to.deep.equal(['Sooner', 'Virtual', 'Later']);
+      expect(store.meetingsAhead('alice@localhost', at, DOMAIN).map((m) => m.title)).to.deep.equal(['Sooner', 'Later']);
+      expect(store.meetingsAhead('carol@localhost', at, DOMAIN)).to.deep.equal([]);
+      store.saveTask(task('a', 'Given', { deadline: '2026-12-20T17:00:00Z' }));
+      store.saveTask(task('b', 'Taken', { assigner: 'carol@localhost', assignee: 'alice@localhost', deadline: '2026-12-15T17:00:00Z' }));
+      store.saveTask(task('c', 'Finished', { status: 'COMPLETED' }));
+      expect(store.openTasksOf('alice@localhost').map((t) => t.title)).to.deep.equal(['Taken', 'Given']);
+      expect(store.openTasksOf('bob@localhost').map((t) => t.title)).to.deep.equal(['Given']);
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
