@@ -90,6 +90,7 @@ agent.router.on('USER_MSG', userMsgFactory({
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
     openTask: (assignee) => store.openTask(assignee),
+    openTasks: (assignee) => store.openTasks(assignee),
     agenda: (person, now) => ({
       meetings: store.meetingsAhead(person, now, config.domain),
       tasks: store.openTasksOf(person),

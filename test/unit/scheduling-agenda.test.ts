@@ -6,6 +6,7 @@ import { identify } from '../../shared/runtime/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { agendaMachine } from '../../agents/coordinator/scheduling/agenda.js';
 import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
+import { pickTask } from '../../agents/coordinator/scheduling/pick-task.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from '../../agents/coordinator/scheduling/store.js';
 import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
 
@@ -85,5 +86,30 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
       store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Coordinator [tasks] an answer may name which open task it is about', () => {
+  const open = [task('3', 'report'), task('2', 'Q1 report'), task('1', 'Slides')];
+  it('alone: the task assigned last; naming one (quoted or not) picks it and leaves the rest as the comment', () => {
+    expect(pickTask(open, undefined)).to.deep.equal({ task: open[0] });
+    expect(pickTask(open, 'draft started')).to.deep.equal({ task: open[0], comment: 'draft started' });
+    expect(pickTask(open, '"slides"')).to.deep.equal({ task: open[2] });
+    expect(pickTask(open, "'Q1 report': draft started")).to.deep.equal({ task: open[1], comment: 'draft started' });
+    expect(pickTask(open, 'q1 report, waiting for numbers')).to.deep.equal({ task: open[1], comment: 'waiting for numbers' });
+    expect(pickTask([], 'Slides')).to.equal(undefined);
+    // A part of exactly one title, quoted or before a colon.
+    expect(pickTask(open, 'Q1 rep: numbers in')).to.deep.equal({ task: open[1], comment: 'numbers in' });
+    expect(pickTask(open, '"slid" almost')).to.deep.equal({ task: open[2], comment: 'almost' });
+    expect(pickTask(open, 'repo: which one?')).to.deep.equal({ task: open[0], comment: 'repo: which one?' });
+  });
+
+  it('the route answers the named task: `done "Slides"` with three open', () => {
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => open[0], openTasks: () => open, now: () => NOW },
+    });
+    const r = f(userMsg('done "Slides"', 'bob@localhost'), identify('presenter@localhost', DOMAIN));
+    expect(r.input).to.deep.include({ task: open[2], status: 'COMPLETED' });
   });
 });

@@ -6,6 +6,7 @@ import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
 import { agendaMachine } from './agenda.js';
+import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
 import type { SchedulingIntent } from './parse.js';
@@ -19,6 +20,8 @@ export interface SchedulingDeps {
   oacopTimeoutMs: number;
   lastMeeting(organizer: string): MeetingRecord | undefined;
   openTask(assignee: string): TaskRecord | undefined;
+  /** Every open task of the assignee, the last assigned first (an answer may name one: pick-task.ts). */
+  openTasks?(assignee: string): TaskRecord[];
   /** Meetings ahead and open tasks of a person ("my tasks"); absent = none known. */
   agenda?(person: string, now: string): { meetings: MeetingRecord[]; tasks: TaskRecord[] };
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
@@ -67,9 +70,10 @@ export function schedulingRoute(
     case 'assign':
       return { machine: m.assign ?? assignMachine, input: { ...base, ...t, threadId, title: command.title, assignee: command.assignee, deadline: command.deadline } };
     case 'task-answer': {
-      const task = deps.openTask(user as string);
-      if (!task) return undefined;
-      return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task, status: command.status, progress: command.progress, comment: command.comment } };
+      const open = deps.openTasks?.(user as string) ?? [deps.openTask(user as string)].filter((x): x is TaskRecord => x !== undefined);
+      const picked = pickTask(open, command.comment);
+      if (!picked) return undefined;
+      return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task: picked.task, status: command.status, progress: command.progress, comment: picked.comment } };
     }
   }
 }

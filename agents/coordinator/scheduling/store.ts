@@ -100,6 +100,11 @@ export class SchedulingStore {
     return r ? meeting(r) : undefined;
   }
 
+  /** The assignee's open tasks, the last assigned first (pick-task.ts), at most `limit`. */
+  openTasks(assignee: string, limit = 50): TaskRecord[] {
+    return (this.db.prepare(`SELECT * FROM tasks WHERE assignee = ? AND ${OPEN} ORDER BY rowid DESC LIMIT ?`).all(assignee, limit) as TaskRow[]).map(task);
+  }
+
   /**
    * "my meetings": the booked meetings not yet over that `person` organized or attends (a
    * participant is a calendar agent: calendar-bob or bob@calendars.<domain>), soonest first.

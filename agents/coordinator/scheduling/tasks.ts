@@ -112,7 +112,7 @@ export const assignMachine = setup({
         enqueue.emit({
           type: 'send',
           envelope: notifyUser(context.self, context.threadId, assignee,
-            `${who(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done".`,
+            `${who(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done"; with several tasks open, name this one (done "${context.title}").`,
             {
               kind: 'task', status: 'assigned', threadId: context.threadId, title: context.title, deadline: context.deadline, assigner: context.assigner,
               // Asked as a form where the client has forms (agents/presenter/choices.ts); the same words typed work everywhere.

@@ -1,0 +1,35 @@
+// Which open task an assignee's answer is about. "done" alone: the task assigned last (the one
+// the last "… assigned you a task" line asked about). With several open, the answer may name one:
+// `done "Q1 report"`, `accept Q1 report`, `50% slides: draft started`; the named title is taken
+// out of the comment. The longest title found wins ("report" vs "Q1 report"). A part of one title
+// only, before a colon or quoted ("40% the summary: outline written"), names that task too.
+import type { TaskRecord } from './store.js';
+
+const QUOTES = /^["'“‘]|["'”’]$/g;
+
+export function pickTask(open: readonly TaskRecord[], comment: string | undefined): { task: TaskRecord; comment?: string } | undefined {
+  const latest = open[0];
+  if (!latest) return undefined;
+  const text = comment ?? '';
+  const lower = text.toLowerCase();
+  const named = [...open].filter((t) => t.title.trim() !== '' && lower.includes(t.title.toLowerCase()))
+    .sort((a, b) => b.title.length - a.title.length)[0];
+  if (!named) return byPart(open, text) ?? { task: latest, ...(comment ? { comment } : {}) };
+  const at = lower.indexOf(named.title.toLowerCase());
+  // The title with the quotes around it and the punctuation after it ("… 'Q1 report': draft").
+  const before = text.slice(0, at).replace(/["'“‘]\s*$/, '');
+  const after = text.slice(at + named.title.length).replace(/^["'”’]/, '').replace(/^\s*[,:;-]\s*/, ' ');
+  const rest = `${before} ${after}`.replace(/\s+/g, ' ').replace(QUOTES, '').trim();
+  return { task: named, ...(rest ? { comment: rest } : {}) };
+}
+
+/** `"summary"` or `summary: outline written`: the words before the colon, in exactly one title. */
+function byPart(open: readonly TaskRecord[], text: string): { task: TaskRecord; comment?: string } | undefined {
+  const m = /^\s*["'“‘]([^"'”’]{3,})["'”’]\s*[,:;-]?\s*(.*)$/s.exec(text) ?? /^\s*([^:]{3,}?)\s*:\s*(.*)$/s.exec(text);
+  if (!m) return undefined;
+  const part = (m[1] as string).trim().toLowerCase();
+  const hits = open.filter((t) => t.title.toLowerCase().includes(part));
+  if (hits.length !== 1) return undefined;
+  const rest = (m[2] ?? '').trim();
+  return { task: hits[0] as TaskRecord, ...(rest ? { comment: rest } : {}) };
+}
