@@ -15,12 +15,14 @@ const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what ca
 const RECALL =
   /^\s*(?:what did you (?:tell|say to) me about|what did you (?:tell me|say) (?:about|regarding)|what have you told me about|remind me (?:about|of))\s+(.+?)\s*[?.!]*\s*$/is;
 
-export type Greeting = 'hello' | 'thanks' | 'bye';
+export type Greeting = 'hello' | 'thanks' | 'bye' | 'ack';
 
 const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
   [/^\s*(?:hi|hello|hey|hallo|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|moin|servus|bonjour|hola|ciao)(?:\s+(?:there|parley|presenter|again))?\s*[!.,?]*\s*$/i, 'hello'],
   [/^\s*(?:thanks?(?:\s+you)?|thank\s+you(?:\s+(?:very|so)\s+much)?|thx|ty|cheers|danke(?:\s+schön)?|merci)(?:\s+(?:a\s+lot|parley))?\s*[!.,]*\s*$/i, 'thanks'],
   [/^\s*(?:bye|goodbye|good\s+bye|see\s+you(?:\s+later)?|ciao|tschüss)\s*[!.,]*\s*$/i, 'bye'],
+  // An acknowledgement is not a question: "ok", "got it", "👍".
+  [/^\s*(?:ok(?:ay)?|k|cool|great|nice|perfect|alright|all\s+right|got\s+it|sounds\s+good|understood|👍|👌|🙂|😊)\s*[!.,]*\s*$/iu, 'ack'],
 ];
 
 /** The contract caps GET_FACTS filter.text at 1000 characters. */

@@ -85,6 +85,17 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
 
 /** "answer both: a; b" (the plan skill's own prefix, skills/plan/skill.json). */
 const MULTI_PART = /^\s*(?:plan|answer\s+(?:both|all|each)|do\s+(?:both|all))\s*:\s*/i;
+/**
+ * The parts of a question of several: "answer both: a; b", or questions one after another in one
+ * line ("what is 2+2? and what time is it in Tokyo?"), each part a question of its own.
+ */
+function partsOf(question: string): string[] {
+  const tidy = (ps: string[]) => ps.map((p) => p.trim().replace(/^(?:and|also|then)\s+/i, '').replace(/[?!.]+$/, '')).filter((p) => p.length >= 2);
+  if (MULTI_PART.test(question)) return tidy(question.replace(MULTI_PART, '').split(/\s*;\s*|\n+/));
+  const asked = question.split(/(?<=\?)\s+/);
+  return asked.length >= 2 && asked.every((p) => /\?\s*$/.test(p)) ? tidy(asked) : [];
+}
+
 /** Skills that answer every part of such a question themselves (plan splits it; llm calls a tool per part). */
 const ANSWERS_ALL_PARTS: ReadonlySet<string> = new Set(['plan', 'llm']);
 
@@ -95,8 +106,8 @@ const ANSWERS_ALL_PARTS: ReadonlySet<string> = new Set(['plan', 'llm']);
  * undefined when the question has one part or a skill that handles every part answered it.
  */
 export function partialAnswerNote(question: string, skill: string | undefined, answeredBy: string): string | undefined {
-  if (!MULTI_PART.test(question) || (skill !== undefined && ANSWERS_ALL_PARTS.has(skill))) return undefined;
-  const parts = question.replace(MULTI_PART, '').split(/\s*;\s*|\n+/).map((p) => p.trim().replace(/[?!.]+$/, '')).filter((p) => p.length >= 2);
+  if (skill !== undefined && ANSWERS_ALL_PARTS.has(skill)) return undefined;
+  const parts = partsOf(question);
   if (parts.length < 2) return undefined;
   const list = parts.slice(0, 5).map((p) => `"${p.length > 80 ? `${p.slice(0, 79)}…` : p}"`).join(', ');
   return `Only part of your question was answered: it has ${parts.length} parts, ${answeredBy} answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: ${list}.`;
@@ -168,6 +179,7 @@ const OPENERS: Record<string, string> = {
   hello: "Hello! I'm Parley, an assistant backed by a team of specialists.",
   thanks: "You're welcome!",
   bye: 'Bye! Write any time.',
+  ack: 'All right.',
 };
 
 /** "hello"/"thanks": one friendly line and a few things to try, from the live directory (issue 16). */
@@ -175,7 +187,8 @@ export function briefText(greeting: string, profiles: readonly AgentProfile[] | 
   const examples = (profiles ?? []).filter((p) => !isCalendar(p) && !isRoom(p)).map((p) => p.examples?.[0]).filter((e): e is string => !!e);
   const unique = [...new Set(examples)].slice(0, 3).map((e) => `"${e}"`);
   const tries = unique.length === 0 ? '' : ` Try e.g. ${unique.length === 1 ? unique[0] : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`}.`;
-  return `${OPENERS[greeting] ?? OPENERS.hello}${greeting === 'bye' ? '' : tries} Say "help" to see everything I can do.`;
+  const quiet = greeting === 'bye' || greeting === 'ack';
+  return `${OPENERS[greeting] ?? OPENERS.hello}${quiet ? '' : tries} Say "help" to see everything I can do.`;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -185,7 +198,8 @@ function when(ts: string, zone: string): string {
   const d = DateTime.fromISO(ts, { zone: 'utc' });
   if (!d.isValid) return ts;
   const local = d.setZone(zone);
-  return local.isValid ? `${local.toFormat('yyyy-MM-dd HH:mm')} ${zone === 'UTC' ? 'UTC' : local.toFormat('ZZZZ')}` : `${d.toFormat('yyyy-MM-dd HH:mm')} UTC`;
+  // The zone's name, as every other time shown to a person (scheduling/texts.ts), not "GMT+1".
+  return local.isValid ? `${local.toFormat('yyyy-MM-dd HH:mm')} ${zone}` : `${d.toFormat('yyyy-MM-dd HH:mm')} UTC`;
 }
 
 function factLine(f: StoredFact, zone: string): string {

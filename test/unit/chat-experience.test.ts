@@ -25,6 +25,8 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     expect(classifyIntent('Good morning!')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
     expect(classifyIntent('thank you very much')).to.deep.equal({ kind: 'smalltalk', greeting: 'thanks' });
     expect(classifyIntent('bye')).to.deep.equal({ kind: 'smalltalk', greeting: 'bye' });
+    for (const ack of ['ok', 'Okay.', 'got it', '👍', 'sounds good!']) expect(classifyIntent(ack), ack).to.deep.equal({ kind: 'smalltalk', greeting: 'ack' });
+    expect(classifyIntent('ok, I\'ll do it').kind).to.not.equal('smalltalk');
     expect(classifyIntent('hello, what is 2+2?').kind).to.equal('ask');
   });
 
@@ -55,6 +57,11 @@ describe('Coordinator [compound] a question of several parts answered by a singl
     expect(partialAnswerNote('do all: a thing; another thing', 'llm', 'specialist-assistant')).to.equal(undefined);
     expect(partialAnswerNote('what time is it in Tokyo?', 'time', 'specialist-time')).to.equal(undefined);
     expect(partialAnswerNote('answer both: only one part', 'time', 'specialist-time')).to.equal(undefined);
+    // Questions one after another in one line are parts too; one question with a "?" inside is not.
+    expect(partialAnswerNote('what is 2+2? and what time is it in Tokyo?', 'time', 'specialist-time')).to.equal(
+      'Only part of your question was answered: it has 2 parts, specialist-time answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: "what is 2+2", "what time is it in Tokyo".');
+    expect(partialAnswerNote('is it "x?" or not?', 'time', 'specialist-time')).to.equal(undefined);
+    expect(partialAnswerNote('what is 2+2? I need it now', 'arithmetic', 'specialist-math')).to.equal(undefined);
     // A specialist that does not say which skill answered (an older one) counts as single-part.
     expect(partialAnswerNote('plan: x = 1; y = 2', undefined, 'specialist-x')).to.match(/^Only part of your question was answered: it has 2 parts/);
   });
