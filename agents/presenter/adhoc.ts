@@ -116,15 +116,31 @@ export function valuesOf(x: Element | undefined): Record<string, string> {
   return out;
 }
 
-/** Ad-hoc sessions (XEP-0050 §3.3 sessionid) waiting for their form, per requester. */
+/**
+ * Ad-hoc sessions (XEP-0050 §3.3 sessionid) waiting for their form, per requester. Bounded per
+ * account (its own oldest form gives way) and in all: when full, a new form is refused, so that
+ * one account opening forms in a loop can never close another person's open form.
+ */
 export class AdhocSessions {
-  private readonly open = new Map<string, { node: string; from: string; at: number }>();
-  constructor(private readonly ttlMs = 10 * 60 * 1000, private readonly max = 1000) {}
+  private readonly open = new Map<string, { node: string; from: string; account: string; at: number }>();
+  constructor(private readonly ttlMs = 10 * 60 * 1000, private readonly max = 1000, private readonly perAccount = 8) {}
 
-  start(node: string, from: string, now: number): string {
-    for (const [id, s] of this.open) if (now - s.at > this.ttlMs || this.open.size >= this.max) this.open.delete(id);
+  /** A new session id, or undefined when every slot is held by forms still open. */
+  start(node: string, from: string, now: number): string | undefined {
+    const account = from.split('/')[0] ?? from;
+    let own = 0;
+    let oldestOwn: string | undefined;
+    for (const [id, s] of this.open) {
+      if (now - s.at > this.ttlMs) this.open.delete(id);
+      else if (s.account === account) {
+        own += 1;
+        oldestOwn ??= id;
+      }
+    }
+    if (own >= this.perAccount && oldestOwn) this.open.delete(oldestOwn);
+    else if (this.open.size >= this.max) return undefined;
     const id = randomBytes(12).toString('hex');
-    this.open.set(id, { node, from, at: now });
+    this.open.set(id, { node, from, account, at: now });
     return id;
   }
 
@@ -177,6 +193,7 @@ export async function handleCommand(el: Element, from: string, sessions: AdhocSe
   if (!sid || submitted?.attrs.type !== 'submit') {
     // First step: the form (a new session).
     const id = sessions.start(node, from, deps.now());
+    if (id === undefined) return stanzaError('wait', 'resource-constraint', 'too many forms are open; try again in a few minutes');
     return xml('command', { xmlns: NS_COMMANDS, node, status: 'executing', sessionid: id },
       xml('actions', { execute: 'complete' }, xml('complete')), formOf(c));
   }
@@ -187,6 +204,7 @@ export async function handleCommand(el: Element, from: string, sessions: AdhocSe
   if (text instanceof Error) {
     // Ask again with the same form and what was wrong (a new session id).
     const id = sessions.start(node, from, deps.now());
+    if (id === undefined) return stanzaError('wait', 'resource-constraint', 'too many forms are open; try again in a few minutes');
     return xml('command', { xmlns: NS_COMMANDS, node, status: 'executing', sessionid: id },
       xml('actions', { execute: 'complete' }, xml('complete')), formOf(c, text.message), xml('note', { type: 'error' }, text.message));
   }

@@ -206,6 +206,30 @@ describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
     expect(ok.attrs.status).to.equal('completed');
   });
 
+  it('one account opening forms in a loop never closes another person\'s open form (attack)', async () => {
+    const ran: string[] = [];
+    const sessions = new AdhocSessions(10 * 60 * 1000, 20, 8);
+    const alice = await handleCommand(cmd('tz'), FROM, sessions, deps(ran));
+    const mallory = 'mallory@localhost/loop';
+    const opened: string[] = [];
+    for (let i = 0; i < 100; i += 1) opened.push(String((await handleCommand(cmd('tz'), mallory, sessions, deps(ran))).attrs.sessionid));
+    // Mallory keeps her 8 newest; her first ones gave way to them, not anybody else's.
+    const first = await handleCommand(cmd('tz', { sessionid: opened[0] as string, action: 'complete' }, submit({ zone: 'UTC' })), mallory, sessions, deps(ran));
+    expect(first.name).to.equal('error');
+    const last = await handleCommand(cmd('tz', { sessionid: opened[99] as string, action: 'complete' }, submit({ zone: 'UTC' })), mallory, sessions, deps(ran));
+    expect(last.attrs.status).to.equal('completed');
+    const ok = await handleCommand(cmd('tz', { sessionid: String(alice.attrs.sessionid), action: 'complete' }, submit({ zone: 'Europe/Berlin' })), FROM, sessions, deps(ran));
+    expect(ok.attrs.status).to.equal('completed');
+    // Many accounts filling every slot: a new form is refused (resource-constraint), none is closed.
+    const full = new AdhocSessions(10 * 60 * 1000, 3, 8);
+    const held = [];
+    for (const who of ['a@localhost/x', 'b@localhost/x', 'c@localhost/x']) held.push(await handleCommand(cmd('tz'), who, full, deps(ran)));
+    const refused = await handleCommand(cmd('tz'), 'd@localhost/x', full, deps(ran));
+    expect(refused.getChild('resource-constraint')).to.not.equal(undefined);
+    const stillOpen = await handleCommand(cmd('tz', { sessionid: String(held[0]?.attrs.sessionid), action: 'complete' }, submit({ zone: 'UTC' })), 'a@localhost/x', full, deps(ran));
+    expect(stillOpen.attrs.status).to.equal('completed');
+  });
+
   it('a value that would smuggle another command or a second line is refused or flattened', async () => {
     const ran: string[] = [];
     const sessions = new AdhocSessions();
