@@ -10,56 +10,14 @@ import type { InboundMessage, Transport } from '../transport/index.js';
 import { identify, type Identity, jidOfName } from './names.js';
 import { ReplyAddresses } from './reply-address.js';
 import { classify, type Rejection } from './pipeline.js';
-import { Router, type RouterOptions } from './router.js';
-import type { RateLimiter } from './rate-limit.js';
+import { Router } from './router.js';
 import type { SignatureCheck, Signing } from './signing.js';
 import { oversizedContent, standInFor } from './outbound-fit.js';
 import { RepliesSent, RESEND_WINDOW_MS, SentLog, type SentRecord } from './sent-log.js';
 import { preciseNow, type Telemetry } from './telemetry.js';
+import { type AgentCounters, type AgentOptions, type OrphanHandler, rateLimitDetail, type SentObserver } from './agent-options.js';
 
-export interface AgentOptions {
-  /** Bare JID of this agent (for rooms: the component serves many; see ComponentAgent). */
-  jid: string;
-  domain: string;
-  transport: Transport;
-  logger: Logger;
-  telemetry: Telemetry;
-  readsChat?: boolean;
-  onChat?: (msg: InboundMessage, from: Identity) => void;
-  clock?: RouterOptions['clock'];
-  persist?: RouterOptions['persist'];
-  /** Signs every envelope sent and verifies every one received (signing.ts); absent = off. */
-  signing?: Signing;
-  /** Token bucket per sender DID (Agora §5 429); absent = no limit. */
-  rateLimit?: RateLimiter;
-  /** Envelopes held while the transport is down, signed when it is back (oldest dropped beyond). */
-  maxHeld?: number;
-  /** The resource agents log in with (PARLEY_RESOURCE): envelopes to accounts of `domain` go to that full JID (names.ts addressOf). */
-  peerResource?: string;
-}
-
-/**
- * Answers a reply of one content kind whose in_reply_to matches no open exchange, instead of the
- * generic NOT-UNDERSTOOD BROKEN_CORRELATION (e.g. a restarted specialist: an ACCEPT for an offer it
- * no longer holds gets a retryable FAILURE). Undefined = the generic answer.
- */
-export type OrphanHandler = (envelope: Envelope, from: Identity) => Envelope | undefined;
-
-/** Sees every envelope as it goes out (the Coordinator records which conversations it assigned to whom). */
-export type SentObserver = (envelope: Envelope, toJid: string) => void;
-
-export interface AgentCounters {
-  received: number;
-  sent: number;
-  rejected: Record<string, number>;
-  duplicates: number;
-  late: number;
-}
-
-function rateLimitDetail(limiter: RateLimiter, key: string): string {
-  const { perSecond, burst } = limiter.opts;
-  return `over ${perSecond}/s (burst ${burst}) from ${key}; retry in ${limiter.retryAfterMs(key)} ms (Agora 429)`;
-}
+export type { AgentCounters, AgentOptions, OrphanHandler, SentObserver } from './agent-options.js';
 
 export class Agent {
   readonly self: Identity;

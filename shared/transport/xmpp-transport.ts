@@ -15,12 +15,10 @@ import { Inbox } from './inbox.js';
 import { messageStanza } from './stanza.js';
 import { useUtf8SafeReads } from './utf8-reads.js';
 import { guardedSend } from './guarded-send.js';
+import { ATTEMPT_DEADLINE_MS, ReconnectLoop } from './reconnect-loop.js';
 import type { InboundMessage, OutboundMessage, Transport, TransportStatus } from './types.js';
 
 export type { XmppEntity, XmppTransportOptions } from './entity.js';
-
-/** How long one reconnect attempt may take before it is abandoned and retried. */
-const ATTEMPT_DEADLINE_MS = 10_000;
 
 export class XmppTransport implements Transport {
   readonly address: string;
@@ -33,11 +31,9 @@ export class XmppTransport implements Transport {
   private unacked: Element[] = [];
   private _status: TransportStatus = 'offline';
   private stopping = false;
-  private attempt = 0;
   /** Online at least once: a login refused before that fails start() (its caller says why), no retry here. */
   private wasOnline = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private attemptTimer: NodeJS.Timeout | undefined;
+  private readonly reconnects: ReconnectLoop;
   /** Inbound stanzas, one per turn of the event loop (inbox.ts). */
   private readonly inbox: Inbox;
   private corked = false;
@@ -60,6 +56,10 @@ export class XmppTransport implements Transport {
     this.entity.options.service = this.endpoints.current;
     this.log = opts.logger;
     this.events.setMaxListeners(50);
+    this.reconnects = new ReconnectLoop({
+      entity: () => this.entity, endpoints: this.endpoints, logger: this.log, maxBackoffMs: opts.maxBackoffMs,
+      stopping: () => this.stopping, online: () => this._status === 'online',
+    });
     this.burst = new BurstSends(this.log, (stanza) => this.enqueue(stanza));
     this.inbox = new Inbox(this.events, opts.gate, this.burst);
     this.attach(this.entity);
@@ -166,9 +166,7 @@ export class XmppTransport implements Transport {
     this.stopping = true;
     this.home.stop();
     await this.mover?.stop();
-    clearTimeout(this.attemptTimer);
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    this.reconnects.stop();
     if (this.entity.status !== 'offline') await this.entity.stop().catch(() => undefined);
     this._status = 'offline';
   }
@@ -273,8 +271,7 @@ export class XmppTransport implements Transport {
   }
 
   private async onlineNow(runHook = true): Promise<void> {
-    clearTimeout(this.attemptTimer);
-    this.attempt = 0;
+    this.reconnects.succeeded();
     this._status = 'online';
     this.wasOnline = true;
     if (runHook) {
@@ -328,47 +325,6 @@ export class XmppTransport implements Transport {
     this.inbox.drainNow();
     if (this._status === 'online') this.events.emit('offline');
     this._status = this.stopping ? 'offline' : 'connecting';
-    if (!this.stopping) this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    // A failed attempt reports twice (the socket's 'disconnect' and the rejected connect): one
-    // pending retry is enough, and the back-off must grow once per attempt, not per report.
-    if (this.retryTimer !== undefined) return;
-    const delay = Math.min(this.opts.maxBackoffMs ?? 2000, 50 * 2 ** Math.min(this.attempt, 10));
-    this.attempt += 1;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.reconnect();
-    }, delay);
-  }
-
-  private async reconnect(): Promise<void> {
-    if (this.stopping || this.entity.status === 'online') return;
-    // In a cluster every attempt goes to the next node: the one that broke the stream may be dead
-    // (kill -9 closes its sockets at once), and a live one lets any node resume the session
-    // (XEP-0198: ejabberd finds it through the cluster-wide session table).
-    if (this.endpoints.size > 1) {
-      this.entity.options.service = this.endpoints.next();
-      this.log.info({ service: this.entity.options.service }, 'reconnecting to the next node');
-    }
-    const { service, domain, lang } = this.entity.options;
-    // A server still starting (a restarted ejabberd accepts TCP before it serves streams) can
-    // leave a login half done forever: no error, no 'online'. Give each attempt a deadline.
-    clearTimeout(this.attemptTimer);
-    this.attemptTimer = setTimeout(() => {
-      if (this.stopping || this._status === 'online') return;
-      this.log.debug({ attempt: this.attempt }, 'reconnect attempt stalled; starting over');
-      this.entity.socket?.destroy();
-      this.scheduleReconnect();
-    }, ATTEMPT_DEADLINE_MS);
-    this.attemptTimer.unref();
-    try {
-      await this.entity.connect(service);
-      await this.entity.open({ domain, lang });
-    } catch (err) {
-      this.log.debug({ err: (err as Error).message, attempt: this.attempt }, 'reconnect failed');
-      this.scheduleReconnect();
-    }
+    if (!this.stopping) this.reconnects.schedule();
   }
 }
