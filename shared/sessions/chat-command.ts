@@ -4,7 +4,9 @@
 
 export type ChatCommand =
   | { op: 'start'; title: string } | { op: 'show' } | { op: 'add'; text: string } | { op: 'done'; step: string }
-  | { op: 'close' } | { op: 'delete' };
+  | { op: 'close' } | { op: 'delete' }
+  /** A command without what it needs ("session add" alone): the person is told what to say. */
+  | { op: 'usage'; detail: string };
 
 const COMMAND = /^\s*session(?:\s+(start|new|show|add|done|close|delete)\b\s*([\s\S]*))?\s*$/i;
 
@@ -14,8 +16,8 @@ export function parseSessionCommand(text: string): ChatCommand | undefined {
   const arg = (m[2] ?? '').trim();
   switch ((m[1] ?? 'show').toLowerCase()) {
     case 'start': case 'new': return { op: 'start', title: (arg || 'Plan').slice(0, 200) };
-    case 'add': return arg ? { op: 'add', text: arg.slice(0, 2000) } : { op: 'show' };
-    case 'done': return arg ? { op: 'done', step: arg.replace(/^#/, '') } : { op: 'show' };
+    case 'add': return arg ? { op: 'add', text: arg.slice(0, 2000) } : { op: 'usage', detail: 'What is the step? Say e.g. "session add book the train".' };
+    case 'done': return arg ? { op: 'done', step: arg.replace(/^#/, '') } : { op: 'usage', detail: 'Which step is done? Say e.g. "session done 1" ("session" shows the steps).' };
     case 'close': return { op: 'close' };
     case 'delete': return { op: 'delete' };
     default: return { op: 'show' };

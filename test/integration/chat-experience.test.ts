@@ -139,8 +139,8 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
       dora.say(text, thread);
       return (await dora.waitFor((l) => l.thread === thread && !l.progress, `answering "${text}"`, 20000, from)).body;
     };
-    expect(await inThread('session start Trip')).to.match(/^Session start: open, version 1/);
-    expect(await inThread('session delete')).to.match(/^Session delete: deleted/);
+    expect(await inThread('session start Trip')).to.match(/^Session "Trip" started \(version 1\)/);
+    expect(await inThread('session delete')).to.equal('Session "Trip" deleted.');
     const again = await inThread('session start Trip again');
     expect(again).to.equal(`Session: start refused: session ${thread} was deleted and its id is never used again; start a new conversation ("new") for a new session`);
     expect(again).to.not.match(/SESSION_EXISTS/);
@@ -205,7 +205,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
       expect(assign.note).to.match(/bob/).and.not.match(/can't help/);
       const session = await execute('session', { title: 'Launch plan' });
       expect(session.done.attrs.status).to.equal('completed');
-      expect(session.note).to.match(/^Session start: open, version 1/);
+      expect(session.note).to.match(/^Session ".*" started \(version 1\)/);
       const list = await cli('session-cli.js', ['list']);
       expect(list.stdout).to.match(/\terin@localhost\topen\tv1\t.*\tLaunch plan$/m);
     } finally {

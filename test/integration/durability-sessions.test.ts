@@ -73,7 +73,7 @@ for (const c of rowsToRun(CASES, SMOKE)) {
       await Promise.all(PEOPLE.map(async (name) => {
         const p = people.get(name) as ChatPerson;
         const r = await p.ask(`session start plan of ${name}`, { timeoutMs: 30000 });
-        expect(r.answer, `${name}'s session`).to.match(/^Session start: open/);
+        expect(r.answer, `${name}'s session`).to.match(/^Session ".*" started/);
         threads.set(name, r.thread);
       }));
       const since = Date.now();

@@ -162,7 +162,7 @@ describe('Sessions [e2e] the sessions agent is the session Tool for agents with 
     alice = await Person.connect(inst.cfg, `alice${tag}`);
     const thread = `chat-${tag}`;
     const started = await alice.ask('session start Trip to Lyon', { thread });
-    expect(started.answer).to.match(/Session start: open, version 1/);
+    expect(started.answer).to.match(/Session ".*" started \(version 1\)/);
     const added = await alice.ask('session add book the train', { thread });
     expect(added.answer).to.contain('1. [todo] book the train').and.contain('version 2');
     const { stdout } = await cli('list');

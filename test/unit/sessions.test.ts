@@ -199,7 +199,7 @@ describe('Sessions [once] a request handled again after a crash is answered, not
     const h = harness();
     const started = run(h, line('session start Trip', 'msg-1'));
     // The person reads the state, not the OAP turn id (that is in rich, for the trace).
-    expect(started.text).to.match(/^Session start: open, version 1\.\n/).and.not.contain('trn-');
+    expect(started.text).to.match(/^Session "Trip" started \(version 1\)\.\n/).and.not.contain('trn-');
     expect(String(started.rich.turn_id)).to.match(/^trn-/);
     const add = line('session add book flights', 'msg-2');
     const first = run(h, add);
@@ -209,6 +209,20 @@ describe('Sessions [once] a request handled again after a crash is answered, not
     expect(h.store.get('chat-1')?.state_version).to.equal(2);
     run(h, line('session add book hotel', 'msg-3')); // a new line is a new request
     expect((h.store.get('chat-1')?.state as { steps: unknown[] }).steps).to.have.length(2);
+  });
+
+  it('a person reads the plan\'s name and progress; a command missing its step is asked back', () => {
+    const h = harness();
+    run(h, line('session start Trip', 'm-1'));
+    run(h, line('session add book flights', 'm-2'));
+    run(h, line('session add book hotel', 'm-3'));
+    expect(run(h, line('session add', 'm-4')).text).to.equal('What is the step? Say e.g. "session add book the train".');
+    expect(run(h, line('session done', 'm-5')).text).to.match(/^Which step is done\?/);
+    expect((h.store.get('chat-1')?.state as { steps: unknown[] }).steps).to.have.length(2);
+    const done = run(h, line('session done 1', 'm-6'));
+    expect(done.text).to.equal('Session "Trip" (open, version 4)\n1. [done] book flights\n2. [todo] book hotel');
+    expect(run(h, line('session close', 'm-7')).text).to.equal('Session "Trip" closed: 1 of 2 steps done (version 4).');
+    expect(run(h, line('session delete', 'm-8')).text).to.equal('Session "Trip" deleted.');
   });
 
   it('a refusal is remembered too, and a request that threw leaves nothing behind to replay', () => {
