@@ -11,7 +11,7 @@ import { defaultRoleName, loadRoles } from '../shared/skills/index.js';
 import {
   startControl, checkSpawnSkills, calendarHostSpec, calendarSpec, consoleSpec, CORE_ROLES, coreSpec,
   agentsContext, DEFAULT_SPECIALISTS, onFailedStart, parseSpecialists, roomsSpec, type SpecContext, type SpecialistDef,
-  specialistSpec, Supervisor, consoleLines, waitForStart, runningSupervisor, alreadyRunning,
+  specialistSpec, Supervisor, consoleLines, waitForStart, runningSupervisor, alreadyRunning, type HomeLock, lockHome,
 } from '../shared/supervisor/index.js';
 import { listCalendarPeople } from '../shared/calendar/config.js';
 import { consoleEnabled, consoleSettings } from '../shared/console/settings.js';
@@ -59,6 +59,8 @@ let stopping = false;
 // An ejabberd already running when the supervisor starts (`npm run ejabberd -- start`, or the
 // ejabberd service of docker-compose.yml) is someone else's to stop: stopping the agents leaves it up.
 let ownsEjabberd = true;
+/** Held while this supervisor runs; the kernel frees it when the process ends (home-lock.ts). */
+let homeLock: HomeLock | undefined;
 
 async function shutdown(signal: string): Promise<void> {
   if (stopping) {
@@ -88,10 +90,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // One system per PARLEY_HOME: a second start took over every account, and the first system's
   // agents were cut off ("replaced by a newer session"). It now changes nothing (ejabberd included).
-  const other = await runningSupervisor(cfg);
-  if (other) {
+  // The lock first (home-lock.ts): of two starts at the same instant, exactly one goes on.
+  homeLock = await lockHome(cfg.home);
+  if (!homeLock) {
     ownsEjabberd = false;
-    throw new Error(alreadyRunning(cfg, other));
+    const other = await runningSupervisor(cfg);
+    throw new Error(other ? alreadyRunning(cfg, other) : `another npm start for ${cfg.home} is under way (or its supervisor is stopping); npm run status shows it once it is up`);
   }
   const t0 = performance.now();
   ownsEjabberd = !(await ejabberd.status(cfg, { online: false })).running;

@@ -21,14 +21,8 @@ export interface Supervised {
   readyLine: string;
 }
 
-/**
- * A supervisor on a new home (`prefix`) with free ports and `settings` on top; `prepare(home)`
- * writes files before it starts (roles, skills). Rejects with its output when it exits or is not
- * ready within `timeoutMs`.
- */
-export async function startSupervisor(
-  prefix: string, settings: Record<string, string>, { prepare, timeoutMs = 150000 }: { prepare?: (home: string) => void; timeoutMs?: number } = {},
-): Promise<Supervised> {
+/** A fresh home (`prefix`) with free ports and `settings` on top, for a supervisor to start on. */
+export async function supervisorEnv(prefix: string, settings: Record<string, string>, prepare?: (home: string) => void): Promise<{ env: NodeJS.ProcessEnv; cfg: ParleyConfig }> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   prepare?.(home);
   const env: NodeJS.ProcessEnv = {
@@ -44,9 +38,24 @@ export async function startSupervisor(
     PARLEY_STOP_GRACE_MS: '3000',
     ...settings,
   };
-  const cfg = loadConfig(env);
+  return { env, cfg: loadConfig(env) };
+}
+
+/** `node dist/scripts/supervisor.js` (what `npm start` runs) with `env`, its output piped. */
+export const spawnSupervisor = (env: NodeJS.ProcessEnv): ChildProcess =>
+  spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+
+/**
+ * A supervisor on a new home (`prefix`) with free ports and `settings` on top; `prepare(home)`
+ * writes files before it starts (roles, skills). Rejects with its output when it exits or is not
+ * ready within `timeoutMs`.
+ */
+export async function startSupervisor(
+  prefix: string, settings: Record<string, string>, { prepare, timeoutMs = 150000 }: { prepare?: (home: string) => void; timeoutMs?: number } = {},
+): Promise<Supervised> {
+  const { env, cfg } = await supervisorEnv(prefix, settings, prepare);
   const out: string[] = [];
-  const sup = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'supervisor.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const sup = spawnSupervisor(env);
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms:\n${out.join('\n')}`)), timeoutMs);
     sup.stdout?.on('data', (b: Buffer) => {
