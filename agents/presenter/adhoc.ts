@@ -74,6 +74,12 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    node: 'agenda', name: 'My meetings and tasks',
+    instructions: 'The meetings ahead that I booked with you in them, and the open tasks given to you or by you.',
+    fields: [{ var: 'show', label: 'Show', type: 'list-single', options: ['meetings and tasks', 'meetings', 'tasks'], value: 'meetings and tasks', required: true }],
+    toText: (v) => ({ meetings: 'my meetings', tasks: 'my tasks' } as Record<string, string>)[v.show ?? ''] ?? 'agenda',
+  },
+  {
     node: 'tz', name: 'Set my time zone',
     instructions: 'Times you write are read, and times I show are given, in this zone.',
     fields: [{ var: 'zone', label: 'Time zone (IANA name, e.g. Europe/Berlin, or UTC)', type: 'text-single', required: true }],

@@ -177,7 +177,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
       const info = await iq(xml('query', { xmlns: 'http://jabber.org/protocol/disco#info' }), 'get');
       expect(info.getChild('query')?.getChildren('feature').map((f) => f.attrs.var)).to.include(COMMANDS);
       const items = await iq(xml('query', { xmlns: 'http://jabber.org/protocol/disco#items', node: COMMANDS }), 'get');
-      expect(items.getChild('query')?.getChildren('item').map((i) => i.attrs.node)).to.deep.equal(['meet', 'assign', 'tz', 'session']);
+      expect(items.getChild('query')?.getChildren('item').map((i) => i.attrs.node)).to.deep.equal(['meet', 'assign', 'agenda', 'tz', 'session']);
 
       const execute = async (node: string, values: Record<string, string>) => {
         const form = (await iq(xml('command', { xmlns: COMMANDS, node, action: 'execute' }))).getChild('command') as Element;

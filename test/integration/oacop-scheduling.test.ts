@@ -114,8 +114,12 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     }
     const told = await who('bob').waitFor((l) => l.body.includes('alice cancelled'), 'telling bob of the cancellation', 10000, bobSeen);
     expect(told.body).to.contain('Meeting with bob, carol');
-    expect((await who('alice').ask('cancel that meeting')).answer).to.contain('Cancelled: Meeting with bob'); // the earlier one
-    expect((await who('alice').ask('cancel that meeting')).answer).to.equal('You have no booked meeting to cancel.');
+    // Said again: never the earlier meeting in its place (it used to cancel that one too).
+    expect((await who('alice').ask('cancel that meeting')).answer).to.match(/^Your last meeting \(Meeting with bob, carol, .+\) is already cancelled\./);
+    const mine = (await who('alice').ask('my meetings')).answer;
+    expect(mine).to.match(/^Meetings ahead that I booked:\n1\. Meeting with bob: Mon 14 Dec 2026, 09:00–09:30 UTC \(alice, bob\)\n/);
+    expect((await who('alice').ask('cancel meeting 1')).answer).to.contain('Cancelled: Meeting with bob, Mon 14 Dec 2026');
+    expect((await who('alice').ask('my meetings')).answer).to.equal('You have no meetings ahead that I booked.');
   });
 
   it('a room refuses what breaks its constraints: minDuration (OACOP_UNSUPPORTED_CONSTRAINT) and the cleaning gap', async () => {

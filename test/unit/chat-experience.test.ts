@@ -206,6 +206,16 @@ describe('Presenter [ad-hoc] XEP-0050 commands with XEP-0004 forms', () => {
     expect(ok.attrs.status).to.equal('completed');
   });
 
+  it('"My meetings and tasks": the choice becomes "my meetings", "my tasks" or "agenda"', async () => {
+    for (const [show, line] of [['meetings', 'my meetings'], ['tasks', 'my tasks'], ['meetings and tasks', 'agenda']]) {
+      const ran: string[] = [];
+      const sessions = new AdhocSessions();
+      const form = await handleCommand(cmd('agenda'), FROM, sessions, deps(ran));
+      await handleCommand(cmd('agenda', { sessionid: String(form.attrs.sessionid), action: 'complete' }, submit({ show: show as string })), FROM, sessions, deps(ran));
+      expect(ran).to.deep.equal([line]);
+    }
+  });
+
   it('one account opening forms in a loop never closes another person\'s open form (attack)', async () => {
     const ran: string[] = [];
     const sessions = new AdhocSessions(10 * 60 * 1000, 20, 8);

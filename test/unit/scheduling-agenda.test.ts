@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { identify } from '../../shared/runtime/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
-import { agendaMachine } from '../../agents/coordinator/scheduling/agenda.js';
+import { agendaMachine, within } from '../../agents/coordinator/scheduling/agenda.js';
 import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
 import { pickTask } from '../../agents/coordinator/scheduling/pick-task.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from '../../agents/coordinator/scheduling/store.js';
@@ -25,6 +25,14 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
       ["what's on my agenda?", 'both'], ['agenda', 'both'], ['/agenda', 'both'], ['what is my schedule?', 'both'], ['my calendar', 'both']] as const) {
       expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part });
     }
+    // A day or week, in the person's zone: NOW is Wed 9 Dec 2026 10:00 UTC, 19:00 in Tokyo.
+    expect(parseScheduling("what's on my calendar tomorrow?", NOW, 'Asia/Tokyo')).to.deep.equal({
+      kind: 'agenda', part: 'both', within: { label: 'tomorrow', window: { start: '2026-12-09T15:00:00.000Z', end: '2026-12-10T15:00:00.000Z' } },
+    });
+    expect(parseScheduling('my meetings next week', NOW)).to.deep.equal({
+      kind: 'agenda', part: 'meetings', within: { label: 'next week', window: { start: '2026-12-14T00:00:00.000Z', end: '2026-12-21T00:00:00.000Z' } },
+    });
+    expect(parseScheduling('my tasks for this week', NOW)).to.deep.include({ part: 'tasks' });
     for (const q of ['schedule', 'calendar', 'what are tasks?', 'my tasks are done']) expect(parseScheduling(q, NOW)?.kind, q).to.not.equal('agenda');
   });
 
@@ -37,7 +45,7 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     expect(h.sent).to.have.length(1);
     expect(h.last().content.text).to.equal([
       'Meetings ahead that I booked:',
-      '• Sync: Thu 10 Dec 2026, 10:00–10:30 Europe/Berlin (alice, bob; room atlas)',
+      '1. Sync: Thu 10 Dec 2026, 10:00–10:30 Europe/Berlin (alice, bob; room atlas)',
       '',
       'Your tasks:',
       '• "Q1 report" from alice, due Fri 11 Dec 2026, 18:00 Europe/Berlin: in progress (40%)',
@@ -46,9 +54,39 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     ].join('\n'));
   });
 
+  it('"… tomorrow": that day\'s meetings, the tasks due by its end (overdue too)', () => {
+    const all = {
+      meetings: [meeting('a', 'Today', '2026-12-09T15:00:00Z'), meeting('b', 'Tomorrow', '2026-12-10T09:00:00Z'), meeting('c', 'Later', '2026-12-12T09:00:00Z')],
+      tasks: [task('x', 'Overdue', { deadline: '2026-12-01T17:00:00Z' }), task('y', 'Due tomorrow', { deadline: '2026-12-10T17:00:00Z' }), task('z', 'Next month', { deadline: '2027-01-10T17:00:00Z' })],
+    };
+    const picked = within(all, { start: '2026-12-10T00:00:00.000Z', end: '2026-12-11T00:00:00.000Z' });
+    expect(picked.meetings.map((m) => m.title)).to.deep.equal(['Tomorrow']);
+    expect(picked.tasks.map((t) => t.title)).to.deep.equal(['Overdue', 'Due tomorrow']);
+    const h = harness(agendaMachine, userMsg('agenda tomorrow', 'carol@localhost'), { part: 'both', person: 'carol@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', label: 'tomorrow', meetings: [], tasks: [] });
+    expect(h.last().content.text).to.equal('You have no meetings tomorrow that I booked.\n\nYou have no open tasks due by the end of tomorrow.');
+  });
+
   it('says when there is nothing, for the part asked only', () => {
     const h = harness(agendaMachine, userMsg('my tasks'), { part: 'tasks', person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', meetings: [], tasks: [] });
     expect(h.last().content.text).to.equal('You have no open tasks.');
+  });
+
+  it('"cancel meeting <n>": the n-th of "my meetings", only if the asker booked it', () => {
+    const list = [meeting('m1', 'Mine', '2026-12-10T09:00:00Z'), meeting('m2', 'Theirs', '2026-12-11T09:00:00Z', { organizer: 'bob@localhost' })];
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW, agenda: () => ({ meetings: list, tasks: [] }) },
+    });
+    const from = identify('presenter@localhost', DOMAIN);
+    expect(parseScheduling('cancel meeting 2', NOW)).to.deep.equal({ kind: 'cancel-meeting', index: 2 });
+    expect(f(userMsg('cancel meeting 1'), from).input).to.deep.include({ meeting: list[0] });
+    expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ detail: 'Only bob, who booked "Theirs", can cancel it.' });
+    expect(f(userMsg('cancel meeting 3'), from).input).to.deep.include({ detail: 'There is no meeting 3: say "my meetings" to see them (1 to 2).' });
+    const h = harness(agendaMachine, userMsg('my meetings'), { part: 'meetings', person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', meetings: list, tasks: [] });
+    expect(h.last().content.text).to.equal([
+      'Meetings ahead that I booked:', '1. Mine: Thu 10 Dec 2026, 09:00–09:30 UTC (alice, bob)', '2. Theirs: Fri 11 Dec 2026, 09:00–09:30 UTC (alice, bob)',
+      'To cancel one you booked, say e.g. "cancel meeting 1".',
+    ].join('\n'));
   });
 
   it('the route reads the store for the person who asked', () => {

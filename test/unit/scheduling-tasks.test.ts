@@ -70,7 +70,7 @@ describe('Coordinator [cancel] "cancel that meeting" (OACoP §3.5)', () => {
   it('said again: the last meeting is already cancelled, and nothing is sent to anyone', () => {
     const h = harness(cancelMachine, userMsg('cancel that meeting'), { meeting: { ...MEETING, status: 'CANCELLED' }, now: '2026-12-09T10:00:00Z', oacopTimeoutMs: 5000 });
     expect(h.sent).to.have.length(1);
-    expect(h.last().content.text).to.equal('Your last meeting (Sync, Thu 10 Dec 2026, 09:00–09:30 UTC) is already cancelled.');
+    expect(h.last().content.text).to.equal('Your last meeting (Sync, Thu 10 Dec 2026, 09:00–09:30 UTC) is already cancelled. "my meetings" shows the others, and "cancel meeting <n>" cancels one.');
   });
 
   it('a meeting already over is not cancelled', () => {

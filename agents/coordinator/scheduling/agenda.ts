@@ -6,6 +6,7 @@ import { emit, setup } from 'xstate';
 import type { ExchangeEmitted } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
 import { displayName, personOfCalendar } from './oacop.js';
+import type { Window } from './slots.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { deadlineText, when } from './texts.js';
 
@@ -20,6 +21,17 @@ export interface AgendaInput extends CoordinatorInput {
   zone: string;
   /** ISO instant: a task due before it is marked overdue. */
   now: string;
+  /** "tomorrow", "this week"…: the meetings are those days', the tasks those due by their end. */
+  label?: string;
+}
+
+/** The meetings that overlap `window`, and the tasks due by its end (overdue ones included). */
+export function within(a: { meetings: MeetingRecord[]; tasks: TaskRecord[] }, window: Window): { meetings: MeetingRecord[]; tasks: TaskRecord[] } {
+  const [lo, hi] = [Date.parse(window.start), Date.parse(window.end)];
+  return {
+    meetings: a.meetings.filter((m) => Date.parse(m.slot.end) > lo && Date.parse(m.slot.start) < hi),
+    tasks: a.tasks.filter((t) => Date.parse(t.deadline) <= hi),
+  };
 }
 
 const TASK_STATE: Record<string, string> = {
@@ -29,11 +41,16 @@ const TASK_STATE: Record<string, string> = {
 const local = (jid: string) => jid.split('@')[0] ?? jid;
 
 function meetingLines(i: AgendaInput): string[] {
-  if (i.meetings.length === 0) return ['You have no meetings ahead that I booked.'];
-  return ['Meetings ahead that I booked:', ...i.meetings.map((m) => {
+  const span = i.label ? ` ${i.label}` : ' ahead';
+  if (i.meetings.length === 0) return [`You have no meetings${span} that I booked.`];
+  // Numbered for "cancel meeting <n>" (route.ts), which takes the same list: the whole one only.
+  const lines = i.meetings.map((m, n) => {
     const people = m.participants.map((p) => local(personOfCalendar(p, i.domain))).join(', ');
-    return `• ${m.title}: ${when(m.slot, i.zone)} (${people}${m.room ? `; room ${displayName(m.room)}` : ''})`;
-  })];
+    return `${i.label ? '•' : `${n + 1}.`} ${m.title}: ${when(m.slot, i.zone)} (${people}${m.room ? `; room ${displayName(m.room)}` : ''})`;
+  });
+  const own = i.meetings.findIndex((m) => m.organizer === i.person);
+  const hint = own >= 0 && !i.label ? [`To cancel one you booked, say e.g. "cancel meeting ${own + 1}".`] : [];
+  return [`Meetings${span} that I booked:`, ...lines, ...hint];
 }
 
 function taskLines(i: AgendaInput): string[] {
@@ -41,10 +58,11 @@ function taskLines(i: AgendaInput): string[] {
     `• "${t.title}" ${who}, due ${deadlineText(t.deadline, i.zone)}${Date.parse(t.deadline) < Date.parse(i.now) ? ' (overdue)' : ''}: ${TASK_STATE[t.status] ?? t.status.toLowerCase()}${t.progress !== undefined && t.status === 'IN_PROGRESS' ? ` (${t.progress}%)` : ''}`;
   const mine = i.tasks.filter((t) => t.assignee === i.person);
   const given = i.tasks.filter((t) => t.assigner === i.person && t.assignee !== i.person);
-  if (mine.length === 0 && given.length === 0) return ['You have no open tasks.'];
+  const due = i.label ? ` due by the end of ${i.label}` : '';
+  if (mine.length === 0 && given.length === 0) return [`You have no open tasks${due}.`];
   return [
-    ...(mine.length ? ['Your tasks:', ...mine.map((t) => line(t, `from ${local(t.assigner)}`))] : []),
-    ...(given.length ? ['Tasks you gave:', ...given.map((t) => line(t, `to ${local(t.assignee)}`))] : []),
+    ...(mine.length ? [`Your tasks${due}:`, ...mine.map((t) => line(t, `from ${local(t.assigner)}`))] : []),
+    ...(given.length ? [`Tasks you gave${due}:`, ...given.map((t) => line(t, `to ${local(t.assignee)}`))] : []),
   ];
 }
 

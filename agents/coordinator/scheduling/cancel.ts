@@ -53,7 +53,7 @@ export const cancelMachine = setup({
             const m = context.input.meeting as MeetingRecord;
             const what = `${m.title}, ${when(m.slot, zoneOf(context.input.zones, m.organizer))}`;
             const [text, status] = m.status === 'CANCELLED'
-              ? [`Your last meeting (${what}) is already cancelled.`, 'already-cancelled']
+              ? [`Your last meeting (${what}) is already cancelled. "my meetings" shows the others, and "cancel meeting <n>" cancels one.`, 'already-cancelled']
               : [`Your last meeting (${what}) is already over: nothing was cancelled.`, 'already-over'];
             return { type: 'send' as const, envelope: presenterReply(context.input.request, text, { kind: 'meeting', status, threadId: m.threadId }) };
           }),

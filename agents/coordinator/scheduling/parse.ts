@@ -37,14 +37,15 @@ export interface ScheduleRequest {
 
 export type SchedulingIntent =
   | ScheduleRequest
-  | { kind: 'cancel-meeting' }
+  /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings". */
+  | { kind: 'cancel-meeting'; index?: number }
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
-  /** "my meetings", "my tasks", "agenda" (agenda.ts). */
-  | { kind: 'agenda'; part: 'meetings' | 'tasks' | 'both' }
+  /** "my meetings", "my tasks", "agenda", optionally "today", "tomorrow", "this week", "next week" (agenda.ts). */
+  | { kind: 'agenda'; part: 'meetings' | 'tasks' | 'both'; within?: { label: string; window: Window } }
   /** Recognised as a scheduling command but unusable: the person is told why. */
   | { kind: 'scheduling-error'; detail: string };
 
@@ -265,15 +266,30 @@ function assignment(title: string, assignee: string, deadline: string, now: Date
   return { kind: 'assign', title: title.slice(0, 200), assignee: assignee.toLowerCase(), deadline };
 }
 
-// "my tasks", "what are my meetings?", "show my agenda", "agenda", "/agenda".
-const AGENDA = /^\s*(?:please\s+)?(?:(?:show|list|what(?:'s|\s+is|\s+are))\s+)?(?:me\s+)?(?:(?:on\s+)?my\s+)?(meetings|tasks|agenda|schedule|calendar)\s*[?.!]?\s*$/i;
+// "my tasks", "what are my meetings?", "show my agenda", "agenda", "/agenda", "what's on my calendar tomorrow?".
+const AGENDA = /^\s*(?:please\s+)?(?:(?:show|list|what(?:'s|\s+is|\s+are))\s+)?(?:me\s+)?(?:(?:on\s+)?my\s+)?(meetings|tasks|agenda|schedule|calendar)(?:\s+(?:for\s+)?(today|tomorrow|this\s+week|next\s+week))?\s*[?.!]?\s*$/i;
 
-function parseAgenda(text: string): SchedulingIntent | undefined {
+/** The days a "today" … "next week" names, in the person's zone, written in UTC. */
+function agendaWindow(word: string, now: Date, zone: string): { label: string; window: Window } {
+  const label = word.toLowerCase().replace(/\s+/g, ' ');
+  const day = DateTime.fromJSDate(now).setZone(zone).startOf('day');
+  const week = day.startOf('week');
+  const [from, to] = {
+    today: [day, day.plus({ days: 1 })],
+    tomorrow: [day.plus({ days: 1 }), day.plus({ days: 2 })],
+    'this week': [day, week.plus({ weeks: 1 })],
+    'next week': [week.plus({ weeks: 1 }), week.plus({ weeks: 2 })],
+  }[label] as [DateTime, DateTime];
+  return { label, window: { start: from.toUTC().toISO() as string, end: to.toUTC().toISO() as string } };
+}
+
+function parseAgenda(text: string, now: Date, zone: string): SchedulingIntent | undefined {
   const m = AGENDA.exec(text);
   // A bare "schedule" or "calendar" is not a question about one's own agenda.
   if (!m || (!/\bmy\b/i.test(text) && !/^\s*\/?agenda\b/i.test(text))) return undefined;
   const word = (m[1] as string).toLowerCase();
-  return { kind: 'agenda', part: word === 'meetings' || word === 'tasks' ? word : 'both' };
+  const part = word === 'meetings' || word === 'tasks' ? word : 'both';
+  return { kind: 'agenda', part, ...(m[2] ? { within: agendaWindow(m[2], now, zone) } : {}) };
 }
 
 /** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */
@@ -281,7 +297,7 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   const t = text.trim();
   const z = parseZoneCommand(t);
   if (z) return z;
-  const agenda = parseAgenda(t.replace(/^\//, ''));
+  const agenda = parseAgenda(t.replace(/^\//, ''), now, zone);
   if (agenda) return agenda;
   if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
@@ -289,6 +305,8 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:meeting|call|appointment)\b/i.test(t)) {
     return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
   }
+  const numbered = /^\s*(?:please\s+)?\/?cancel\s+(?:meeting|appointment)\s+#?(\d{1,3})\s*[.!]?\s*$/i.exec(t);
+  if (numbered) return { kind: 'cancel-meeting', index: Number(numbered[1]) };
   if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
     return { kind: 'cancel-meeting' };
   }

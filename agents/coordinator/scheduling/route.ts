@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
-import { agendaMachine } from './agenda.js';
+import { agendaMachine, within } from './agenda.js';
 import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
@@ -60,10 +60,15 @@ export function schedulingRoute(
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
     case 'agenda': {
-      const { meetings, tasks } = deps.agenda?.(user as string, t.now) ?? { meetings: [], tasks: [] };
-      return { machine: agendaMachine, input: { ...base, part: command.part, person: user, meetings, tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now } };
+      const all = deps.agenda?.(user as string, t.now) ?? { meetings: [], tasks: [] };
+      const { meetings, tasks } = command.within ? within(all, command.within.window) : all;
+      return {
+        machine: agendaMachine,
+        input: { ...base, part: command.part, person: user, meetings, tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now, ...(command.within ? { label: command.within.label } : {}) },
+      };
     }
     case 'cancel-meeting': {
+      if (command.index !== undefined) return cancelNumbered(command.index, user as string, base, deps, t, m.cancel);
       const meeting = deps.lastMeeting(user as string);
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
     }
@@ -76,4 +81,20 @@ export function schedulingRoute(
       return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task: picked.task, status: command.status, progress: command.progress, comment: picked.comment } };
     }
   }
+}
+
+/** "cancel meeting 2": the second meeting of "my meetings" (agenda.ts numbers them), if the asker booked it. */
+function cancelNumbered(
+  index: number, user: string, base: CoordinatorInput, deps: SchedulingDeps, t: { now: string }, cancel: AnyStateMachine | undefined,
+): { machine: AnyStateMachine; input: unknown } {
+  const meetings = deps.agenda?.(user, t.now).meetings ?? [];
+  const meeting = meetings[index - 1];
+  if (!meeting) {
+    const detail = meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).`;
+    return { machine: usageMachine, input: { ...base, detail } };
+  }
+  if (meeting.organizer !== user) {
+    return { machine: usageMachine, input: { ...base, detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can cancel it.` } };
+  }
+  return { machine: cancel ?? cancelMachine, input: { ...base, ...t, meeting } };
 }
