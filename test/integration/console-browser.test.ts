@@ -167,7 +167,10 @@ describe('Console dashboard [browser]', function () {
     }
     await page.goto(`${c.base}/#/data`);
     await page.waitForSelector('h3:text("Directory (DF)")');
-    expect(await page.textContent('main')).to.contain('specialist-math');
+    const text = await page.textContent('main') ?? '';
+    expect(text).to.contain('specialist-math').and.match(/read-only; times in \S+/);
+    // Times as people read them: no raw slot JSON or ISO instants in the tables.
+    expect(text).to.not.match(/\{"start":|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     await page.click(`ul.convs li:has-text("${sessionId}")`);
     const verdict = await page.waitForSelector('#chain-verdict .badge.ok', { timeout: 10000 });
     expect(await verdict.textContent()).to.match(/hash chain verified: [2-9]\d* turns/);

@@ -2,7 +2,23 @@
 // and the server's verdict on its hash chain (OAP RFC 0001 §3.5).
 import { api, h } from '../app.js';
 
-const cell = (v) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+// Times as an operator reads them, in the browser's own zone, which the page names once.
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const dayTime = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const timeOnly = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const at = (iso) => (ISO.test(iso) && !Number.isNaN(Date.parse(iso)) ? dayTime.format(new Date(iso)) : iso);
+/** A slot {start, end}: "Wed 2 Dec 2026, 14:00–14:30" (the end's day only when it differs). */
+function span(slot) {
+  const [s, e] = [new Date(slot.start), new Date(slot.end)];
+  if (Number.isNaN(s.getTime()) || Number.isNaN(e.getTime())) return JSON.stringify(slot);
+  return `${dayTime.format(s)}–${s.toDateString() === e.toDateString() ? timeOnly.format(e) : dayTime.format(e)}`;
+}
+const cell = (v) => {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'object') return typeof v.start === 'string' && typeof v.end === 'string' ? span(v) : JSON.stringify(v);
+  return typeof v === 'string' ? at(v) : String(v);
+};
 function rowsTable(rows, columns) {
   if (!rows.length) return h('p.muted', {}, 'none yet');
   const cols = columns ?? Object.keys(rows[0]);
@@ -22,10 +38,11 @@ async function sessionDetail(box, id) {
 export async function dataPage(main) {
   const [sessions, meetings, tasks, bookings, dir] = await Promise.all(['sessions', 'meetings', 'tasks', 'bookings', 'directory'].map((p) => api(`/api/${p}`)));
   const detail = h('div#session-detail');
-  main.append(h('div.page-head', {}, h('h2', {}, 'Sessions, meetings & tasks'), h('span.muted', {}, 'read-only')),
-    h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet'), detail),
+  const when = (m) => ({ ...m, when: span({ start: m.start, end: m.end }) });
+  main.append(h('div.page-head', {}, h('h2', {}, 'Sessions, meetings & tasks'), h('span.muted', {}, `read-only; times in ${ZONE}`)),
+    h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs.fit', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet'), detail),
     h('div.two', {},
-      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings, ['title', 'start', 'end', 'organizer', 'status', 'room'])),
+      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings.map(when), ['title', 'when', 'organizer', 'status', 'room'])),
       h('div.card', {}, h('h3', {}, 'Tasks'), rowsTable(tasks.tasks, ['title', 'assignee', 'deadline', 'status', 'progress']))),
     h('div.card.spaced', {}, h('h3', {}, 'Calendar bookings'), rowsTable(bookings.bookings, ['person', 'thread_id', 'status', 'requester', 'slot', 'updated'])),
     h('div.card', {}, h('h3', {}, 'Directory (DF)'), rowsTable(dir.registrations.map((r) => ({ name: r.profile?.name, role: r.profile?.role, jid: r.jid, skills: (r.profile?.skills ?? []).join(', '), last_seen: new Date(r.last_seen).toLocaleTimeString() })))));
