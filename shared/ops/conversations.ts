@@ -14,6 +14,8 @@ export interface MessageQuery {
   conversation?: string;
   agent?: string;
   performative?: string;
+  /** Leave out this content type (the sniffer hides HEARTBEAT unless asked). */
+  exclude_content?: string;
   /** Epoch ms: only rows at or after. */
   since?: number;
   limit: number;
@@ -47,6 +49,7 @@ export function queryMessages(cfg: ParleyConfig, q: MessageQuery): { messages: T
   if (q.conversation) add('conversation_id = ?', q.conversation);
   if (q.agent) add('agent = ?', q.agent);
   if (q.performative) add('performative = ?', q.performative.toUpperCase());
+  if (q.exclude_content) add('content_type IS NOT ?', q.exclude_content);
   if (q.since !== undefined) add('at >= ?', q.since);
   const desc = q.order === 'desc';
   if (q.cursor) add(`(at, agent, seq) ${desc ? '<' : '>'} (?, ?, ?)`, ...decodeCursor(q.cursor));

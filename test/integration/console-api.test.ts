@@ -134,7 +134,17 @@ describe('Console API [integration]', function () {
       const informs = (await call(c, 'GET', `/api/messages?conversation=${conversationId}&performative=INFORM&agent=Presenter`)).body.messages as Array<{ performative: string; agent: string }>;
       expect(informs.length).to.be.greaterThan(0);
       expect(informs.every((m) => m.performative === 'INFORM' && m.agent === 'Presenter')).to.equal(true);
-      for (const q of ['cursor=garbage', 'limit=0', 'limit=5000', 'performative=%3Cscript%3E', 'bogus=1']) {
+      // The sniffer's history leaves out the DF lease renewals (HEARTBEAT) that would fill it.
+      let recent: Array<{ content_type: string | null }> = [];
+      await until(async () => {
+        recent = (await call(c, 'GET', '/api/messages?order=desc&limit=1000')).body.messages as typeof recent;
+        return recent.some((m) => m.content_type === 'HEARTBEAT');
+      }, 'a DF lease renewal (HEARTBEAT) to be recorded', 40000, 500);
+      const quiet = (await call(c, 'GET', '/api/messages?order=desc&limit=1000&exclude_content=HEARTBEAT')).body.messages as Array<{ content_type: string | null }>;
+      expect(quiet.length).to.be.greaterThan(0);
+      expect(quiet.filter((m) => m.content_type === 'HEARTBEAT')).to.deep.equal([]);
+      expect(quiet.some((m) => m.content_type === null), 'rows without a content type stay').to.equal(recent.some((m) => m.content_type === null));
+      for (const q of ['cursor=garbage', 'limit=0', 'limit=5000', 'performative=%3Cscript%3E', 'bogus=1', 'exclude_content=%27%20OR%201']) {
         const r = await call(c, 'GET', `/api/messages?${q}`);
         expect([r.status, typeof r.body.detail], q).to.deep.equal([400, 'string']);
       }

@@ -35,8 +35,8 @@ function flowRow(r, open) {
     h('td', {}, r.direction === 'in' ? '⇐' : r.direction === 'out' ? '⇒' : '•'),
     h('td', {}, r.direction === 'note' ? h('span.muted', {}, 'note') : `${shortJid(r.sender)} → ${shortJid(r.receiver)}`),
     h('td', {}, h('span', { className: perfClass(r.performative) }, r.performative ?? r.decision.split(':')[0])),
-    h('td.small', {}, r.content_type ?? ''),
-    h('td.mono.small', {}, (r.conversation_id ?? '').replace(/^sess-/, '').slice(0, 14)));
+    // The conversation is the row's title (and a click opens it): a column of ids left no room for who spoke to whom.
+    h('td.small', { title: r.conversation_id ?? '' }, r.content_type ?? ''));
 }
 
 async function detail(box, id) {
@@ -80,12 +80,17 @@ export async function snifferPage(main, [openId]) {
   const fAgent = h('input', { placeholder: 'agent', id: 'f-agent' });
   const fPerf = h('input', { placeholder: 'performative', id: 'f-performative' });
   const flow = h('tbody#flow');
-  const filters = h('div.filters', {}, fConv, fAgent, fPerf);
+  // Every agent's HEARTBEAT to the DF (a lease renewal every few seconds) would fill the flow: shown on demand.
+  const fBeats = h('input', { type: 'checkbox', id: 'f-heartbeats' });
+  const filters = h('div.filters', {}, fConv, fAgent, fPerf, h('label.small.check', { title: 'the DF lease renewals of every agent' }, fBeats, ' heartbeats'));
   const skippedNote = h('p.muted.small#skipped', {}, '');
+  // An idle system sends nothing but heartbeats: say so rather than show an empty table.
+  const emptyNote = h('p.muted.small#flow-empty', {}, 'Nothing to show yet: no envelope matches (the heartbeats show when ticked).');
+  const showEmpty = () => (emptyNote.hidden = flow.children.length > 0);
   const convList = h('ul.convs#conversations');
   const detailBox = h('div.card.detail#detail', {}, h('p.muted', {}, 'Pick a conversation to see its sequence diagram.'));
   const open = (id) => (location.hash = `#/sniffer/${encodeURIComponent(id)}`);
-  const matches = (r) => (!fConv.value || (r.conversation_id ?? '').includes(fConv.value.trim())) && (!fAgent.value || r.agent.includes(fAgent.value.trim()) || (r.sender ?? '').includes(fAgent.value.trim()) || (r.receiver ?? '').includes(fAgent.value.trim())) && (!fPerf.value || (r.performative ?? '').toLowerCase() === fPerf.value.trim().toLowerCase());
+  const matches = (r) => (fBeats.checked || r.content_type !== 'HEARTBEAT') && (!fConv.value || (r.conversation_id ?? '').includes(fConv.value.trim())) && (!fAgent.value || r.agent.includes(fAgent.value.trim()) || (r.sender ?? '').includes(fAgent.value.trim()) || (r.receiver ?? '').includes(fAgent.value.trim())) && (!fPerf.value || (r.performative ?? '').toLowerCase() === fPerf.value.trim().toLowerCase());
   const known = new Map();
   const convItem = (c) => h('li', { dataset: { id: c.id }, className: c.id === openId ? 'active' : '', onclick: () => open(c.id) },
     h('span.mono', {}, c.id.replace(/^sess-/, '').slice(0, 14)), ' ',
@@ -103,12 +108,12 @@ export async function snifferPage(main, [openId]) {
     h('div.sniffer', {},
       h('div.col', {},
         h('div.card', {}, h('h3', {}, 'Conversations'), convList),
-        h('div.card', {}, h('h3', {}, 'Live flow'), filters, skippedNote,
-          h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content', 'conv'].map((t) => h('th', {}, t)))), flow)))),
+        h('div.card', {}, h('h3', {}, 'Live flow'), filters, skippedNote, emptyNote,
+          h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content'].map((t) => h('th', {}, t)))), flow)))),
       detailBox));
   for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
   // The flow starts with the last rows already recorded, then follows live.
-  const recent = await api('/api/messages?order=desc&limit=200');
+  const recent = await api('/api/messages?order=desc&limit=200&exclude_content=HEARTBEAT');
   const allRows = [];
   // The console sends at most one batch of about 20 rows per 600 ms (shared/console/events.ts);
   // each is drawn at the next frame (none while the tab is hidden), the newest LIVE_ROWS kept on the page.
@@ -137,6 +142,7 @@ export async function snifferPage(main, [openId]) {
     }
     flow.prepend(...shownRows.reverse().map((r) => flowRow(r, open)));
     while (flow.children.length > LIVE_ROWS) flow.lastChild.remove();
+    showEmpty();
   };
   const push = (rows) => {
     allRows.push(...rows);
@@ -150,7 +156,10 @@ export async function snifferPage(main, [openId]) {
     if (pending.length > LIVE_ROWS) pending.splice(0, pending.length - LIVE_ROWS);
     frame ??= window.requestAnimationFrame(() => render());
   };
-  const refilter = () => flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, paused ? KEPT_ROWS : LIVE_ROWS).map((r) => flowRow(r, open)));
+  const refilter = () => {
+    flow.replaceChildren(...allRows.filter(matches).reverse().slice(0, paused ? KEPT_ROWS : LIVE_ROWS).map((r) => flowRow(r, open)));
+    showEmpty();
+  };
   // Paused: the flow stands still with every kept row; resumed: the newest again, live.
   let missed = 0;
   const pauseBtn = h('button.small#pause', { type: 'button', onclick: () => {
@@ -165,6 +174,7 @@ export async function snifferPage(main, [openId]) {
   window.cancelAnimationFrame(frame);
   render(LIVE_ROWS); // the history at once; live rows as they come
   for (const f of [fConv, fAgent, fPerf]) f.addEventListener('input', refilter);
+  fBeats.addEventListener('change', refilter);
   const off = onEvent('envelopes', push);
   // The stream carries a few hundred rows a second at most (shared/console/events.ts); the rest is
   // counted here, and every row stays in the conversations and /api/messages.
