@@ -69,6 +69,14 @@ describe('Console dashboard [browser]', function () {
     const href = (await page.getAttribute('.msg.me a', 'href')) ?? '';
     thread = decodeURIComponent(href.replace('#/sniffer/', ''));
     expect(thread).to.match(/^sess-/);
+    // One conversation for the whole chat, as in any client: a session started here takes its
+    // steps (with a thread per line it answered "This conversation is not one of your sessions").
+    await page.fill('#chat-input', 'session start Browser plan');
+    await page.press('#chat-input', 'Enter');
+    await page.waitForSelector('.msg.them .bubble:has-text("Session \\"Browser plan\\" started")', { timeout: 30000 });
+    await page.fill('#chat-input', 'session add Book the room');
+    await page.press('#chat-input', 'Enter');
+    await page.waitForSelector('.msg.them .bubble:has-text("1. [todo] Book the room")', { timeout: 30000 });
     await shot('chat');
   });
 

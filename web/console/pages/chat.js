@@ -5,13 +5,18 @@ import { api, fmtTime, h, loadScript } from '../app.js';
 
 let session; // kept across page switches: the chat stays connected
 
-function line(who, text, thread) {
-  return h('div.msg.' + who, {}, h('div.bubble', {}, text), h('div.meta', {}, fmtTime(Date.now()), thread ? [' · ', h('a', { href: `#/sniffer/${encodeURIComponent(thread)}` }, 'in sniffer')] : ''));
+const snifferLink = (thread) => [' · ', h('a', { href: `#/sniffer/${encodeURIComponent(thread)}` }, 'in sniffer')];
+
+/** A line of the chat; an .ics or other file the Presenter sends (XEP-0066 oob) is a link to open, not a long URL. */
+function line(who, text, thread, oob) {
+  const content = oob ? h('a', { href: oob, target: '_blank', rel: 'noopener', download: '' }, `↓ ${decodeURIComponent(oob.split('/').pop() || 'file')}`) : text;
+  return h('div.msg.' + who, {}, h('div.bubble', {}, content), h('div.meta', {}, fmtTime(Date.now()), thread ? snifferLink(thread) : ''));
 }
 
 async function connect(cfg, username, password, log, onState) {
   await loadScript('/vendor/xmpp.min.js');
   const { client, xml } = window.XMPP;
+  const unanswered = [];
   const xmpp = client({ service: cfg.websocket, domain: cfg.domain, resource: `console-${Math.random().toString(36).slice(2, 8)}`, username, password });
   xmpp.on('error', (err) => onState(`error: ${err.message}`));
   xmpp.on('offline', () => onState('offline'));
@@ -19,7 +24,10 @@ async function connect(cfg, username, password, log, onState) {
     if (st.is('presence') && st.attrs.type === 'subscribe' && st.attrs.from.split('/')[0] === cfg.presenter) xmpp.send(xml('presence', { to: cfg.presenter, type: 'subscribed' }));
     if (!st.is('message') || st.attrs.type === 'error') return;
     const body = st.getChildText('body');
-    if (body) log.append(line('them', body, st.getChildText('thread')));
+    const thread = st.getChildText('thread');
+    // The person's lines learn their conversation from the answer's <thread> (the Presenter's id).
+    if (body && thread) for (const el of unanswered.splice(0)) el.querySelector('.meta').append(...snifferLink(thread));
+    if (body) log.append(line('them', body, thread, st.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined));
     log.scrollTop = log.scrollHeight;
   });
   await xmpp.start();
@@ -27,11 +35,15 @@ async function connect(cfg, username, password, log, onState) {
   await xmpp.send(xml('presence', { to: cfg.presenter, type: 'subscribe' }));
   return {
     xmpp,
+    // No <thread> of our own, as most clients: the Presenter keeps one conversation per person
+    // (renewed on "new" or after a silence), so "session add" reaches the session "session start"
+    // made, and "cancel that meeting" the conversation it follows. (A thread per line broke both.)
     ask(text) {
-      const thread = `sess-${crypto.randomUUID()}`;
-      log.append(line('me', text, thread));
+      const el = line('me', text);
+      unanswered.push(el);
+      log.append(el);
       log.scrollTop = log.scrollHeight;
-      return xmpp.send(xml('message', { to: cfg.presenter, type: 'chat' }, xml('body', {}, text), xml('thread', {}, thread)));
+      return xmpp.send(xml('message', { to: cfg.presenter, type: 'chat' }, xml('body', {}, text)));
     },
   };
 }
