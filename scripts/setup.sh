@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 quiet=0; [ "${1:-}" = "--quiet" ] && quiet=1
 say() { [ $quiet = 1 ] || echo "setup: $*" >&2; }
+# What the steps print on success (a bundle's size, a kept code cache) is for `npm start`, not for
+# an operator's `npm run status`; their errors always show.
+progress=/dev/stderr; [ $quiet = 1 ] && progress=/dev/null
 
 if [ ! -x /usr/sbin/ejabberdctl ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -81,12 +84,12 @@ fi
 cache=dist/skills/arithmetic/mathjs.v8cache
 if [ ! -f "$cache" ] || [ dist/.built -nt "$cache" ]; then
   mb=$(node -p "require('./skills/arithmetic/skill.json').limits?.memoryMb ?? 128")
-  node --max-old-space-size="$mb" dist/skills/arithmetic/make-cache.js >&2 || say "no code cache for mathjs: its workers compile it"
+  node --max-old-space-size="$mb" dist/skills/arithmetic/make-cache.js >"$progress" || say "no code cache for mathjs: its workers compile it"
 fi
 # Single-file agents (npm run bundle; shared/supervisor/bundles.ts): rebuilt after a build when
 # esbuild is installed (a devDependency). The supervisor uses a bundle only while it matches
 # dist/, so a failed or skipped bundling only costs start-up time: the agents start from dist/.
 if [ -d node_modules/esbuild ] && { [ ! -f dist/bundle/.built ] || [ dist/.built -nt dist/bundle/.built ]; }; then
   say "bundling the agents…"
-  if node dist/scripts/bundle.js >&2; then touch dist/bundle/.built; else say "bundling failed: the agents start from dist/"; fi
+  if node dist/scripts/bundle.js >"$progress"; then touch dist/bundle/.built; else say "bundling failed: the agents start from dist/"; fi
 fi
