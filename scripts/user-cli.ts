@@ -17,10 +17,22 @@ async function requireRunning(): Promise<void> {
   if (!st.running) throw new Error('ejabberd is not running: start it with `npm start` or `npm run ejabberd -- start`');
 }
 
+/**
+ * XMPP account names are case-insensitive (RFC 7622 §3.2, UsernameCaseMapped), and people type
+ * "Carol" or "carol@localhost": both mean carol. Said once when the name changed.
+ */
+function personName(raw: string): string {
+  const bare = raw.trim().toLowerCase();
+  const name = bare.endsWith(`@${cfg.domain}`) ? bare.slice(0, -(cfg.domain.length + 1)) : bare;
+  if (name !== raw) console.log(`(account names are lower case, without the domain: ${name})`);
+  return name;
+}
+
 program
   .command('add <name>')
   .description('create (or keep) the account NAME@domain and print its password')
-  .action(async (name: string) => {
+  .action(async (raw: string) => {
+    const name = personName(raw);
     if (isAgentName(name)) throw new Error(`${name} is reserved for agents`);
     await requireRunning();
     const { jid, password, created } = await ensureAccount(cfg, name);
@@ -48,7 +60,8 @@ async function addCalendar(name: string, jid: string): Promise<void> {
 program
   .command('remove <name>')
   .description('delete the account and its stored password')
-  .action(async (name: string) => {
+  .action(async (raw: string) => {
+    const name = personName(raw);
     if (isAgentName(name)) throw new Error(`${name} is an agent account, not a person`);
     await requireRunning();
     const existed = await removeAccount(cfg, name);

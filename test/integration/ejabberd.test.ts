@@ -109,6 +109,10 @@ describe('ejabberd [instance] the project-local server', function () {
     expect(fs.existsSync(path.join(inst.cfg.home, 'calendars', 'carol.json'))).to.equal(true);
     const again = await cli('user-cli.js', inst, 'add', 'carol');
     expect(again.stdout).to.match(/exists: carol@localhost/).and.to.include(`password: ${password}`);
+    // Names as people type them (RFC 7622: case-insensitive): the same account, said so.
+    const typed = await cli('user-cli.js', inst, 'add', 'Carol@localhost');
+    expect(typed.stdout).to.include('(account names are lower case, without the domain: carol)').and.match(/exists: carol@localhost/);
+    expect((await cli('user-cli.js', inst, 'add', 'Specialist-X')).code).to.equal(1); // still reserved
     const list = await cli('user-cli.js', inst, 'list');
     expect(list.stdout.split('\n')).to.include('carol@localhost');
     expect(list.stdout).to.not.match(/coordinator@/); // agents are not people
