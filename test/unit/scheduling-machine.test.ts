@@ -74,6 +74,25 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.isDone()).to.equal(true);
   });
 
+  it('an asker with no calendar here is told their own time was not checked', async () => {
+    const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
+    t.answerDirectory([cal('bob')]);
+    t.offer('calendar-bob', [s('11:00', '12:00')]);
+    await t.settle();
+    t.ack('calendar-bob');
+    await t.settle();
+    const reply = t.sent.find((e) => e.content.type === 'PRESENTER_REPLY') as Envelope;
+    expect(reply.content.text).to.contain('Participants: bob').and.contain('You have no calendar here, so your own time was not checked.');
+    // With a calendar of their own (the test above), nothing of the kind is said.
+    const own = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
+    own.answerDirectory([cal('alice'), cal('bob')]);
+    for (const n of ['calendar-alice', 'calendar-bob']) own.offer(n, [s('11:00', '12:00')]);
+    await own.settle();
+    for (const n of ['calendar-alice', 'calendar-bob']) own.ack(n);
+    await own.settle();
+    expect((own.sent.find((e) => e.content.type === 'PRESENTER_REPLY') as Envelope).content.text).to.not.contain('no calendar here');
+  });
+
   it('re-negotiates once when a confirm meets OACOP_CONFLICT (CFP rev 3, Confirm rev 4)', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);

@@ -261,7 +261,9 @@ export const scheduleMachine = setup({
         }),
         assign(({ context }) => {
           const c = context.choice as Choice;
-          return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated, zone: zoneOf(context.zones, context.asker) }) };
+          // An asker with no calendar here (decide.ts invitees) is not among the attendees: said, not hidden.
+          const unchecked = !c.attendees.some((a) => personOfCalendar(a, context.domain) === context.asker);
+          return { text: bookedText({ title: context.meeting.title, slot: c.slot, attendees: c.attendees, absent: c.absent, ...(c.room ? { room: c.room } : {}), renegotiated: context.renegotiated, zone: zoneOf(context.zones, context.asker), unchecked }) };
         }),
         // Every invitee hears of the booking through the Presenter, with the same .ics the
         // organizer gets (RFC 5546 §3.2.2 REQUEST goes to each attendee); before the

@@ -18,7 +18,7 @@ export const deadlineText = (iso: string, zone = 'UTC') => `${at(iso, zone).toFo
 const list = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
-export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean; zone?: string }): string {
+export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean; zone?: string; unchecked?: boolean }): string {
   const lines = [
     `Booked: ${o.title}`,
     `When: ${when(o.slot, o.zone)}`,
@@ -26,6 +26,7 @@ export function bookedText(o: { title: string; slot: Window; attendees: string[]
     ...(o.room ? [`Room: ${displayName(o.room)}`] : []),
     ...(o.absent.length ? [`Not coming (optional, not free then): ${list(o.absent.map(displayName))}`] : []),
     ...(o.renegotiated ? ['(The first choice was taken in the meantime, so I negotiated a new time.)'] : []),
+    ...(o.unchecked ? ['You have no calendar here, so your own time was not checked.'] : []),
     'The invitation (.ics) follows.',
   ];
   return lines.join('\n');
