@@ -521,6 +521,10 @@ export interface ConsoleMessageQuery {
   conversation?: string;
   agent?: string;
   performative?: string;
+  /**
+   * Leave out envelopes of this content type (the sniffer: HEARTBEAT)
+   */
+  exclude_content?: string;
   since?: number;
   limit?: number;
   cursor?: string;
