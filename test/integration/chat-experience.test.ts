@@ -227,7 +227,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(out.hello).to.match(/^Hello! I'm Parley/);
     expect(out.tz).to.contain('Asia/Kolkata');
     expect(out.time).to.match(/^It is \d\d:\d\d in Asia\/Kolkata \(UTC\+05:30\)/);
-    expect([...(out.commands as string[])].sort()).to.deep.equal(['assign', 'meet', 'session', 'tz']); // slixmpp keeps disco items in a set
+    expect([...(out.commands as string[])].sort()).to.deep.equal(['agenda', 'assign', 'meet', 'session', 'tz']); // slixmpp keeps disco items in a set
     expect(out.form_fields).to.deep.equal(['zone']);
     expect(out.status).to.equal('completed');
     expect(out.note).to.contain('Europe/Oslo');
