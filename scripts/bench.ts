@@ -11,7 +11,7 @@ import {
   fullFlow, fullFlowWatched, llmDirect, llmSkill, agentsScale, calendarsScale, type BenchReport,
   buildReport, renderReport, runtimeAskExpert, runtimeRequestReply, type BenchOptions, measure,
   registerScenario, type ScenarioResult, scenarios, measurePaired, measureScale, renderScale, type ScaleResult,
-  beamPid, procCpuUs, exchangeSteadyScenario, measureStart, renderStart, type StartRun,
+  beamPid, procCpuUs, exchangeSteadyScenario, measureStart, renderStart, staleBundles, type StartRun,
 } from '../shared/bench/index.js';
 
 registerScenario(rawEcho);
@@ -146,7 +146,10 @@ async function main(): Promise<void> {
   const report: BenchReport = { ...buildReport(opts, results), ...(scaled.length ? { scale: scaled } : {}) };
   if (results.length > 0) console.log(renderReport(report));
   if (scaled.length > 0) console.log(renderScale(scaled));
-  if (starts.length > 0) console.log(renderStart(starts));
+  // Agents started from dist/ (a build without `npm run bundle`) are not what npm start runs.
+  const stale = staleBundles();
+  if (starts.length > 0) console.log(renderStart(starts, stale));
+  else if (stale.length > 0) console.log(`WARNING: stale bundles (${stale.join(', ')}): agent processes started from dist/, not as npm start runs them; run npm run bundle and measure again`);
   if (old) console.log(renderComparison(compareRuns(old, report), old.at));
   const plain = results.filter((r) => r.name === 'full-flow');
   const watched = results.filter((r) => r.name === 'full-flow+console');

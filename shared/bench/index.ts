@@ -15,7 +15,7 @@ export { blockOrder, measurePaired, type Toggle } from './paired.js';
 export { rawEcho } from './raw-echo.js';
 export { measureScale, renderScale, type ScaleResult } from './scale.js';
 export { type BenchReport, buildReport, renderReport } from './report.js';
-export { measureStart, renderStart, type StartRun } from './start-line.js';
+export { measureStart, renderStart, staleBundles, type StartRun } from './start-line.js';
 export { type RuntimeAgent, runtimeAgent } from './runtime-agent.js';
 export { type EchoPair, echoPair, runtimeAskExpert, runtimeRequestReply } from './runtime-scenarios.js';
 export { type BenchOptions, type Scenario, type ScenarioResult, measure, registerScenario, scenarios } from './scenario.js';
