@@ -2,10 +2,9 @@
 // own store (the meetings it booked, the tasks it carried, store.ts) by the route, and answered
 // at once. Calendars are not asked: a meeting booked by another client is not in this list, and
 // the reply says "I booked" to make that plain.
-import { emit, setup } from 'xstate';
-import type { ExchangeEmitted } from '../../../shared/runtime/index.js';
-import { type CoordinatorInput, presenterReply } from '../envelopes.js';
+import type { CoordinatorInput } from '../envelopes.js';
 import { displayName, personOfCalendar } from './oacop.js';
+import { oneReplyMachine } from './one-reply.js';
 import type { Window } from './slots.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { deadlineText, when } from './texts.js';
@@ -74,22 +73,10 @@ export function agendaText(i: AgendaInput): string {
   return parts.join('\n\n');
 }
 
-export const agendaMachine = setup({
-  types: {} as { input: AgendaInput; context: AgendaInput; emitted: ExchangeEmitted },
-}).createMachine({
-  id: 'coordinator-agenda',
-  context: ({ input }) => input,
-  initial: 'done',
-  states: {
-    done: {
-      type: 'final',
-      entry: emit(({ context }) => ({
-        type: 'send' as const,
-        envelope: presenterReply(context.request, agendaText(context), {
-          kind: 'agenda', meetings: context.meetings.map((m) => ({ threadId: m.threadId, title: m.title, slot: m.slot })),
-          tasks: context.tasks.map((t) => ({ threadId: t.threadId, title: t.title, status: t.status, deadline: t.deadline })),
-        }),
-      })),
-    },
+export const agendaMachine = oneReplyMachine<AgendaInput>('coordinator-agenda', (i) => ({
+  text: agendaText(i),
+  rich: {
+    kind: 'agenda', meetings: i.meetings.map((m) => ({ threadId: m.threadId, title: m.title, slot: m.slot })),
+    tasks: i.tasks.map((t) => ({ threadId: t.threadId, title: t.title, status: t.status, deadline: t.deadline })),
   },
-});
+}));
