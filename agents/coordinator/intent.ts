@@ -15,6 +15,9 @@ const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what ca
 const RECALL =
   /^\s*(?:what did you (?:tell|say to) me about|what did you (?:tell me|say) (?:about|regarding)|what have you told me about|remind me (?:about|of))\s+(.+?)\s*[?.!]*\s*$/is;
 
+const RECENT =
+  /^\s*(?:what\s+(?:did|have)\s+i\s+(?:ask(?:ed)?|said\s+to)(?:\s+you)?(?:\s+(?:before|earlier|so\s+far|last|recently))?|what\s+have\s+you\s+told\s+me(?:\s+(?:so\s+far|before|recently))?|what\s+did\s+we\s+talk\s+about|(?:show\s+)?(?:my\s+)?(?:chat\s+)?history)\s*[?.!]*\s*$/i;
+
 export type Greeting = 'hello' | 'thanks' | 'bye' | 'ack';
 
 const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
@@ -33,6 +36,8 @@ export function classifyIntent(text: string, now: Date = new Date(), zone?: stri
   if (HELP.test(text)) return { kind: 'help' };
   const small = SMALLTALK.find(([re]) => re.test(text));
   if (small) return { kind: 'smalltalk', greeting: small[1] };
+  // "what did I ask you before?", "history": the latest answers, on no topic.
+  if (RECENT.test(text)) return { kind: 'recall', topic: '' };
   const recall = RECALL.exec(text);
   const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
   if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };

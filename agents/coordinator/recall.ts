@@ -29,7 +29,7 @@ export const recallMachine = setup({
   actions: {
     unavailable: emit(({ context }, p: { why: string }) => ({
       type: 'send' as const,
-      envelope: presenterFailure(context.request, 'KB_UNAVAILABLE', `I cannot look up what I told you about ${context.topic}: ${p.why}.`),
+      envelope: presenterFailure(context.request, 'KB_UNAVAILABLE', `I cannot look up what I told you${context.topic ? ` about ${context.topic}` : ''}: ${p.why}.`),
     })),
   },
   delays: { KB_TIMEOUT: ({ context }) => context.kbTimeoutMs },
@@ -48,7 +48,7 @@ export const recallMachine = setup({
             type: 'GET_FACTS',
             filter: {
               ...(context.user ? { subject: context.user } : { session_id: context.request.conversation_id }),
-              text: context.topic, limit: RECALL_LIMIT,
+              ...(context.topic ? { text: context.topic } : {}), limit: RECALL_LIMIT,
             },
           }),
         })),

@@ -126,7 +126,7 @@ export function answerText(answer: string): string {
 export const BUILT_INS = [
   { command: 'help', description: 'show this list' },
   { command: 'new', description: 'start a new conversation' },
-  { command: 'what did you tell me about X?', description: 'recall answers I gave you about X' },
+  { command: 'what did you tell me about X?', description: 'recall answers I gave you about X ("history": the latest ones)' },
   { command: 'my time zone is Europe/Berlin', description: 'read and show your times in your zone (tz Europe/Berlin sets it, tz shows it)' },
   { command: 'session start <title>', description: 'make this conversation a coordination session with a shared plan: session add <step>, session done <n>, session, session close' },
 ] as const;
@@ -216,8 +216,9 @@ function factLine(f: StoredFact, zone: string): string {
 }
 
 /** Recall: newest first; "I have not told you anything about X." when nothing matched. */
+/** `topic` '' ("what did I ask you before?"): the latest answers on anything. */
 export function recallText(topic: string, facts: readonly StoredFact[], zone = 'UTC'): string {
-  if (facts.length === 0) return `I have not told you anything about ${topic}.`;
+  if (facts.length === 0) return topic ? `I have not told you anything about ${topic}.` : 'You have not asked me anything yet.';
   const sorted = [...facts].sort((a, b) => (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : 0));
-  return [`Here is what I told you about ${topic}:`, ...sorted.map((f) => factLine(f, zone))].join('\n');
+  return [topic ? `Here is what I told you about ${topic}:` : 'Here is what I told you last:', ...sorted.map((f) => factLine(f, zone))].join('\n');
 }

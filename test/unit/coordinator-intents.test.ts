@@ -97,6 +97,20 @@ describe('Coordinator [recall] "what did you tell me about X?"', () => {
     expect(reply.content.rich).to.deep.equal({ kind: 'recall', topic: 'the moon', count: 2 });
   });
 
+  it('"what did I ask you before?": the latest answers on anything (no text filter)', () => {
+    for (const q of ['what did I ask you before?', 'What have I asked so far', 'history', 'show my chat history', 'what did we talk about?']) {
+      expect(classifyIntent(q), q).to.deep.equal({ kind: 'recall', topic: '' });
+    }
+    expect(classifyIntent('what did I ask bob to do?').kind).to.not.equal('recall');
+    const h = recall('');
+    expect(h.query.content).to.deep.equal({ type: 'GET_FACTS', filter: { subject: USER, limit: 5 } });
+    h.reply(h.query, 'INFORM', { facts: [{ slot: 'answer', value: { question: 'what is 2+2?', answer: '4', answered_by: 'specialist-math' }, confidence: 1, ts: TS }] });
+    expect(h.last().content.text).to.equal('Here is what I told you last:\n• 2025-11-07 19:55 UTC: you asked "what is 2+2?" and I answered "4" (specialist-math)');
+    const none = recall('');
+    none.reply(none.query, 'INFORM', { facts: [] });
+    expect(none.last().content.text).to.equal('You have not asked me anything yet.');
+  });
+
   it('says it has told nothing about X when the KB has no match', () => {
     const h = recall('Paris');
     h.reply(h.query, 'INFORM', { facts: [] });
