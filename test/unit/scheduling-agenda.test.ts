@@ -136,6 +136,12 @@ describe('Coordinator [tasks] an answer may name which open task it is about', (
     expect(pickTask(open, "'Q1 report': draft started")).to.deep.equal({ task: open[1], comment: 'draft started' });
     expect(pickTask(open, 'q1 report, waiting for numbers')).to.deep.equal({ task: open[1], comment: 'waiting for numbers' });
     expect(pickTask([], 'Slides')).to.equal(undefined);
+    // Whole words only: a task called "x" is not named by a comment with an x inside a word.
+    const withX = [task('9', 'x'), ...open];
+    expect(pickTask(withX, 'fixed the tax table')).to.deep.equal({ task: withX[0], comment: 'fixed the tax table' });
+    expect(pickTask([...open, task('9', 'x')], 'fixed the tax table')).to.deep.equal({ task: open[0], comment: 'fixed the tax table' });
+    expect(pickTask([...open, task('9', 'x')], '"x" at last')).to.deep.equal({ task: task('9', 'x'), comment: 'at last' });
+    expect(pickTask([...open, task('9', 'C++ (v2)')], 'c++ (v2): built')).to.deep.include({ comment: 'built' });
     // A part of exactly one title, quoted or before a colon.
     expect(pickTask(open, 'Q1 rep: numbers in')).to.deep.equal({ task: open[1], comment: 'numbers in' });
     expect(pickTask(open, '"slid" almost')).to.deep.equal({ task: open[2], comment: 'almost' });

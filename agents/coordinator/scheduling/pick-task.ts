@@ -11,16 +11,25 @@ export function pickTask(open: readonly TaskRecord[], comment: string | undefine
   const latest = open[0];
   if (!latest) return undefined;
   const text = comment ?? '';
-  const lower = text.toLowerCase();
-  const named = [...open].filter((t) => t.title.trim() !== '' && lower.includes(t.title.toLowerCase()))
-    .sort((a, b) => b.title.length - a.title.length)[0];
-  if (!named) return byPart(open, text) ?? { task: latest, ...(comment ? { comment } : {}) };
-  const at = lower.indexOf(named.title.toLowerCase());
+  // A title counts as whole words only: a task called "x" is not named by "fixed the tax table".
+  const found = open.map((t) => ({ t, at: wordsAt(text, t.title) })).filter((f) => f.at >= 0)
+    .sort((a, b) => b.t.title.length - a.t.title.length)[0];
+  if (!found) return byPart(open, text) ?? { task: latest, ...(comment ? { comment } : {}) };
+  const { t: named, at } = found;
   // The title with the quotes around it and the punctuation after it ("… 'Q1 report': draft").
   const before = text.slice(0, at).replace(/["'“‘]\s*$/, '');
   const after = text.slice(at + named.title.length).replace(/^["'”’]/, '').replace(/^\s*[,:;-]\s*/, ' ');
   const rest = `${before} ${after}`.replace(/\s+/g, ' ').replace(QUOTES, '').trim();
   return { task: named, ...(rest ? { comment: rest } : {}) };
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `title` stands in `text` as whole words (case-insensitive), or -1. */
+function wordsAt(text: string, title: string): number {
+  const t = title.trim();
+  if (!t) return -1;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(t)}(?![\\p{L}\\p{N}])`, 'iu').exec(text)?.index ?? -1;
 }
 
 /** `"summary"` or `summary: outline written`: the words before the colon, in exactly one title. */
