@@ -89,12 +89,9 @@ agent.router.on('USER_MSG', userMsgFactory({
   scheduling: {
     oacopTimeoutMs,
     lastMeeting: (organizer) => store.lastMeeting(organizer),
-    openTask: (assignee) => store.openTask(assignee),
     openTasks: (assignee) => store.openTasks(assignee),
-    agenda: (person, now) => ({
-      meetings: store.meetingsAhead(person, now, config.domain),
-      tasks: store.openTasksOf(person),
-    }),
+    meetingsAhead: (person, now) => store.meetingsAhead(person, now, config.domain),
+    tasksOf: (person) => store.openTasksOf(person),
     zones: () => store.zones(),
     machines: {
       schedule: scheduleMachine.provide({ actors: scheduleActors }),

@@ -75,7 +75,7 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     const list = [meeting('m1', 'Mine', '2026-12-10T09:00:00Z'), meeting('m2', 'Theirs', '2026-12-11T09:00:00Z', { organizer: 'bob@localhost' })];
     const f = userMsgFactory({
       self: 'Coordinator', domain: DOMAIN, timeouts: T,
-      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW, agenda: () => ({ meetings: list, tasks: [] }) },
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW, meetingsAhead: () => list },
     });
     const from = identify('presenter@localhost', DOMAIN);
     expect(parseScheduling('cancel meeting 2', NOW)).to.deep.equal({ kind: 'cancel-meeting', index: 2 });
@@ -93,12 +93,12 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     const asked: string[] = [];
     const f = userMsgFactory({
       self: 'Coordinator', domain: DOMAIN, timeouts: T,
-      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW,
-        agenda: (person) => { asked.push(person); return { meetings: [], tasks: [] }; } },
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW,
+        meetingsAhead: (person) => { asked.push(`meetings ${person}`); return []; }, tasksOf: (person) => { asked.push(`tasks ${person}`); return []; } },
     });
     const r = f(userMsg('my meetings', 'carol@localhost'), identify('presenter@localhost', DOMAIN));
     expect(r.machine).to.equal(agendaMachine);
-    expect(asked).to.deep.equal(['carol@localhost']);
+    expect(asked).to.deep.equal(['meetings carol@localhost', 'tasks carol@localhost']);
   });
 
   it('the store: meetings not yet over that the person organized or attends, soonest first; open tasks given or taken', () => {
@@ -151,7 +151,7 @@ describe('Coordinator [tasks] an answer may name which open task it is about', (
   it('the route answers the named task: `done "Slides"` with three open', () => {
     const f = userMsgFactory({
       self: 'Coordinator', domain: DOMAIN, timeouts: T,
-      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => open[0], openTasks: () => open, now: () => NOW },
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => open, now: () => NOW },
     });
     const r = f(userMsg('done "Slides"', 'bob@localhost'), identify('presenter@localhost', DOMAIN));
     expect(r.input).to.deep.include({ task: open[2], status: 'COMPLETED' });

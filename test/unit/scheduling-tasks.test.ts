@@ -20,7 +20,7 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('Coordinator [tasks] the assignee answers from chat (OACoP §4.2)', () => {
   it('routes "50% draft started" to the task flow only for someone with an open task', () => {
-    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: (who: string) => (who === 'bob@localhost' ? TASK : undefined) };
+    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: (who: string) => (who === 'bob@localhost' ? [TASK] : []) };
     const f = userMsgFactory({ self: 'Coordinator', domain: DOMAIN, timeouts: T, scheduling: deps });
     const from = identify('presenter@localhost', DOMAIN);
     expect(f(userMsg('50% draft started', 'bob@localhost'), from).machine).to.equal(taskAnswerMachine);

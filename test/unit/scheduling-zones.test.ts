@@ -72,7 +72,7 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
 
   it('the route passes each person\'s zone on, and "/tz" names the current one', () => {
     const base = { request: userMsg('/tz'), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false } as never;
-    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, zones: () => ({ [USER]: 'Asia/Tokyo' }), now: () => NOW };
+    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], zones: () => ({ [USER]: 'Asia/Tokyo' }), now: () => NOW };
     const show = schedulingRoute({ kind: 'show-zone' }, base, deps);
     expect(show?.machine).to.equal(zoneMachine);
     expect(show?.input).to.deep.include({ current: 'Asia/Tokyo' });
@@ -84,7 +84,7 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
 
   it('a meeting with nobody but the asker is asked back, not booked as "Meeting with alice"', () => {
     const base = { request: userMsg('schedule 30 min with alice tomorrow'), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false } as never;
-    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTask: () => undefined, now: () => NOW };
+    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW };
     const alone = schedulingRoute(parseScheduling('schedule 30 min with alice tomorrow', NOW) as never, base, deps);
     expect(alone?.machine).to.equal(usageMachine);
     expect(alone?.input).to.deep.include({ detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });

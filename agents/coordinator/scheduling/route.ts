@@ -19,11 +19,12 @@ import { DEFAULT_ZONE, type Zones } from './zones.js';
 export interface SchedulingDeps {
   oacopTimeoutMs: number;
   lastMeeting(organizer: string): MeetingRecord | undefined;
-  openTask(assignee: string): TaskRecord | undefined;
   /** Every open task of the assignee, the last assigned first (an answer may name one: pick-task.ts). */
-  openTasks?(assignee: string): TaskRecord[];
-  /** Meetings ahead and open tasks of a person ("my tasks"); absent = none known. */
-  agenda?(person: string, now: string): { meetings: MeetingRecord[]; tasks: TaskRecord[] };
+  openTasks(assignee: string): TaskRecord[];
+  /** "my meetings": the meetings not yet over that the person booked or attends, soonest first; absent = none known. */
+  meetingsAhead?(person: string, now: string): MeetingRecord[];
+  /** "my tasks": the open tasks given to or by the person; absent = none known. */
+  tasksOf?(person: string): TaskRecord[];
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
   zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
@@ -60,7 +61,7 @@ export function schedulingRoute(
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
     case 'agenda': {
-      const all = deps.agenda?.(user as string, t.now) ?? { meetings: [], tasks: [] };
+      const all = { meetings: deps.meetingsAhead?.(user as string, t.now) ?? [], tasks: deps.tasksOf?.(user as string) ?? [] };
       const { meetings, tasks } = command.within ? within(all, command.within.window) : all;
       return {
         machine: agendaMachine,
@@ -75,8 +76,7 @@ export function schedulingRoute(
     case 'assign':
       return { machine: m.assign ?? assignMachine, input: { ...base, ...t, threadId, title: command.title, assignee: command.assignee, deadline: command.deadline } };
     case 'task-answer': {
-      const open = deps.openTasks?.(user as string) ?? [deps.openTask(user as string)].filter((x): x is TaskRecord => x !== undefined);
-      const picked = pickTask(open, command.comment);
+      const picked = pickTask(deps.openTasks(user as string), command.comment);
       if (!picked) return undefined;
       return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task: picked.task, status: command.status, progress: command.progress, comment: picked.comment } };
     }
@@ -87,7 +87,7 @@ export function schedulingRoute(
 function cancelNumbered(
   index: number, user: string, base: CoordinatorInput, deps: SchedulingDeps, t: { now: string }, cancel: AnyStateMachine | undefined,
 ): { machine: AnyStateMachine; input: unknown } {
-  const meetings = deps.agenda?.(user, t.now).meetings ?? [];
+  const meetings = deps.meetingsAhead?.(user, t.now) ?? [];
   const meeting = meetings[index - 1];
   if (!meeting) {
     const detail = meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).`;

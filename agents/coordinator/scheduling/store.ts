@@ -1,7 +1,7 @@
 // The Coordinator's memory of what it initiated (OACoP §3, §4), in
 // $PARLEY_HOME/data/scheduling.sqlite: meetings per organizer ("cancel that meeting") and tasks
 // (the assignee's answers in chat, and whom to tell of each TaskUpdate). main.ts wraps these
-// calls in promise actors; the USER_MSG factory reads `openTask` to route an assignee's answer.
+// calls in promise actors; the USER_MSG factory reads `openTasks` to route an assignee's answer.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Db, openDb } from '../../../shared/store/index.js';
@@ -134,11 +134,6 @@ export class SchedulingStore {
     return r ? task(r) : undefined;
   }
 
-  /** The assignee's most recently assigned open task. */
-  openTask(assignee: string): TaskRecord | undefined {
-    const r = this.db.prepare(`SELECT * FROM tasks WHERE assignee = ? AND ${OPEN} ORDER BY rowid DESC LIMIT 1`).get(assignee) as TaskRow | undefined;
-    return r ? task(r) : undefined;
-  }
 
   /** "my time zone is …" (zones.ts). */
   saveZone(person: string, zone: string): void {
