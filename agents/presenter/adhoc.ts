@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { xml } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
+import { NS_MARKERS, NS_RECEIPTS } from './receipts.js';
 
 export const NS_COMMANDS = 'http://jabber.org/protocol/commands';
 export const NS_DATA = 'jabber:x:data';
@@ -224,13 +225,14 @@ export function commandItems(self: string): Element {
   return xml('query', { xmlns: NS_DISCO_ITEMS, node: NS_COMMANDS }, ...COMMANDS.map((c) => xml('item', { jid: self, node: c.node, name: c.name })));
 }
 
-/** disco#info: an automated client that speaks ad-hoc commands (XEP-0050 §2.1). */
+/** disco#info: an automated client that speaks ad-hoc commands (XEP-0050 §2.1), receipts and markers (receipts.ts). */
 export function discoInfo(node: string | undefined): Element {
   const c = node ? COMMANDS.find((x) => x.node === node) : undefined;
   if (node && node !== NS_COMMANDS && !c) return stanzaError('cancel', 'item-not-found');
   return xml('query', { xmlns: NS_DISCO_INFO, ...(node ? { node } : {}) },
     xml('identity', c ? { category: 'automation', type: 'command-node', name: c.name } : { category: 'client', type: 'bot', name: 'Parley' }),
-    xml('feature', { var: NS_COMMANDS }), xml('feature', { var: NS_DATA }), xml('feature', { var: NS_DISCO_INFO }));
+    xml('feature', { var: NS_COMMANDS }), xml('feature', { var: NS_DATA }), xml('feature', { var: NS_DISCO_INFO }),
+    ...(node ? [] : [xml('feature', { var: NS_RECEIPTS }), xml('feature', { var: NS_MARKERS })]));
 }
 
 /** The IQ side of a transport (XmppTransport.onIq). */

@@ -16,6 +16,7 @@ import { choiceForm, submittedChoice } from './choices.js';
 import { startFileServer } from './files.js';
 import { httpUploader } from './upload.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
+import { acknowledgement, takenIn } from './receipts.js';
 import { newConversationId } from '../../shared/acl/index.js';
 import { type ChatEmitted, questionKey, questionMachine } from './machine.js';
 import { notifyMachine } from './notify.js';
@@ -40,6 +41,9 @@ const { agent, config, logger, store, groupWith } = createAgent({
     const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, line.body ?? '')) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
+    // Delivered and read, as the person's client shows it (receipts.ts); a duplicate is acknowledged again.
+    const ack = takenIn(outcome) ? acknowledgement(msg) : undefined;
+    if (ack) agent.transport.sendRaw(ack).catch((err: Error) => logger.debug({ err: err.message }, 'receipt not sent'));
   },
 });
 const tunables = loadTunables(process.env, config.domain);

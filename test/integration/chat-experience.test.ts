@@ -214,6 +214,28 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     }
   });
 
+  it('a line a client asks receipts and markers for shows delivered and read (XEP-0184, XEP-0333), before its answer', async () => {
+    const { jid, password } = await ensureAccount(cfg, 'gina');
+    const xmpp = rawClient(cfg, jid, password, 'phone');
+    fixInboundCounter(xmpp as never, xmpp.streamManagement as never);
+    const seen: Element[] = [];
+    xmpp.on('stanza', (st: Element) => { if (st.is('message')) seen.push(st); });
+    await xmpp.start();
+    try {
+      await xmpp.send(xml('presence'));
+      await xmpp.send(xml('message', { to: `presenter@${cfg.domain}`, type: 'chat', id: 'gina-1' }, xml('body', {}, 'what is 6 * 7?'),
+        xml('request', { xmlns: 'urn:xmpp:receipts' }), xml('markable', { xmlns: 'urn:xmpp:chat-markers:0' })));
+      await until(() => seen.some((m) => m.getChildText('body') === '42'), 'the answer', 20000, 20);
+      const ack = seen.find((m) => m.getChild('received', 'urn:xmpp:receipts'));
+      expect(ack?.getChild('received', 'urn:xmpp:receipts')?.attrs.id).to.equal('gina-1');
+      expect(ack?.getChild('displayed', 'urn:xmpp:chat-markers:0')?.attrs.id).to.equal('gina-1');
+      expect(String(ack?.attrs.from)).to.match(new RegExp(`^presenter@${cfg.domain}/`));
+      expect(seen.indexOf(ack as Element), 'delivered before it is answered').to.be.below(seen.findIndex((m) => m.getChildText('body') === '42'));
+    } finally {
+      await xmpp.stop().catch(() => undefined);
+    }
+  });
+
   it('a second real client (slixmpp, Debian python3-slixmpp): plain-word chat, the zone, and an ad-hoc command form', async function () {
     this.timeout(120000);
     // Debian's python3 is where python3-slixmpp installs; PARLEY_PYTHON overrides.
