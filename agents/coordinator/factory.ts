@@ -77,7 +77,7 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     };
     switch (intent.kind) {
       case 'help':
-        return { machine: helpMachine, input: base };
+        return { machine: helpMachine, input: intent.topic ? { ...base, topic: intent.topic } : base };
       case 'smalltalk':
         return { machine: helpMachine, input: { ...base, greeting: intent.greeting } };
       case 'recall':

@@ -7,16 +7,19 @@ import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../shared
 import { contentType, type CoordinatorInput, isCancelOf, presenterReply } from './envelopes.js';
 import type { Greeting } from './intent.js';
 import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from './registry-lookup.js';
-import { BUILT_INS, briefText, helpText, MEETING_COMMANDS } from './replies.js';
+import { BUILT_INS, briefText, helpText, MEETING_COMMANDS, roomsOf, roomsText } from './replies.js';
 
 /** `greeting`: a short line with what to try instead of the full list ("hello", "thanks"). */
 export interface HelpInput extends CoordinatorInput {
   greeting?: Greeting;
+  /** "rooms": the rooms and their seats instead of the whole help. */
+  topic?: 'rooms';
 }
 
 interface Ctx {
   request: Envelope;
   greeting?: Greeting;
+  topic?: 'rooms';
   self: string;
   registryTimeoutMs: number;
 }
@@ -41,12 +44,14 @@ export const helpMachine = setup({
       type: 'send' as const,
       envelope: context.greeting
         ? presenterReply(context.request, briefText(context.greeting, p.profiles), { kind: 'smalltalk', greeting: context.greeting })
-        : presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
+        : context.topic === 'rooms'
+          ? presenterReply(context.request, roomsText(p.profiles), { kind: 'rooms', directory: p.profiles === undefined ? 'unavailable' : 'ok', rooms: roomsOf(p.profiles ?? []) })
+          : presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),
     })),
   },
 }).createMachine({
   id: 'coordinator-help',
-  context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs, ...(input.greeting ? { greeting: input.greeting } : {}) }),
+  context: ({ input }) => ({ request: input.request, self: input.self, registryTimeoutMs: input.timeouts.registryTimeoutMs, ...(input.greeting ? { greeting: input.greeting } : {}), ...(input.topic ? { topic: input.topic } : {}) }),
   on: { 'child.send': { actions: relayChildSend() } },
   initial: 'describing',
   states: {

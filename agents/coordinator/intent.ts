@@ -4,7 +4,8 @@
 import { parseScheduling, type SchedulingIntent } from './scheduling/parse.js';
 
 export type Intent =
-  | { kind: 'help' }
+  /** `rooms`: "which rooms are there?" — the rooms with their seats, from the same directory lookup. */
+  | { kind: 'help'; topic?: 'rooms' }
   /** "hello", "thanks", "bye": a short friendly line with what to try (issue 16), no specialist asked. */
   | { kind: 'smalltalk'; greeting: Greeting }
   | { kind: 'recall'; topic: string }
@@ -12,6 +13,8 @@ export type Intent =
   | { kind: 'ask'; question: string };
 
 const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?)\s*[?.!]*\s*$/i;
+const ROOMS =
+  /^\s*(?:(?:which|what)\s+rooms?\s+(?:are\s+there|(?:do|can)\s+(?:you|we|i)\s+(?:have|book)|could\s+i\s+book|exist|is\s+there)|(?:list|show)(?:\s+(?:me|all))?(?:\s+(?:the|all))?\s+(?:meeting\s+)?rooms|(?:meeting\s+)?rooms)\s*[?.!]*\s*$/i;
 const RECALL =
   /^\s*(?:what did you (?:tell|say to) me about|what did you (?:tell me|say) (?:about|regarding)|what have you told me about|remind me (?:about|of))\s+(.+?)\s*[?.!]*\s*$/is;
 
@@ -34,6 +37,7 @@ const MAX_TOPIC = 1000;
 /** `zone`: the person's time zone, for natural-language times (scheduling/zones.ts). */
 export function classifyIntent(text: string, now: Date = new Date(), zone?: string): Intent {
   if (HELP.test(text)) return { kind: 'help' };
+  if (ROOMS.test(text)) return { kind: 'help', topic: 'rooms' };
   const small = SMALLTALK.find(([re]) => re.test(text));
   if (small) return { kind: 'smalltalk', greeting: small[1] };
   // "what did I ask you before?", "history": the latest answers, on no topic.

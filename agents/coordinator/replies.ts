@@ -135,6 +135,7 @@ export const BUILT_INS = [
 export const MEETING_COMMANDS = [
   { command: 'schedule 30 min with bob and carol tomorrow afternoon in a room for 3', description: 'book the earliest slot all can make, with the invitation (.ics)' },
   { command: 'meet 30m bob,carol 2026-12-10T09:00Z..2026-12-12T18:00Z room', description: 'the same, strictly (times in UTC)' },
+  { command: 'book a room for 4 for 1 hour tomorrow at 10', description: 'a room for you alone; "in atlas" names one, "rooms" lists them' },
   { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
   { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
   { command: 'my meetings, my tasks', description: 'the meetings ahead I booked for you and your open tasks (agenda: both)' },
@@ -173,6 +174,22 @@ export function helpText(profiles: readonly AgentProfile[] | undefined): string 
   lines.push('', 'Commands:');
   for (const b of BUILT_INS) lines.push(`• ${b.command} — ${b.description}`);
   return lines.join('\n');
+}
+
+/** The rooms, smallest first (decide.ts orders rooms asked the same way). */
+export function roomsOf(profiles: readonly AgentProfile[]): Array<{ name: string; capacity: number }> {
+  return profiles.filter(isRoom).map((p) => ({ name: p.name.replace(/^room-/, ''), capacity: p.room?.capacity ?? 0 }))
+    .sort((a, b) => a.capacity - b.capacity || a.name.localeCompare(b.name));
+}
+
+/** "which rooms are there?": each room with its seats, and how to book one. */
+export function roomsText(profiles: readonly AgentProfile[] | undefined): string {
+  if (profiles === undefined) return 'I could not reach the directory just now, so I cannot list the rooms. Please try again shortly.';
+  const rooms = roomsOf(profiles);
+  if (rooms.length === 0) return 'There are no rooms here to book.';
+  const seats = (n: number) => `${n} ${n === 1 ? 'seat' : 'seats'}`;
+  return [`The rooms: ${rooms.map((r) => `${r.name} (${seats(r.capacity)})`).join(', ')}.`,
+    `Book one with e.g. "book a room for 4 for 1 hour tomorrow at 10" or "schedule 30 min with bob tomorrow in ${rooms[0]?.name}".`].join('\n');
 }
 
 const OPENERS: Record<string, string> = {

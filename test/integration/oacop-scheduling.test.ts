@@ -133,6 +133,19 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('carol').ask('/meet 30m u06 2026-12-14T15:00Z..2026-12-14T15:45Z cosmos')).answer).to.contain('15:15–15:45 UTC').and.contain('Room: cosmos');
   });
 
+  it('rooms from chat: "which rooms are there?", a room booked alone ("book a room for 6 …"), a room named bare ("in eclipse"), a name no room has', async () => {
+    expect((await who('u12').ask('which rooms are there?')).answer).to.match(/^The rooms: atlas \(\d+ seats?\), .*eclipse \(\d+ seats?\)\./);
+    const alone = await who('u12').ask('book a room for 6 people on 10 March 2027 at 10:00 for an hour');
+    expect(alone.answer).to.match(/^Booked: Room booking\nWhen: Wed 10 Mar 2027, 10:00–11:00 UTC\nParticipants: u12\nRoom: (\w+)/);
+    const room = /Room: (\w+)/.exec(alone.answer)?.[1] as string;
+    const mar10 = Date.parse('2027-03-10T10:00:00Z');
+    expect(bookedEvents(w.roomFile(room)).filter((e) => e.start === mar10 && e.status === 'CONFIRMED'), room).to.have.length(1);
+    expect(bookedEvents(w.calFile('u12')).filter((e) => e.start === mar10 && e.status === 'CONFIRMED')).to.have.length(1);
+    const named = await who('u12').ask('schedule 30 min with u13 on 10 March 2027 at 14:00 in eclipse');
+    expect(named.answer).to.contain('Wed 10 Mar 2027, 14:00–14:30 UTC').and.contain('Room: eclipse');
+    expect((await who('u12').ask('schedule 30 min with u13 on 10 March 2027 at 15:00 in narnia')).answer).to.match(/^There is no room called "narnia"\. The rooms: atlas/);
+  });
+
   it('a meeting that cannot be booked says why truthfully ("busy then") and offers the nearest times that work, bookable as said', async () => {
     expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
     const { answer, line, thread } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { AgentProfile } from '../../shared/contracts/index.js';
 import { helpMachine } from '../../agents/coordinator/help.js';
+import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { harness, T, userMsg } from './coordinator-harness.js';
 
 const math: AgentProfile = { jid: 'specialist-math@localhost', name: 'math', version: '1', capabilities: ['arithmetic'], description: 'arithmetic and unit conversion', examples: ['what is 17 * 23?', 'what is 2.5 km in miles?'] };
@@ -44,5 +45,24 @@ describe('Coordinator [help] what the system can do now, from the live directory
     const silent = ask('silent');
     expect(silent.text).to.match(/^I could not reach the directory just now/).and.contain('• help — show this list');
     expect(silent.rich.directory).to.equal('unavailable');
+  });
+
+  it('"which rooms are there?" lists each room with its seats, smallest first, and how to book one; none or a silent Registry says so', () => {
+    for (const line of ['which rooms are there?', 'rooms', 'list rooms', 'show me the meeting rooms', 'What rooms do you have?', 'which rooms can I book?']) {
+      expect(classifyIntent(line), line).to.deep.equal({ kind: 'help', topic: 'rooms' });
+    }
+    for (const line of ['book a room for 4 for 1 hour tomorrow', 'how many rooms are there in a house?']) expect(classifyIntent(line).kind, line).to.not.equal('help');
+    const rooms = (profiles: AgentProfile[] | 'silent') => {
+      const h = harness(helpMachine, userMsg('which rooms are there?'), { topic: 'rooms' });
+      if (profiles === 'silent') h.clock.increment(T.registryTimeoutMs);
+      else h.reply(h.sent[0] as never, 'INFORM', directory(profiles));
+      expect(h.isDone()).to.equal(true);
+      return h.last().content as { text: string; rich: { kind: string; rooms: unknown } };
+    };
+    const r = rooms([math, cal('alice'), room('cosmos', 12), room('atlas', 3), room('dune', 1)]);
+    expect(r.text).to.equal('The rooms: dune (1 seat), atlas (3 seats), cosmos (12 seats).\nBook one with e.g. "book a room for 4 for 1 hour tomorrow at 10" or "schedule 30 min with bob tomorrow in dune".');
+    expect(r.rich).to.deep.include({ kind: 'rooms', rooms: [{ name: 'dune', capacity: 1 }, { name: 'atlas', capacity: 3 }, { name: 'cosmos', capacity: 12 }] });
+    expect(rooms([math]).text).to.equal('There are no rooms here to book.');
+    expect(rooms('silent').text).to.match(/^I could not reach the directory just now, so I cannot list the rooms/);
   });
 });

@@ -93,6 +93,23 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect((own.sent.find((e) => e.content.type === 'PRESENTER_REPLY') as Envelope).content.text).to.not.contain('no calendar here');
   });
 
+  it('a room alone ("book a room for 5 …", meet with "-"): the asker\'s calendar and the room are asked and booked', async () => {
+    const t = start('meet 60m - 2026-12-10T09:00Z..2026-12-10T17:00Z room:5');
+    expect(t.sent.filter((e) => e.receiver === 'Registry').map((e) => e.content.capability)).to.deep.equal(['CALENDAR', 'ROOM']);
+    t.answerDirectory([cal('alice'), cal('bob')], [room('atlas', 3), room('borealis', 8)]);
+    const cfps = t.sent.filter((e) => e.performative === 'CFP');
+    expect(cfps.map((e) => e.receiver)).to.deep.equal(['calendar-alice', 'room-borealis']);
+    t.offer('calendar-alice', [s('10:00', '17:00')]);
+    t.offer('room-borealis', [s('09:00', '12:00')]);
+    await t.settle();
+    for (const n of ['calendar-alice', 'room-borealis']) t.ack(n);
+    await t.settle();
+    expect(t.saved[0]).to.deep.include({ title: 'Room booking', slot: s('10:00', '11:00'), participants: ['calendar-alice'], room: 'room-borealis', status: 'CONFIRMED' });
+    const reply = t.sent.find((e) => e.content.type === 'PRESENTER_REPLY') as Envelope;
+    expect(reply.content.text).to.contain('Thu 10 Dec 2026, 10:00–11:00 UTC').and.contain('Room: borealis');
+    expect(t.sent.filter((e) => e.content.type === 'NOTIFY_USER'), 'nobody else to tell').to.have.length(0);
+  });
+
   it('re-negotiates once when a confirm meets OACOP_CONFLICT (CFP rev 3, Confirm rev 4)', async () => {
     const t = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     t.answerDirectory([cal('bob')]);
@@ -210,7 +227,16 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
 
     const r = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z room:30');
     r.answerDirectory([cal('bob')], [room('atlas', 3)]);
-    expect(r.last().content.text).to.equal('No room can seat 30 people.');
+    expect(r.last().content.text).to.equal('No room can seat 30 people; the largest is atlas (3 seats).');
+
+    // A name no room has (often a word after "in"), and a named room too small: the rooms there are.
+    const n = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z berlin');
+    n.answerDirectory([cal('bob')], [room('cosmos', 12), room('atlas', 3)]);
+    expect(n.last().content.text).to.equal('There is no room called "berlin". The rooms: atlas (3 seats), cosmos (12 seats).');
+    const small = start('/meet 30m bob,carol,dave 2026-12-10T09:00Z..2026-12-10T17:00Z atlas');
+    small.answerDirectory([cal('bob'), cal('carol'), cal('dave')], [room('cosmos', 12), room('atlas', 3)]);
+    // Seats: the three invited and the asker, who has no calendar here.
+    expect(small.last().content.text).to.equal('atlas has 3 seats, not 4. Rooms for 4: cosmos (12 seats).');
 
     const d = start('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T17:00Z');
     d.clock.increment(3000);

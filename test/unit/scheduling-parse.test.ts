@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { parseDuration, parseMeet, parseNames, parseScheduling, parseTaskAnswer } from '../../agents/coordinator/scheduling/parse.js';
+import { alternativesText, bookCommand } from '../../agents/coordinator/scheduling/texts.js';
 
 // Wednesday 9 December 2026, 10:00 UTC.
 const NOW = new Date('2026-12-09T10:00:00Z');
@@ -53,6 +54,42 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     expect(parseMeet('meet 30m bob 2026-12-09T09:00Z..2026-12-09T10:10Z', NOW, 'Europe/Warsaw')).to.deep.equal({
       kind: 'scheduling-error', detail: 'A 30-minute meeting does not fit in Wed 9 Dec 2026, 11:00–11:10 Europe/Warsaw.',
     });
+  });
+
+  it('a room named bare ("in atlas") is the room, never dropped; time, number and filler words after "in" are not rooms', () => {
+    expect(parseScheduling('schedule 1 hour with bob tomorrow at 10 in atlas', NOW)).to.deep.include({ participants: ['bob'], room: { name: 'atlas' }, durationMin: 60 });
+    expect(parseScheduling('schedule 1 hour with bob in Atlas tomorrow at 10', NOW)).to.deep.include({ room: { name: 'atlas' } });
+    expect(parseScheduling('book 30 min with bob tomorrow in the borealis room', NOW)).to.deep.include({ room: { name: 'borealis' } });
+    for (const line of ['schedule 30 min with bob in the afternoon', 'schedule 30 min with bob in two days', 'schedule 30 min with bob in an hour',
+      'schedule 30 min with bob in 3 days', 'schedule 30 min with bob in january', 'schedule 30 min with bob in my time zone', 'schedule 30 min with bob in person']) {
+      expect(parseScheduling(line, NOW), line).to.not.have.property('room');
+    }
+    for (const line of ['schedule 30 min with bob tomorrow in a big room', 'schedule 30 min with bob tomorrow in the meeting room', 'schedule 30 min with bob tomorrow in a room']) {
+      expect(parseScheduling(line, NOW), line).to.deep.include({ room: {} });
+    }
+  });
+
+  it('a room alone: "book a room for 5 people tomorrow at 10 for an hour" is the asker and a room; without a length it is asked back', () => {
+    const r = parseScheduling('book a room for 5 people tomorrow at 10 for an hour', NOW);
+    expect(r).to.deep.include({ kind: 'schedule', durationMin: 60, participants: [], optional: [], room: { capacity: 5 }, title: 'Room booking' });
+    expect((r as { window: unknown }).window).to.deep.equal({ start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T11:00:00.000Z' });
+    expect(parseScheduling('reserve room atlas tomorrow 14:00 for 30 min', NOW)).to.deep.include({ participants: [], room: { name: 'atlas' }, title: 'Room booking (atlas)', durationMin: 30 });
+    expect(parseScheduling('book the cosmos room on friday for 2 hours', NOW)).to.deep.include({ room: { name: 'cosmos' }, durationMin: 120 });
+    expect(parseScheduling('book a room for 5 people tomorrow at 10', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'How long do you need the room? Say e.g. "book a room for 4 for 1 hour tomorrow at 10".' });
+    expect(classifyIntent('book a meeting room for 4 tomorrow for 1 hour', NOW)).to.deep.include({ kind: 'scheduling' });
+    // Without a room and without anyone it is still "with whom?".
+    expect(parseScheduling('schedule a meeting for 30 min tomorrow', NOW)).to.deep.include({ kind: 'scheduling-error' });
+  });
+
+  it('a suggested time\'s command books the room that was free then, by name, and "-" for nobody else; it reads back as asked', () => {
+    const slot = { start: '2026-12-11T09:00:00Z', end: '2026-12-11T10:00:00Z' };
+    const cmd = bookCommand(slot, { minutes: 60, names: [], roomWanted: true, room: 'room-atlas' });
+    expect(cmd).to.equal('meet 60m - 2026-12-11T09:00Z..2026-12-11T10:00Z atlas');
+    expect(parseScheduling(cmd, NOW)).to.deep.include({ kind: 'schedule', participants: [], room: { name: 'atlas' }, durationMin: 60, title: 'Room booking (atlas)' });
+    expect(bookCommand(slot, { minutes: 60, names: ['bob', 'carol?'], roomWanted: true })).to.equal('meet 60m bob,carol? 2026-12-11T09:00Z..2026-12-11T10:00Z room');
+    const text = alternativesText({ head: 'No.', slots: [{ slot, room: 'room-cosmos' }], minutes: 60, names: ['bob'], roomWanted: true, zone: 'UTC' });
+    expect(text).to.contain('(room cosmos)').and.contain('To book the first, say: meet 60m bob 2026-12-11T09:00Z..2026-12-11T10:00Z cosmos');
+    expect(parseMeet('meet 60m - 2026-12-11T09:00Z..2026-12-11T10:00Z', NOW)).to.deep.include({ kind: 'scheduling-error' });
   });
 
   it('names a room: "in the cosmos room" / "in room dune"', () => {

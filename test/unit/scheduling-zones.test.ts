@@ -82,12 +82,16 @@ describe('Coordinator [time zones] a person\'s own zone for what they write and 
     expect(sched?.input).to.deep.include({ zones: { [USER]: 'Asia/Tokyo' } });
   });
 
-  it('a meeting with nobody but the asker is asked back, not booked as "Meeting with alice"', () => {
+  it('a meeting with nobody but the asker is asked back, not booked as "Meeting with alice"; with a room it is a room booking', () => {
     const base = { request: userMsg('schedule 30 min with alice tomorrow'), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false } as never;
     const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW };
     const alone = schedulingRoute(parseScheduling('schedule 30 min with alice tomorrow', NOW) as never, base, deps);
     expect(alone?.machine).to.equal(usageMachine);
     expect(alone?.input).to.deep.include({ detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
     expect(schedulingRoute(parseScheduling('schedule 30 min with alice and bob tomorrow', NOW) as never, base, deps)?.machine).to.equal(scheduleMachine);
+    // With a room it is a room booking for the asker, not a meeting without anyone.
+    for (const line of ['book a room for 5 people tomorrow at 10 for an hour', 'schedule 30 min with alice tomorrow in a room']) {
+      expect(schedulingRoute(parseScheduling(line, NOW) as never, base, deps)?.machine, line).to.equal(scheduleMachine);
+    }
   });
 });

@@ -18,6 +18,6 @@ export function suggest(o: Parameters<typeof afterProposals>[0] & { head: string
   const cmd = { minutes: o.minutes, names, roomWanted: o.roomWanted };
   return {
     text: alternativesText({ head: o.head, slots, ...cmd, zone: o.zone }),
-    choices: slots.map((c) => ({ label: when(c.slot, o.zone), say: bookCommand(c.slot, cmd) })),
+    choices: slots.map((c) => ({ label: when(c.slot, o.zone), say: bookCommand(c.slot, { ...cmd, ...(c.room ? { room: c.room } : {}) }) })),
   };
 }

@@ -17,7 +17,13 @@ export interface Party {
 export type Invitees =
   | { ok: true; people: Party[]; rooms: string[]; seats: number }
   | { ok: false; unknown: string[] }
-  | { ok: false; noRoom: { seats: number; name?: string } };
+  | { ok: false; noRoom: { seats: number; name?: string; rooms: RoomSeats[] } };
+
+/** A room and its seats, as the person reads it in "the rooms there are". */
+export interface RoomSeats {
+  name: string;
+  capacity: number;
+}
 
 /** Room profile fields (contracts/register.json RoomProfile). */
 const capacityOf = (p: AgentProfile) => p.room?.capacity ?? 0;
@@ -48,7 +54,10 @@ export function invitees(wish: ScheduleRequest, asker: string, calendars: readon
   const seats = wish.room?.capacity ?? people.length + (own ? 0 : 1);
   if (!wish.room) return { ok: true, people, rooms: [], seats };
   const fitting = roomsFor(wish.room, seats, rooms ?? []);
-  if (fitting.length === 0) return { ok: false, noRoom: { seats, ...(wish.room.name ? { name: wish.room.name } : {}) } };
+  if (fitting.length === 0) {
+    const all = (rooms ?? []).map((r) => ({ name: r.name.replace(/^room-/, ''), capacity: capacityOf(r) })).sort((a, b) => a.capacity - b.capacity || a.name.localeCompare(b.name));
+    return { ok: false, noRoom: { seats, ...(wish.room.name ? { name: wish.room.name } : {}), rooms: all } };
+  }
   return { ok: true, people, rooms: fitting, seats };
 }
 

@@ -125,34 +125,58 @@ export function parseWindow(text: string, now: Date, durationMin: number, zone =
   return dayWindow(start, 8, 18);
 }
 
-const ROOM_NATURAL = /\bin\s+(?:a|the)\s+room(?:\s+for\s+(\d{1,3})(?:\s+(?:people|persons|seats))?)?/i;
-const ROOM_NAMED = /\bin\s+(?:the\s+)?([a-z][a-z0-9_-]*)\s+room\b|\bin\s+room\s+([a-z][a-z0-9_-]*)\b/i;
+// "in a room for 3", "a room for 5 people" (after "book"), "in the cosmos room", "in room dune",
+// and "in atlas": a bare word after "in" that is no time, number or filler word is taken for a
+// room's name; a name no room has is answered with the rooms there are (texts.ts noRoomText),
+// never dropped (a meeting "in atlas" was booked without any room).
+const ROOM_NATURAL = /\b(?:in\s+)?(?:(?:a|the)\s+)?(?:meeting\s+)?room(?:\s+for\s+(\d{1,3})(?:\s+(?:people|persons|seats))?)?/i;
+/** "room dune", then "the cosmos room": each a pattern of its own, so "in room dune" is not read as a room called "in". */
+const ROOM_NAMED = [/\b(?:in\s+)?room\s+([a-z][a-z0-9_-]*)\b/gi, /\b(?:in\s+)?(?:the\s+)?([a-z][a-z0-9_-]*)\s+room\b/gi];
+const ROOM_BARE = /\bin\s+(?:the\s+)?([a-z][a-z0-9_-]*)\b/gi;
+const NOT_A_ROOM = new Set([
+  ...STOP, 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'half', 'few',
+  'couple', 'several', 'minutes', 'minute', 'hours', 'hour', 'days', 'day', 'weeks', 'week', 'utc', 'gmt', 'person', 'private',
+  'my', 'our', 'your', 'their', 'his', 'her', 'time', 'zone', 'noon', 'midnight',
+  'meeting', 'conference', 'big', 'bigger', 'small', 'smaller', 'large', 'free', 'quiet', 'spare', 'empty',
+]);
 
-function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent {
-  const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
-  const duration = durationIn(body);
-  if (!duration) return { kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
-  if (duration.minutes > MAX_MEETING_MIN) return { kind: 'scheduling-error', detail: `A meeting can be at most 24 hours long, not ${duration.match.trim()}.` };
-  let rest = body.replace(duration.match, ' ');
-  let room: RoomWish | undefined;
-  const rn = ROOM_NATURAL.exec(rest);
-  const named = rn ? undefined : ROOM_NAMED.exec(rest);
-  if (rn) {
-    room = rn[1] ? { capacity: Number(rn[1]) } : {};
-    rest = rest.replace(rn[0], ' ');
-  } else if (named) {
-    room = { name: (named[1] ?? named[2] ?? '').toLowerCase() };
-    rest = rest.replace(named[0], ' ');
+function roomWish(rest: string): { room?: RoomWish; rest: string } {
+  for (const re of ROOM_NAMED) {
+    for (const m of rest.matchAll(re)) {
+      const word = (m[1] as string).toLowerCase(); // "a room", "room for" name no room
+      if (!NOT_A_ROOM.has(word)) return { room: { name: word }, rest: rest.replace(m[0], ' ') };
+    }
   }
-  const w = /\bwith\s+(.+)$/i.exec(rest);
+  const rn = ROOM_NATURAL.exec(rest);
+  if (rn) return { room: rn[1] ? { capacity: Number(rn[1]) } : {}, rest: rest.replace(rn[0], ' ') };
+  for (const m of rest.matchAll(ROOM_BARE)) {
+    const word = (m[1] as string).toLowerCase();
+    if (!NOT_A_ROOM.has(word)) return { room: { name: word }, rest: rest.replace(m[0], ' ') };
+  }
+  return { rest };
+}
+
+/** "schedule …", "book …" with someone, or "book a room …" alone (the asker and the room). */
+function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent {
+  const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|reserve|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
+  const w = /\bwith\s+(.+)$/i.exec(body);
   const names = w?.[1] ? parseNames(w[1]) : { required: [], optional: [] };
-  if (names.required.length + names.optional.length === 0) {
+  const anyone = names.required.length + names.optional.length > 0;
+  // A room's name comes after the people: "with bob in atlas"; before "with" it is the room phrase.
+  const { room, rest: unroomed } = roomWish(body);
+  const example = anyone || !room ? '"schedule 30 min with bob tomorrow afternoon"' : '"book a room for 4 for 1 hour tomorrow at 10"';
+  const duration = durationIn(unroomed);
+  if (!duration) return { kind: 'scheduling-error', detail: `How long ${anyone || !room ? 'should the meeting be' : 'do you need the room'}? Say e.g. ${example}.` };
+  if (duration.minutes > MAX_MEETING_MIN) return { kind: 'scheduling-error', detail: `A meeting can be at most 24 hours long, not ${duration.match.trim()}.` };
+  if (!anyone && !room) {
     return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "schedule 30 min with bob and carol tomorrow afternoon".' };
   }
+  const rest = unroomed.replace(duration.match, ' ');
   const window = parseWindow(rest, now, duration.minutes, zone) ?? dayWindow(DateTime.fromJSDate(now).setZone(zone).plus({ days: 1 }), 8, 18);
+  const everyone = [...names.required, ...names.optional];
   return clampToNow({
-    kind: 'schedule', durationMin: duration.minutes, participants: [...names.required, ...names.optional], optional: names.optional,
-    window, title: `Meeting with ${[...names.required, ...names.optional].join(', ')}`, ...(room ? { room } : {}),
+    kind: 'schedule', durationMin: duration.minutes, participants: everyone, optional: names.optional,
+    window, title: anyone ? `Meeting with ${everyone.join(', ')}` : `Room booking${room?.name ? ` (${room.name})` : ''}`, ...(room ? { room } : {}),
   }, now, zone);
 }
 
@@ -177,18 +201,18 @@ const ISO_RANGE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\.\.(\d{4}-\d{2}-
 
 /** `meet 30m bob,carol? 2026-12-10T09:00Z..2026-12-12T18:00Z [room|room:N|<name>]` (or `/meet …`) — for scripts. */
 export function parseMeet(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent {
-  const usage = 'usage: meet <30m|1h|1h30> <name,name?,…> <start>Z..<end>Z [room|room:<seats>|<room name>]';
+  const usage = 'usage: meet <30m|1h|1h30> <name,name?,…|-> <start>Z..<end>Z [room|room:<seats>|<room name>] (- = nobody else, a room for you)';
   const parts = text.trim().split(/\s+/).slice(1);
   const [dur, who, range, roomArg, ...extra] = parts;
   if (!dur || !who || !range || extra.length > 0) return { kind: 'scheduling-error', detail: usage };
   const d = /^(?:(\d{1,2})h)?(?:(\d{1,3})m?)?$/i.exec(dur);
   const minutes = d ? Number(d[1] ?? 0) * 60 + Number(d[2] ?? 0) : 0;
   if (!d || minutes <= 0 || minutes > 24 * 60) return { kind: 'scheduling-error', detail: `bad duration ${JSON.stringify(dur)}; ${usage}` };
-  const names = who.split(',').filter(Boolean).map((n) => n.toLowerCase());
+  const names = who === '-' ? [] : who.split(',').filter(Boolean).map((n) => n.toLowerCase());
   const optional = names.filter((n) => n.endsWith('?')).map((n) => n.slice(0, -1));
   const all = names.map((n) => n.replace(/\?$/, ''));
   const bad = all.find((n) => !NAME.test(n));
-  if (bad !== undefined || all.length === 0) return { kind: 'scheduling-error', detail: `bad participant ${JSON.stringify(bad ?? who)}; ${usage}` };
+  if (bad !== undefined || (all.length === 0 && who !== '-')) return { kind: 'scheduling-error', detail: `bad participant ${JSON.stringify(bad ?? who)}; ${usage}` };
   const r = ISO_RANGE.exec(range);
   const start = r ? DateTime.fromISO(r[1] as string, { zone: 'utc' }) : undefined;
   const end = r ? DateTime.fromISO(r[2] as string, { zone: 'utc' }) : undefined;
@@ -200,8 +224,10 @@ export function parseMeet(text: string, now: Date, zone = DEFAULT_ZONE): Schedul
     else if (NAME.test(roomArg)) room = { name: roomArg.toLowerCase() };
     else return { kind: 'scheduling-error', detail: `bad room ${JSON.stringify(roomArg)}; ${usage}` };
   }
+  if (all.length === 0 && !room) return { kind: 'scheduling-error', detail: `with nobody else ("-") there is only a room to book: add room, room:<seats> or its name; ${usage}` };
   return clampToNow({
-    kind: 'schedule', durationMin: minutes, participants: [...new Set(all)], optional, title: `Meeting with ${all.join(', ')}`,
+    kind: 'schedule', durationMin: minutes, participants: [...new Set(all)], optional,
+    title: all.length ? `Meeting with ${all.join(', ')}` : `Room booking${room?.name ? ` (${room.name})` : ''}`,
     window: { start: start.toISO() as string, end: end.toISO() as string }, ...(room ? { room } : {}),
   }, now, zone);
 }
@@ -301,6 +327,8 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (agenda) return agenda;
   if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
+  // "book a room for 5 people tomorrow at 10 for an hour", "reserve room atlas …": the asker and a room.
+  if (/^\s*(?:please\s+)?(?:book|reserve)\s+(?:a\s+|the\s+)?(?:(?:meeting\s+)?room\b|[a-z][a-z0-9_-]*\s+room\b)/i.test(t)) return parseSchedule(t, now, zone);
   // "schedule a meeting": a meeting without anyone to meet is asked back, not left to the experts.
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:meeting|call|appointment)\b/i.test(t)) {
     return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };

@@ -56,7 +56,8 @@ export function schedulingRoute(
       };
     case 'schedule':
       // "schedule 30 min with alice" from alice booked "Meeting with alice", alice its only participant.
-      if (command.participants.every((p) => p === (user as string).split('@')[0])) {
+      // With a room it is a room booking ("book a room for 5 …"): the asker and the room.
+      if (!command.room && command.participants.every((p) => p === (user as string).split('@')[0])) {
         return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };

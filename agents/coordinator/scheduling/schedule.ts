@@ -92,7 +92,7 @@ export const scheduleMachine = setup({
           actions: enqueueActions(({ context, enqueue }) => {
             const r = invitees(context.wish, context.asker, context.found.CALENDAR ?? [], context.found.ROOM);
             if (r.ok) return;
-            const text = 'unknown' in r ? unknownPeopleText(r.unknown) : noRoomText(r.noRoom.seats, r.noRoom.name);
+            const text = 'unknown' in r ? unknownPeopleText(r.unknown) : noRoomText(r.noRoom.seats, r.noRoom.name, r.noRoom.rooms);
             enqueue.assign({ text });
             enqueue({ type: 'reply', params: { rich: { kind: 'meeting', status: 'unknown' in r ? 'unknown-participants' : 'no-room', ...r } } });
           }),

@@ -43,17 +43,23 @@ export function noSlotText(o: { misses: Miss[]; roomWanted: boolean; minutes: nu
   return why.length ? `${head}\n${why.map((w) => `• ${w}`).join('\n')}` : head;
 }
 
-/** The strict chat command that books exactly `slot` (UTC, parse.ts parseMeet). */
-export function bookCommand(slot: Window, o: { minutes: number; names: string[]; roomWanted: boolean }): string {
+/**
+ * The strict chat command that books exactly `slot` (UTC, parse.ts parseMeet): with the room that
+ * was free then (`room`, room-atlas) by name, so the command books what the line offered; "-"
+ * when nobody else comes (a room for the asker).
+ */
+export function bookCommand(slot: Window, o: { minutes: number; names: string[]; roomWanted: boolean; room?: string }): string {
   const hhmm = (iso: string) => `${new Date(iso).toISOString().slice(0, 16)}Z`;
-  return `meet ${o.minutes}m ${o.names.join(',')} ${hhmm(slot.start)}..${hhmm(slot.end)}${o.roomWanted ? ' room' : ''}`;
+  const room = o.room ? ` ${o.room.replace(/^room-/, '')}` : o.roomWanted ? ' room' : '';
+  return `meet ${o.minutes}m ${o.names.length ? o.names.join(',') : '-'} ${hhmm(slot.start)}..${hhmm(slot.end)}${room}`;
 }
 
 /** After the asked window failed: the nearest times that work, each with the command that books it. */
 export function alternativesText(o: { head: string; slots: Array<{ slot: Window; room?: string }>; minutes: number; names: string[]; roomWanted: boolean; zone?: string }): string {
   if (o.slots.length === 0) return `${o.head}
 There is no time everyone can make in the 3 days after that either.`;
-  const cmd = bookCommand((o.slots[0] as { slot: Window }).slot, o);
+  const first = o.slots[0] as { slot: Window; room?: string };
+  const cmd = bookCommand(first.slot, { ...o, ...(first.room ? { room: first.room } : {}) });
   return [o.head, 'The nearest times that work for everyone:', ...o.slots.map((s) => `• ${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`),
     `To book the first, say: ${cmd}`].join('\n');
 }
@@ -61,8 +67,24 @@ There is no time everyone can make in the 3 days after that either.`;
 export const unknownPeopleText = (names: string[]) =>
   `I don't know a calendar for ${list(names)}. Only people with a calendar agent can be invited.`;
 
-export const noRoomText = (seats: number, name?: string) =>
-  name ? `There is no room called ${name} for ${seats} people.` : `No room can seat ${seats} people.`;
+/**
+ * Why no room was asked, with the rooms there are, so the next line can name one: a name no room
+ * has (often a word after "in" that was no room: parse.ts roomWish), a named room too small, or
+ * none large enough.
+ */
+export function noRoomText(seats: number, name: string | undefined, rooms: ReadonlyArray<{ name: string; capacity: number }>): string {
+  const seatsText = (n: number) => `${n} ${n === 1 ? 'seat' : 'seats'}`;
+  const listed = (rs: ReadonlyArray<{ name: string; capacity: number }>) => rs.map((r) => `${r.name} (${seatsText(r.capacity)})`).join(', ');
+  if (rooms.length === 0) return 'There are no rooms here to book.';
+  const fitting = rooms.filter((r) => r.capacity >= seats);
+  const named = name ? rooms.find((r) => r.name === name) : undefined;
+  if (named) {
+    return `${named.name} has ${seatsText(named.capacity)}, not ${seats}.${fitting.length ? ` Rooms for ${seats}: ${listed(fitting)}.` : ''}`;
+  }
+  if (name) return `There is no room called "${name}". The rooms: ${listed(rooms)}.`;
+  const largest = rooms[rooms.length - 1] as { name: string; capacity: number };
+  return `No room can seat ${seats} people; the largest is ${largest.name} (${seatsText(largest.capacity)}).`;
+}
 
 export const directoryDownText = 'I could not reach the directory, so I cannot find calendars right now. Please try again shortly.';
 
