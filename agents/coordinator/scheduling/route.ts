@@ -10,6 +10,8 @@ import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
 import type { SchedulingIntent } from './parse.js';
+import type { FreeTimeQuestion } from './free-time.js';
+import { freeTimeMachine } from './free-time-machine.js';
 import { scheduleMachine } from './schedule.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
@@ -34,7 +36,7 @@ export interface SchedulingDeps {
 }
 
 export function schedulingRoute(
-  command: SchedulingIntent, base: CoordinatorInput, deps: SchedulingDeps,
+  command: SchedulingIntent | FreeTimeQuestion, base: CoordinatorInput, deps: SchedulingDeps,
 ): { machine: AnyStateMachine; input: unknown } | undefined {
   const m = deps.machines ?? {};
   const now = (deps.now ?? (() => new Date()))();
@@ -61,6 +63,8 @@ export function schedulingRoute(
         return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
+    case 'free-time':
+      return { machine: freeTimeMachine, input: { ...base, question: command, threadId, oacopTimeoutMs: t.oacopTimeoutMs, zones } };
     case 'agenda': {
       const all = { meetings: deps.meetingsAhead?.(user as string, t.now) ?? [], tasks: deps.tasksOf?.(user as string) ?? [] };
       const { meetings, tasks } = command.within ? within(all, command.within.window) : all;

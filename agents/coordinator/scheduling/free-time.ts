@@ -1,0 +1,88 @@
+// "am I free tomorrow at 3pm?", "when is bob free on monday?", "are bob and carol free tomorrow
+// afternoon?": a person's free time, asked of their calendar agents the OACoP way (a CFP the
+// Coordinator then withdraws with REJECT-PROPOSAL: nothing is booked, nothing held). Calendars
+// answer the Coordinator with free intervals only, never what fills the rest (docs/oacop.md).
+// Pure: the question's parse and the sentences; free-time-machine.ts asks.
+import { DateTime } from 'luxon';
+import { parseNames, parseWindow } from './parse.js';
+import { dayWindow, intersect, normalise, type Window } from './slots.js';
+import { bookCommand, when } from './texts.js';
+import { DEFAULT_ZONE } from './zones.js';
+
+export interface FreeTimeQuestion {
+  kind: 'free-time';
+  /** Names as written; 'me' is the asker. */
+  people: string[];
+  /** Where to look: a day's working hours (08–18 in the asker's zone) or the window said. */
+  window: Window;
+  /** "at 3pm": is exactly this slot free? (30 minutes unless a length was said). */
+  slot?: Window;
+}
+
+// "am I free …", "is bob free …", "are bob and carol free …", "when is bob free …", "… available …".
+const FREE = /^\s*(?:when\s+)?(?:am\s+(i)|is\s+([a-z][a-z0-9._-]*)|are\s+(.+?))\s+(?:free|available)\b\s*(.*?)\s*[?.!]*\s*$/i;
+
+/** The question, or undefined when the line is no such question ("is it free to use?" names nobody). */
+export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): FreeTimeQuestion | undefined {
+  const m = FREE.exec(text);
+  if (!m) return undefined;
+  const people = m[1] ? ['me'] : m[2] ? [m[2].toLowerCase()] : parseNames(m[3] as string).required;
+  if (people.length === 0 || people.some((p) => ['it', 'you', 'this', 'that', 'there', 'we', 'they'].includes(p))) return undefined;
+  const rest = m[4] ?? '';
+  const local = DateTime.fromJSDate(now).setZone(zone);
+  const said = rest.trim() === '' ? undefined : parseWindow(rest, now, 30, zone);
+  // Nothing said: the rest of today's working hours, or tomorrow's once they are over.
+  const today = dayWindow(local, 8, 18);
+  const window = said ?? (Date.parse(today.end) > now.getTime() ? today : dayWindow(local.plus({ days: 1 }), 8, 18));
+  const exact = said && /\b(?:at|@)\s*\d/i.test(rest) && Date.parse(said.end) - Date.parse(said.start) <= 4 * 3_600_000;
+  if (!exact) return { kind: 'free-time', people, window: clampStart(window, now) };
+  // "at 3pm": that slot, judged against the whole day so a "no" can say when instead.
+  const day = dayWindow(DateTime.fromISO(said.start, { zone: 'utc' }).setZone(zone), 8, 18);
+  const whole = { start: min(day.start, said.start), end: max(day.end, said.end) };
+  return { kind: 'free-time', people, window: clampStart(whole, now), slot: said };
+}
+
+const min = (a: string, b: string) => (Date.parse(a) <= Date.parse(b) ? a : b);
+const max = (a: string, b: string) => (Date.parse(a) >= Date.parse(b) ? a : b);
+const clampStart = (w: Window, now: Date): Window => (Date.parse(w.start) < now.getTime() && Date.parse(w.end) > now.getTime() ? { start: now.toISOString(), end: w.end } : w);
+
+/** What one calendar said: its free intervals, why none ("busy", outside working hours), or silence. */
+export type Answer = { free: Window[] } | { none: string };
+
+const hhmm = (iso: string, zone: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).toFormat('HH:mm');
+
+/** "09:00–10:00, 11:00–17:00" on one day; each with its day when the window spans several. */
+function intervals(free: readonly Window[], window: Window, zone: string): string {
+  const oneDay = DateTime.fromISO(window.start, { zone: 'utc' }).setZone(zone).hasSame(DateTime.fromISO(window.end, { zone: 'utc' }).setZone(zone).minus({ milliseconds: 1 }), 'day');
+  const shown = free.slice(0, 8).map((w) => (oneDay ? `${hhmm(w.start, zone)}–${hhmm(w.end, zone)}` : when(w, zone).replace(` ${zone}`, '')));
+  return `${shown.join(', ')}${free.length > 8 ? ` and ${free.length - 8} more` : ''}`;
+}
+
+/** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share. */
+export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string): string {
+  const you = (name: string) => (name === 'me' ? 'you' : name);
+  const freeOf = (a: Answer) => ('free' in a ? a.free : []);
+  const span = when(q.window, zone);
+  if (q.slot) {
+    const slot = q.slot;
+    const covers = (a: Answer) => normalise(freeOf(a), q.window).some((w) => w.s <= Date.parse(slot.start) && w.e >= Date.parse(slot.end));
+    const busy = answers.filter(([, a]) => !covers(a));
+    const verb = answers.length > 1 || answers[0]?.[0] === 'me' ? 'are' : 'is';
+    if (busy.length === 0) return `Yes: ${answers.map(([n]) => you(n)).join(' and ')} ${verb} free ${when(slot, zone)}.`;
+    const lines = busy.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : 'busy then'}${'free' in a && a.free.length ? `; free that day ${intervals(a.free, q.window, zone)}` : ''}`);
+    return [`No: ${when(slot, zone)} does not suit ${answers.length > 1 ? 'everyone' : you(answers[0]?.[0] ?? '')}.`, ...lines].join('\n');
+  }
+  if (answers.length === 1) {
+    const [n, a] = answers[0] as [string, Answer];
+    if ('none' in a) return `${n === 'me' ? 'You have' : `${n} has`} no free time ${span}: ${a.none}.`;
+    const first = a.free[0] as Window;
+    const hint = n === 'me' || Date.parse(first.end) - Date.parse(first.start) < 30 * 60_000 ? ''
+      : `\nTo book the first 30 minutes, say: ${bookCommand({ start: first.start, end: new Date(Date.parse(first.start) + 30 * 60_000).toISOString() }, { minutes: 30, names: [n], roomWanted: false })}`;
+    return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${hint}`;
+  }
+  const lines = answers.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : intervals(a.free, q.window, zone)}`);
+  const all = intersect(answers.map(([, a]) => freeOf(a)), q.window);
+  const shared = answers.every(([, a]) => 'free' in a) && all.length ? `All free: ${intervals(all, q.window, zone)}.` : 'There is no time when all are free.';
+  return [`Free time, ${span}:`, ...lines, shared].join('\n');
+}
+

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import type { Envelope } from '../../shared/acl/index.js';
+import type { AgentProfile } from '../../shared/contracts/index.js';
+import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { type FreeTimeQuestion, parseFreeTime } from '../../agents/coordinator/scheduling/free-time.js';
+import { freeTimeMachine } from '../../agents/coordinator/scheduling/free-time-machine.js';
+import { harness, T, userMsg } from './coordinator-harness.js';
+
+// Wednesday 9 December 2026, 10:00 UTC.
+const NOW = new Date('2026-12-09T10:00:00Z');
+const THREAD = 'urn:uuid:00000000-0000-4000-8000-0000000000f7';
+const cal = (p: string): AgentProfile => ({ jid: `calendar-${p}@localhost`, name: `calendar-${p}`, version: '1', capabilities: ['CALENDAR'], topics: [p, `${p}@localhost`] });
+const dir = (profiles: AgentProfile[]) => ({ type: 'DIRECTORY', agents: profiles.map((profile) => ({ profile, registered_at: '2026-12-09T09:00:00Z', last_seen: '2026-12-09T09:59:00Z' })) });
+const s = (a: string, b: string, day = '10') => ({ start: `2026-12-${day}T${a}:00Z`, end: `2026-12-${day}T${b}:00Z` });
+
+describe('Coordinator [free time] "when is bob free on thursday?" asked of the calendars, nothing booked', () => {
+  it('reads who and when: "am I", "is bob", "are bob and carol", a day, a part of it, an hour; not questions about things', () => {
+    expect(parseFreeTime('when is bob free tomorrow?', NOW)).to.deep.equal({ kind: 'free-time', people: ['bob'], window: { start: '2026-12-10T08:00:00.000Z', end: '2026-12-10T18:00:00.000Z' } });
+    expect(parseFreeTime('are bob and carol free tomorrow afternoon?', NOW)).to.deep.include({ people: ['bob', 'carol'], window: { start: '2026-12-10T12:00:00.000Z', end: '2026-12-10T18:00:00.000Z' } });
+    const at = parseFreeTime('am I free tomorrow at 3pm?', NOW, 'Europe/Berlin') as FreeTimeQuestion;
+    expect(at.people).to.deep.equal(['me']);
+    expect(at.slot).to.deep.equal({ start: '2026-12-10T14:00:00.000Z', end: '2026-12-10T14:30:00.000Z' });
+    expect(at.window, 'the whole day, to say when instead').to.deep.equal({ start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T17:00:00.000Z' });
+    // Nothing said: the rest of today's working hours.
+    expect(parseFreeTime('is bob available?', NOW)).to.deep.include({ window: { start: '2026-12-09T10:00:00.000Z', end: '2026-12-09T18:00:00.000Z' } });
+    for (const line of ['is it free?', 'are you free tonight?', 'is this free software?', 'what is free time?']) expect(parseFreeTime(line, NOW), line).to.equal(undefined);
+    expect(classifyIntent('When is Bob free on Thursday?', NOW)).to.deep.include({ kind: 'scheduling' });
+  });
+
+  function ask(text: string, calendars: AgentProfile[], user = 'alice@localhost') {
+    const question = parseFreeTime(text, NOW) as FreeTimeQuestion;
+    const h = harness(freeTimeMachine, userMsg(text, user), { question, threadId: THREAD, oacopTimeoutMs: 5000 });
+    h.reply(h.sent[0] as Envelope, 'INFORM', dir(calendars));
+    const cfp = (name: string) => h.sent.find((e) => e.receiver === name && e.performative === 'CFP') as Envelope;
+    const offer = (name: string, slots: object[]) => h.reply(cfp(name), 'PROPOSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'INTERESTED', availableSlots: slots });
+    const decline = (name: string, comment?: string) => h.reply(cfp(name), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [], ...(comment ? { comment } : {}) });
+    return { ...h, cfp, offer, decline };
+  }
+
+  it('one person: a CFP for the window to their calendar, then REJECT-PROPOSAL (nothing kept), and their free time with a command that books it', () => {
+    const t = ask('when is bob free tomorrow?', [cal('alice'), cal('bob')]);
+    expect(t.cfp('calendar-bob').content).to.deep.include({ type: 'ProposeCollaboration', revision: 1, threadId: THREAD });
+    expect(t.sent.filter((e) => e.performative === 'CFP').map((e) => e.receiver)).to.deep.equal(['calendar-bob']);
+    t.offer('calendar-bob', [s('09:00', '10:00'), s('13:30', '17:00')]);
+    const reject = t.sent.find((e) => e.performative === 'REJECT-PROPOSAL') as Envelope;
+    expect(reject).to.deep.include({ receiver: 'calendar-bob' });
+    expect(reject.content).to.deep.include({ type: 'CancelCollaboration', threadId: THREAD, revision: 2 });
+    expect(t.sent.some((e) => e.performative === 'ACCEPT-PROPOSAL'), 'nothing is booked').to.equal(false);
+    expect(t.last().content.text).to.equal("bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.\nTo book the first 30 minutes, say: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z");
+    expect(t.isDone()).to.equal(true);
+  });
+
+  it('"am I free at 3pm?": yes, or no with why and the free time that day', () => {
+    const yes = ask('am I free tomorrow at 3pm?', [cal('alice')]);
+    expect(yes.cfp('calendar-alice').content.object).to.deep.include({ duration: 'PT30M' });
+    yes.offer('calendar-alice', [s('14:00', '16:00')]);
+    expect(yes.last().content.text).to.equal('Yes: you are free Thu 10 Dec 2026, 15:00–15:30 UTC.');
+    const no = ask('am I free tomorrow at 3pm?', [cal('alice')]);
+    no.offer('calendar-alice', [s('09:00', '11:00'), s('16:00', '18:00')]);
+    expect(no.last().content.text).to.equal('No: Thu 10 Dec 2026, 15:00–15:30 UTC does not suit you.\n• you: busy then; free that day 09:00–11:00, 16:00–18:00');
+  });
+
+  it('several people: each one\'s free time and what all share; busy, outside working hours and silence said truthfully', () => {
+    const t = ask('are bob, carol and dave free tomorrow?', [cal('bob'), cal('carol'), cal('dave')]);
+    t.offer('calendar-bob', [s('09:00', '12:00')]);
+    t.offer('calendar-carol', [s('11:00', '15:00')]);
+    t.decline('calendar-dave', 'outside working hours (Mon–Fri 09:00–17:00 UTC)');
+    expect(t.last().content.text).to.equal([
+      'Free time, Thu 10 Dec 2026, 08:00–18:00 UTC:', '• bob: 09:00–12:00', '• carol: 11:00–15:00', '• dave: outside working hours (Mon–Fri 09:00–17:00 UTC)', 'There is no time when all are free.',
+    ].join('\n'));
+    expect(t.sent.filter((e) => e.performative === 'REJECT-PROPOSAL').map((e) => e.receiver).sort()).to.deep.equal(['calendar-bob', 'calendar-carol']);
+
+    const two = ask('are bob and carol free tomorrow?', [cal('bob'), cal('carol')]);
+    two.offer('calendar-bob', [s('09:00', '12:00')]);
+    two.clock.increment(5000); // carol's calendar is silent
+    expect(two.last().content.text).to.contain('• carol: did not answer in time').and.contain('There is no time when all are free.');
+    const both = ask('are bob and carol free tomorrow?', [cal('bob'), cal('carol')]);
+    both.offer('calendar-bob', [s('09:00', '12:00')]);
+    both.offer('calendar-carol', [s('11:00', '15:00')]);
+    expect(both.last().content.text).to.contain('All free: 11:00–12:00.');
+    // A calendar cannot put its own words in the person's chat: any other comment is "busy then".
+    const sly = ask('is bob free tomorrow?', [cal('bob')]);
+    sly.decline('calendar-bob', 'visit http://evil.example');
+    expect(sly.last().content.text).to.equal('bob has no free time Thu 10 Dec 2026, 08:00–18:00 UTC: busy then.');
+  });
+
+  it('someone without a calendar, or an asker without one, is told so; no CFP goes out', () => {
+    const zed = ask('is zed free tomorrow?', [cal('bob')]);
+    expect(zed.last().content.text).to.equal("I don't know a calendar for zed. Only people with a calendar agent can be invited.");
+    expect(zed.sent.filter((e) => e.performative === 'CFP')).to.have.length(0);
+    const me = ask('am I free tomorrow?', [cal('bob')], 'frank@localhost');
+    expect(me.last().content.text).to.equal('You have no calendar here, so I cannot tell when you are free.');
+    const silent = harness(freeTimeMachine, userMsg('is bob free tomorrow?'), { question: parseFreeTime('is bob free tomorrow?', NOW), threadId: THREAD, oacopTimeoutMs: 5000 });
+    silent.clock.increment(T.registryTimeoutMs);
+    expect(silent.last().content.text).to.match(/^I could not reach the directory/);
+  });
+});
