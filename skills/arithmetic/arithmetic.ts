@@ -30,7 +30,28 @@ const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
   [/(deg[CF]|celsius|fahrenheit|kelvin)(.*\s(?:to|in))\s+([CF])$/i, '$1$2 deg$3'],
   [/\b(Celsius|Fahrenheit|Kelvin)\b/g, (m) => m.toLowerCase()],
   [/\binto\b/gi, 'to'],
+  // "10 factorial", "factorial of 10" (mathjs reads "10!" itself).
+  [/\b(\d+)\s+factorial\b/gi, 'factorial($1)'],
+  [/\b(?:the\s+)?factorial\s+of\s+(\d+)\b/gi, 'factorial($1)'],
 ];
+
+/** "average of 3, 5 and 10" → mean(3, 5, 10): a statistic of a list the person wrote out. */
+const LIST_FUNCTIONS: Readonly<Record<string, string>> = {
+  average: 'mean', mean: 'mean', median: 'median', sum: 'sum', total: 'sum', product: 'prod',
+  maximum: 'max', max: 'max', largest: 'max', biggest: 'max', minimum: 'min', min: 'min', smallest: 'min',
+};
+const LIST_OF = /^(?:the\s+)?(average|mean|median|sum|total|product|maximum|max|largest|biggest|minimum|min|smallest)\s+(?:value\s+)?of\s+(.+)$/i;
+
+function listFunction(s: string): string | undefined {
+  const m = LIST_OF.exec(s);
+  if (!m) return undefined;
+  const items = (m[2] as string).replace(/^the\s+numbers\s+/i, '').split(/\s*(?:,|;|\band\b|&)\s*/i).filter(Boolean);
+  if (items.length < 2 || items.some((i) => !/^-?\d+(?:\.\d+)?$/.test(i))) return undefined;
+  return `${LIST_FUNCTIONS[(m[1] as string).toLowerCase()]}(${items.join(', ')})`;
+}
+
+/** "is 97 a prime number?", "is 91 prime": answered in words, with a factor when it is not. */
+const PRIME = /^(?:is\s+)?(\d{1,15})\s+(?:a\s+)?prime(?:\s+number)?$/i;
 
 /** Rewrites a question into a mathjs expression (no evaluation). */
 export function toExpression(question: string): string {
@@ -41,6 +62,10 @@ export function toExpression(question: string): string {
   // "how many miles is 2.5 km" → "2.5 km to miles"
   const howMany = /^how\s+many\s+(.+?)\s+(?:is|are|in|make|makes)\s+(.+)$/i.exec(s);
   if (howMany) s = `${howMany[2]} to ${howMany[1]}`;
+  const listed = listFunction(s);
+  if (listed) return listed;
+  const prime = PRIME.exec(s);
+  if (prime) return `isPrime(${prime[1]})`;
   for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
   return s.replace(/\s+/g, ' ').trim();
 }
@@ -85,12 +110,22 @@ export async function answerArithmetic(question: string): Promise<{ answer: stri
     throw invalidArgs(`cannot evaluate ${JSON.stringify(expression)}: ${(err as Error).message}`);
   }
   if (!isFiniteResult(value)) throw invalidArgs('the result is not a finite number (division by zero or overflow)');
+  if (typeof value === 'boolean' && /^isPrime\(\d+\)$/.test(expression)) return { answer: primeText(Number(expression.slice(8, -1)), value), meta: { expression } };
   return { answer: formatValue(value), meta: { expression: checked.node.toString() } };
+}
+
+/** "Yes, 97 is a prime number." / "No, 91 is not a prime number: 91 = 7 × 13." (a factor up to 10^12). */
+function primeText(n: number, prime: boolean): string {
+  if (prime) return `Yes, ${n} is a prime number.`;
+  if (n < 2) return `No, ${n} is not a prime number (a prime is a whole number greater than 1).`;
+  if (n > 1e12) return `No, ${n} is not a prime number.`;
+  for (let f = 2; f * f <= n; f += f === 2 ? 1 : 2) if (n % f === 0) return `No, ${n} is not a prime number: ${n} = ${f} × ${n / f}.`;
+  return `No, ${n} is not a prime number.`;
 }
 
 export const arithmeticExpert: Expert = {
   name: 'arithmetic',
-  description: 'Arithmetic, percentages, functions (sqrt, log, sin, …) and unit conversion, computed exactly offline.',
+  description: 'Arithmetic, percentages, functions (sqrt, log, sin, …), averages and primes, and unit conversion, computed exactly offline.',
   topics: ['math', 'arithmetic', 'calculate', 'percent', 'sqrt', 'convert', 'units', 'conversion', 'km', 'miles', 'celsius', 'fahrenheit', 'kg', 'lb'],
   examples: ['what is 17 * 23?', 'what is 2.5 km in miles?', 'sqrt(2)', '15% of 80', 'convert 100 fahrenheit to celsius', '5 kg to lb'],
   recognise: recogniseArithmetic,

@@ -49,12 +49,15 @@ export interface Place {
   zone: string;
 }
 
+/** "new york" → "New York", "uk" → "UK": a place typed in lower case, named as it is written. */
+const titleCase = (s: string) => s.replace(/\p{L}+/gu, (w) => (w.length <= 2 ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)));
+
 /** Resolves "Tokyo", "the city of new york", "Europe/Warsaw"; undefined when unknown. */
 export function resolvePlace(text: string): Place | undefined {
   const label = text.trim().replace(/^(?:the\s+)?(?:city\s+of\s+)?/i, '').replace(/[?!.,]+$/, '').trim();
   if (label === '') return undefined;
   const zone = CITIES[label.toLowerCase()];
-  if (zone) return { label, zone };
+  if (zone) return { label: label === label.toLowerCase() ? titleCase(label) : label, zone };
   // IANA names: Area/Location (case as in the tz database; luxon is case-insensitive).
   if (/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(label) && IANAZone.isValidZone(label)) {
     // Intl gives the canonical spelling of the zone (america/new_york → America/New_York).

@@ -18,6 +18,8 @@ const INTENTS = {
   // "what is 3 hours from now?", "what time will it be in 90 minutes?": before `time`.
   later: /\b\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\s+from\s+now\b|\btime\s+will\s+it\s+be\s+in\s+\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\b/i,
   count: /\bhow\s+many\s+(days|weeks)\b/i,
+  // "what week number is it?", "which week is 2026-12-25 in?", "calendar week": ISO 8601 weeks.
+  week: /\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:which|what)\s+(?:calendar\s+)?week\s+(?:is|was|will)\b|\bcalendar\s+week\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
   time: /\bwhat\s+time\s+is\s+it\b|\bwhat(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time\b|\b(?:current|local)\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\s+[a-z]/i,
   date: /\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b/i,
@@ -44,7 +46,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   /** The place named by a trailing "in <place>", if the text after "in" is words. */
   function placeOf(q: string): { place?: Place; unknown?: string } {
-    const m = /\b(?:in|at)\s+([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F\s/'.-]*)$/.exec(q);
+    const m = /\b(?:in|at)\s+([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F\s/'.,&-]*)$/.exec(q);
     if (!m?.[1] || /^(?:\d|a\s|an\s|one\s|two\s|three\s|a\s+few)/i.test(m[1])) return {};
     const place = resolvePlace(m[1]);
     return place ? { place } : { unknown: m[1] };
@@ -63,6 +65,22 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       DateTime.fromObject({ year: r.start.get('year') ?? 0, month: r.start.get('month') ?? 1, day: r.start.get('day') ?? 1 }, { zone }).setLocale('en-GB'));
   }
 
+  /** "in new york and london", "in Tokyo, Paris": every place, when each is one (else undefined). */
+  function placesOf(q: string): Place[] | undefined {
+    const { unknown } = placeOf(q);
+    if (!unknown || !/,|&|\band\b/i.test(unknown)) return undefined;
+    const places = unknown.split(/\s*(?:,|&|\band\b)\s*/i).filter(Boolean).map((p) => resolvePlace(p));
+    return places.length >= 2 && places.length <= 10 && places.every((p): p is Place => p !== undefined) ? places : undefined;
+  }
+
+  const clockIn = (zone: string, label?: string) => {
+    const t = today(zone);
+    const offset = `UTC${t.toFormat('ZZ')}`;
+    let where = zone === 'UTC' ? 'UTC' : `in ${zone} (${offset})`;
+    if (label && label !== zone && zone !== 'UTC') where = `in ${label} (${zone}, ${offset})`;
+    return { t, where };
+  };
+
   function zoneFor(q: string, required: boolean): { zone: string; label?: string } {
     const { place, unknown } = placeOf(q);
     if (place) return { zone: place.zone, label: place.label };
@@ -72,12 +90,26 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   const answers: Record<Intent, (q: string) => ExpertAnswer> = {
     time(q) {
+      const several = placesOf(q);
+      if (several) {
+        const clocks = several.map((p) => clockIn(p.zone, p.label));
+        // One date at the end when all share it, else each clock with its own.
+        const sameDay = clocks.every(({ t }) => t.toISODate() === clocks[0]!.t.toISODate());
+        const parts = clocks.map(({ t, where }) => `${t.toFormat('HH:mm')} ${where}${sameDay ? '' : ` on ${longDate(t)}`}`);
+        const answer = `It is ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}${sameDay ? ` on ${longDate(clocks[0]!.t)}` : ''}.`;
+        return { answer, meta: { zones: several.map((p) => p.zone) } };
+      }
       const { zone, label } = zoneFor(q, true);
-      const t = today(zone);
-      const offset = `UTC${t.toFormat('ZZ')}`;
-      let where = zone === 'UTC' ? 'UTC' : `in ${zone} (${offset})`;
-      if (label && label !== zone && zone !== 'UTC') where = `in ${label} (${zone}, ${offset})`;
+      const { t, where } = clockIn(zone, label);
       return { answer: `It is ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone, iso: t.toISO() } };
+    },
+    week(q) {
+      const d = datesIn(q, defaultZone, false)[0] ?? today(defaultZone).startOf('day');
+      const monday = d.startOf('week');
+      const sunday = monday.plus({ days: 6 });
+      const verb = sunday < today(defaultZone).startOf('day') ? 'was' : 'is';
+      const span = monday.hasSame(sunday, 'month') ? `Monday ${monday.day} to Sunday ${sunday.toFormat('d LLLL')}` : `Monday ${monday.toFormat('d LLLL')} to Sunday ${sunday.toFormat('d LLLL')}`;
+      return { answer: `${d.toISODate()} ${verb} in week ${d.weekNumber} of ${d.weekYear} (ISO 8601: ${span}).`, meta: { week: d.weekNumber, weekYear: d.weekYear, date: d.toISODate() } };
     },
     date(q) {
       const dates = datesIn(q, defaultZone, false);
@@ -119,7 +151,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   return {
     name: 'time',
-    description: 'Current time in cities and time zones, dates, weekdays and days between dates, offline.',
+    description: 'Current time in cities and time zones (several at once), dates, weekdays, week numbers and days between dates, offline.',
     topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
     examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
     recognise: (question) => (question.length <= 500 && intentOf(question) ? 1 : 0),

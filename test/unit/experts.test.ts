@@ -52,6 +52,15 @@ describe('experts [arithmetic] answers real questions exactly', () => {
     ['factorial(10)', '3628800'],
     ['what is 2^64?', '1.84467440737e+19'],
     ['what is -7 mod 3?', '2'],
+    ['10 factorial', '3628800'],
+    ['what is the factorial of 5?', '120'],
+    ['average of 3, 5 and 10', '6'],
+    ['what is the median of 7, 1, 3 and 100?', '5'],
+    ['the sum of 1.5, 2.5 and -1', '3'],
+    ['the largest of 3, 17, 9', '17'],
+    ['is 97 a prime number?', 'Yes, 97 is a prime number.'],
+    ['is 91 prime?', 'No, 91 is not a prime number: 91 = 7 × 13.'],
+    ['is 1 a prime?', 'No, 1 is not a prime number (a prime is a whole number greater than 1).'],
   ];
   for (const [q, a] of cases) {
     it(`${JSON.stringify(q)} → ${a}`, async () => {
@@ -117,6 +126,11 @@ describe('experts [time] answers with an injected clock', () => {
     ['what was the date 3 weeks ago?', 'Thursday, 19 February 2026 (2026-02-19).'],
     ["what's the date today?", 'Thursday, 12 March 2026 (2026-03-12).'],
     ['what is the date in Tokyo?', 'Thursday, 12 March 2026 (2026-03-12) in Tokyo.'],
+    ['what time is it in new york and london?', 'It is 08:30 in New York (America/New_York, UTC-04:00) and 12:30 in London (Europe/London, UTC+00:00) on Thursday, 12 March 2026.'],
+    ['time in Tokyo, Auckland and Warsaw', 'It is 21:30 in Tokyo (Asia/Tokyo, UTC+09:00) on Thursday, 12 March 2026, 01:30 in Auckland (Pacific/Auckland, UTC+13:00) on Friday, 13 March 2026 and 13:30 in Warsaw (Europe/Warsaw, UTC+01:00) on Thursday, 12 March 2026.'],
+    ['what week number is it?', '2026-03-12 is in week 11 of 2026 (ISO 8601: Monday 9 to Sunday 15 March).'],
+    ['which week is 2027-01-01?', '2027-01-01 is in week 53 of 2026 (ISO 8601: Monday 28 December to Sunday 3 January).'],
+    ['calendar week of 2026-02-01', '2026-02-01 was in week 5 of 2026 (ISO 8601: Monday 26 January to Sunday 1 February).'],
   ];
   for (const [q, a] of cases) {
     it(`${JSON.stringify(q)} → ${a}`, async () => {
