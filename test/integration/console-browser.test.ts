@@ -158,6 +158,15 @@ describe('Console dashboard [browser]', function () {
     await page.click('#spawn button[type=submit]');
     await page.waitForSelector('tr[data-supervised="specialist-web1"] .badge.ok:text("ready")', { timeout: 60000 });
     await shot('agents-spawned');
+    // The graph: every agent a node in its group's column, and no label over another (an ellipse
+    // once put one agent's label on another's).
+    await page.waitForSelector('svg.graph .node text:text("specialist-web1")');
+    const labels = await page.$$eval('svg.graph .node text', (ts) => ts.map((t) => { const r = t.getBoundingClientRect(); return { name: t.textContent, x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }; }));
+    for (const [i, a] of labels.entries()) {
+      for (const b of labels.slice(i + 1)) expect(a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0, `${a.name} overlaps ${b.name}`).to.equal(true);
+    }
+    const groups = await page.$$eval('svg.graph text.group', (ts) => ts.map((t) => t.textContent));
+    expect(groups.slice(0, 4)).to.deep.equal(['People', 'Coordination', 'Directory & facts', 'Specialists']);
     await page.click('tr[data-supervised="specialist-web1"] button:has-text("Stop")');
     await page.waitForSelector('tr[data-supervised="specialist-web1"] .badge:text("stopped")', { timeout: 30000 });
   });

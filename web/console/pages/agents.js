@@ -11,14 +11,57 @@ const svg = (tag, attrs = {}, ...kids) => {
 };
 const stateClass = (a) => (a.supervisor.status === 'ready' || a.presence !== 'offline' ? (a.presence === 'offline' ? 'warn' : 'ok') : a.supervisor.status === 'stopped' ? 'off' : 'warn');
 
+/**
+ * Columns in the order a question flows, each group of agents a column (several when it is
+ * tall): who talks to whom reads left to right, and no label lands on another (an ellipse of 18
+ * agents put Sessions' label on calendar-alice's). A group too large to draw shows "+N more".
+ */
+const GROUPS = [
+  ['People', (a) => a.role === 'presenter'],
+  ['Coordination', (a) => a.role === 'coordinator' || a.role === 'sessions'],
+  ['Directory & facts', (a) => a.role === 'registry' || a.role === 'kb'],
+  ['Specialists', (a) => a.name.startsWith('specialist-') || a.name.startsWith('vm-')],
+  ['Calendars', (a) => a.role === 'calendar'],
+  ['Rooms', (a) => a.role === 'room' || a.role === 'room host'],
+  ['Other', () => true],
+];
+const ROW = 56; // vertical room per node: circle, label and a gap
+const MAX_SUBCOLUMNS = 3;
+
+function layout(agents, H) {
+  const perColumn = Math.max(1, Math.floor((H - 40) / ROW));
+  const left = new Set(agents);
+  const columns = []; // [{ title, names, more }]
+  for (const [title, test] of GROUPS) {
+    // A host before what it hosts (rooms before room-atlas …), then by name.
+    const members = [...left].filter(test).sort((a, b) => Number(b.role.endsWith('host')) - Number(a.role.endsWith('host')) || a.name.localeCompare(b.name));
+    members.forEach((a) => left.delete(a));
+    if (members.length === 0) continue;
+    const room = perColumn * MAX_SUBCOLUMNS;
+    const shown = members.length > room ? members.slice(0, room - 1) : members;
+    const more = members.length - shown.length;
+    for (let i = 0; i < shown.length || (more && i === shown.length); i += perColumn) {
+      columns.push({ title: i === 0 ? title : '', agents: shown.slice(i, i + perColumn), more: i + perColumn >= shown.length ? more : 0 });
+    }
+  }
+  return { columns, perColumn };
+}
+
 function graph(body) {
-  const agents = body.agents;
-  const W = 1000, H = 380, cx = W / 2, cy = H / 2, rx = W / 2 - 110, ry = H / 2 - 50;
+  const W = 1000, H = 380;
+  const { columns } = layout(body.agents, H);
   const pos = new Map();
-  // Agents on an ellipse; node size grows with load, edge width with traffic.
-  agents.forEach((a, i) => pos.set(a.name, [cx + rx * Math.cos((2 * Math.PI * i) / agents.length - Math.PI / 2), cy + ry * Math.sin((2 * Math.PI * i) / agents.length - Math.PI / 2)]));
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img', 'aria-label': 'agents and their traffic' });
   g.append(svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#7c8aa0' }))));
+  const step = W / columns.length;
+  columns.forEach((c, i) => {
+    const x = step * (i + 0.5);
+    const slots = c.agents.length + (c.more ? 1 : 0);
+    const top = 40 + (H - 40 - slots * ROW) / 2;
+    c.agents.forEach((a, j) => pos.set(a.name, [x, top + ROW * (j + 0.5) - 8]));
+    if (c.title) g.append(svg('text', { x, y: 18, 'text-anchor': 'middle', class: 'group' }, c.title));
+    if (c.more) g.append(svg('text', { x, y: top + ROW * (slots - 0.5), 'text-anchor': 'middle', class: 'more' }, `+${c.more} more`));
+  });
   const max = Math.max(1, ...body.edges.map((e) => e.count));
   for (const e of body.edges) {
     const from = pos.get(shortJid(e.from)), to = pos.get(shortJid(e.to));
@@ -27,12 +70,13 @@ function graph(body) {
     const trim = 24 / len; // stop at the target's rim so the arrowhead shows
     g.append(svg('line', { x1: from[0], y1: from[1], x2: to[0] - (to[0] - from[0]) * trim, y2: to[1] - (to[1] - from[1]) * trim, class: 'edge', 'stroke-width': 1 + (5 * e.count) / max, 'marker-end': 'url(#arrow)' }, svg('title', {}, `${shortJid(e.from)} → ${shortJid(e.to)}: ${e.count} in the last minute`)));
   }
-  for (const a of agents) {
+  for (const a of body.agents) {
+    if (!pos.has(a.name)) continue;
     const [x, y] = pos.get(a.name);
     const load = a.load.in_per_min + a.load.out_per_min;
     g.append(svg('g', { class: `node ${stateClass(a)}`, transform: `translate(${x},${y})` },
-      svg('circle', { r: 16 + Math.min(10, Math.sqrt(load)) }),
-      svg('text', { y: 36, 'text-anchor': 'middle' }, a.name),
+      svg('circle', { r: 12 + Math.min(8, Math.sqrt(load) / 2) }),
+      svg('text', { y: 32, 'text-anchor': 'middle' }, a.name.length > 18 ? `${a.name.slice(0, 17)}…` : a.name),
       svg('title', {}, `${a.name} (${a.role}): ${a.supervisor.status}, ${a.presence}; ${a.load.in_per_min} in / ${a.load.out_per_min} out per minute`)));
   }
   return g;
