@@ -151,6 +151,17 @@ describe('Console dashboard [browser]', function () {
     await until(enabled, 'time enabled again');
   });
 
+  it('says which specialist serves each skill, and starts one for an enabled skill nobody serves', async () => {
+    await page.goto(`${c.base}/#/skills`);
+    await page.waitForSelector('tr[data-skill="arithmetic"] td:text("specialist-math")');
+    const row = 'tr[data-skill="text_stats"]';
+    await page.waitForSelector(`${row} .badge.warn:text("not served")`);
+    await page.click(`${row} button:has-text("Start a specialist")`);
+    await page.waitForSelector(`${row} td:text("specialist-text-stats")`, { timeout: 60000 });
+    expect(await page.$(`${row} .badge:text("not served")`)).to.equal(null);
+    expect((await call(c, 'POST', '/api/agents/specialist-text-stats/stop')).status).to.equal(200);
+  });
+
   it('spawns and stops a specialist from the agents page', async () => {
     await page.goto(`${c.base}/#/agents`);
     await page.fill('#spawn input[name=name]', 'web1');

@@ -76,9 +76,28 @@ export async function skillsPage(main) {
   const list = h('div.card#skills');
   const ed = editor(() => refresh());
   async function refresh() {
-    const c = await api('/api/skills');
+    const [c, live] = await Promise.all([api('/api/skills'), api('/api/agents').catch(() => ({ agents: [] }))]);
+    // Who answers with each skill now: an enabled skill no running specialist serves is one people
+    // ask in vain ("I can't help with that one"), so the page says so and offers to start one.
+    const servers = (name) => live.agents.filter((a) => a.presence !== 'offline' && a.skills.includes(name)).map((a) => a.name);
+    const start = (name) => h('button.small.primary', { onclick: async (e) => {
+      e.target.disabled = true;
+      try {
+        // Answers once the Registry accepted the new specialist (routes.ts): it serves at once.
+        const r = await api('/api/agents/spawn', { method: 'POST', body: { name: name.replace(/_/g, '-'), skills: [name] } });
+        toast(`${r.agent?.name ?? `specialist-${name}`} ready in ${((r.ready_ms ?? 0) / 1000).toFixed(1)} s, serving ${name}`);
+      } catch (err) {
+        toast(err.message, 'error');
+      }
+      refresh();
+    } }, 'Start a specialist');
+    const served = (s) => {
+      const by = servers(s.name);
+      if (by.length) return h('td.small', {}, by.join(', '));
+      return h('td.small', {}, s.enabled ? h('span.badge.warn', { title: 'enabled, but no running specialist serves it' }, 'not served') : h('span.muted', {}, '—'), s.enabled ? ' ' : '', s.enabled ? start(s.name) : '');
+    };
     list.replaceChildren(h('h3', {}, `${c.skills.length} skills, ${c.skills.filter((s) => s.enabled).length} enabled`),
-      h('table.grid', {}, h('thead', {}, h('tr', {}, ['Enabled', 'Skill', 'Source', 'Version', 'Description', ''].map((t) => h('th', {}, t)))),
+      h('table.grid', {}, h('thead', {}, h('tr', {}, ['Enabled', 'Skill', 'Source', 'Version', 'Description', 'Served by', ''].map((t) => h('th', {}, t)))),
         h('tbody', {}, c.skills.map((s) => h('tr', { dataset: { skill: s.name } },
           h('td', {}, h('label.switch', {}, h('input', { type: 'checkbox', checked: s.enabled, 'aria-label': `enable ${s.name}`, onchange: async (e) => {
             try {
@@ -93,6 +112,7 @@ export async function skillsPage(main) {
           h('td', {}, h('span.badge.' + (s.source === 'user' ? 'warn' : 'off'), {}, s.source), s.overrides ? h('span.small.muted', {}, ' overrides') : ''),
           h('td.mono.small', {}, s.version),
           h('td.small', {}, s.description),
+          served(s),
           h('td', {}, h('button.small', { onclick: () => ed.open(s.name) }, 'Edit'), s.source === 'user' ? h('button.small.danger', { onclick: async () => {
             await api(`/api/skills/${encodeURIComponent(s.name)}`, { method: 'DELETE' }).catch((err) => toast(err.message, 'error'));
             refresh();
