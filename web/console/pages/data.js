@@ -38,11 +38,15 @@ async function sessionDetail(box, id) {
 export async function dataPage(main) {
   const [sessions, meetings, tasks, bookings, dir] = await Promise.all(['sessions', 'meetings', 'tasks', 'bookings', 'directory'].map((p) => api(`/api/${p}`)));
   const detail = h('div#session-detail');
-  const when = (m) => ({ ...m, when: span({ start: m.start, end: m.end }) });
+  // Meetings soonest first (upcoming before past ones), rooms by the name people use.
+  const now = Date.now();
+  const ahead = (m) => Date.parse(m.end) >= now;
+  const meetingRows = [...meetings.meetings].sort((a, b) => Number(ahead(b)) - Number(ahead(a)) || (ahead(a) ? 1 : -1) * (Date.parse(a.start) - Date.parse(b.start)))
+    .map((m) => ({ ...m, when: span({ start: m.start, end: m.end }), room: m.room ? String(m.room).replace(/^room-/, '') : m.room }));
   main.append(h('div.page-head', {}, h('h2', {}, 'Sessions, meetings & tasks'), h('span.muted', {}, `read-only; times in ${ZONE}`)),
     h('div.card', {}, h('h3', {}, 'Coordination sessions'), sessions.sessions.length ? h('ul.convs.fit', {}, sessions.sessions.map((s) => h('li', { onclick: () => void sessionDetail(detail, s.id) }, h('span.mono', {}, s.id), ' ', h('span.muted.small', {}, `${s.status} v${s.state_version} ${s.title ?? ''}`)))) : h('p.muted', {}, 'none yet'), detail),
     h('div.two', {},
-      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetings.meetings.map(when), ['title', 'when', 'organizer', 'status', 'room'])),
+      h('div.card', {}, h('h3', {}, 'Meetings'), rowsTable(meetingRows, ['title', 'when', 'organizer', 'status', 'room'])),
       h('div.card', {}, h('h3', {}, 'Tasks'), rowsTable(tasks.tasks, ['title', 'assignee', 'deadline', 'status', 'progress']))),
     h('div.card.spaced', {}, h('h3', {}, 'Calendar bookings'), rowsTable(bookings.bookings, ['person', 'thread_id', 'status', 'requester', 'slot', 'updated'])),
     h('div.card', {}, h('h3', {}, 'Directory (DF)'), rowsTable(dir.registrations.map((r) => ({ name: r.profile?.name, role: r.profile?.role, jid: r.jid, skills: (r.profile?.skills ?? []).join(', '), last_seen: new Date(r.last_seen).toLocaleTimeString() })))));
