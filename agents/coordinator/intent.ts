@@ -13,7 +13,7 @@ export type Intent =
   | { kind: 'scheduling'; command: SchedulingIntent | FreeTimeQuestion }
   | { kind: 'ask'; question: string };
 
-const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?)\s*[?.!]*\s*$/i;
+const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?|who(?:'s| is) (?:online|there|available)|(?:which|what) (?:specialists|agents|experts) (?:are|is) (?:there|online|available)|list (?:the )?(?:specialists|agents))\s*[?.!]*\s*$/i;
 const ROOMS =
   /^\s*(?:(?:which|what)\s+rooms?\s+(?:are\s+there|(?:do|can)\s+(?:you|we|i)\s+(?:have|book)|could\s+i\s+book|exist|is\s+there)|(?:list|show)(?:\s+(?:me|all))?(?:\s+(?:the|all))?\s+(?:meeting\s+)?rooms|(?:meeting\s+)?rooms)\s*[?.!]*\s*$/i;
 const RECALL =

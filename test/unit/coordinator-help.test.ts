@@ -52,6 +52,9 @@ describe('Coordinator [help] what the system can do now, from the live directory
       expect(classifyIntent(line), line).to.deep.equal({ kind: 'help', topic: 'rooms' });
     }
     for (const line of ['book a room for 4 for 1 hour tomorrow', 'how many rooms are there in a house?']) expect(classifyIntent(line).kind, line).to.not.equal('help');
+    // "who is online?" is the help's list of the specialists online.
+    for (const line of ['who is online?', "who's available", 'which specialists are online?', 'list agents']) expect(classifyIntent(line), line).to.deep.equal({ kind: 'help' });
+    expect(classifyIntent('who is online in Tokyo at 3?').kind).to.equal('ask');
     const rooms = (profiles: AgentProfile[] | 'silent') => {
       const h = harness(helpMachine, userMsg('which rooms are there?'), { topic: 'rooms' });
       if (profiles === 'silent') h.clock.increment(T.registryTimeoutMs);
