@@ -3,6 +3,15 @@
 // fields, its signature check and the time of every hop.
 import { api, fmtTime, h, loadScript, onEvent, shortJid } from '../app.js';
 
+/** "3.2 ms", "4.1 s", "6 min 5 s", "2 h 3 min": a conversation's length as a person reads it. */
+function duration(ms) {
+  if (ms < 1000) return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
 /**
  * Rows on the page while the flow is live: the ≈ 19 that show and a few. Each batch repaints every
  * row it moves down, and a watching Chromium slows the agents beside it even at SCHED_IDLE (its
@@ -61,7 +70,7 @@ async function detail(box, id) {
       h('td.num', {}, m.transit_ms === null ? '—' : `${m.transit_ms.toFixed(2)} ms`),
       h('td', {}, m.signature.ok ? h('span.badge.ok', { title: m.signature.did }, '✔ valid') : h('span.badge.error', { title: m.signature.detail ?? '' }, `✘ ${m.signature.code}`))))));
   box.replaceChildren(
-    h('div.page-head', {}, h('h3', {}, 'Conversation ', h('code', {}, id)), h('span.muted', {}, `${c.hops.length} hops, ${c.analysis.durationMs.toFixed(1)} ms`)),
+    h('div.page-head', {}, h('h3', {}, 'Conversation ', h('code', {}, id)), h('span.muted', {}, `${c.hops.length} ${c.hops.length === 1 ? 'hop' : 'hops'}, ${duration(c.analysis.durationMs)}`)),
     h('p', {}, ok ? h('span.badge.ok', {}, '✔ all trace invariants hold') : c.analysis.violations.map((v) => h('div.badge.error', {}, `${v.invariant}: ${v.detail}`))),
     diagram, hops, h('h4', {}, 'Envelope'), envelopeBox,
     h('details', {}, h('summary', {}, 'Mermaid source'), h('pre.mono.small', {}, c.mermaid)));
@@ -96,7 +105,7 @@ export async function snifferPage(main, [openId]) {
     h('span.mono', {}, c.id.replace(/^sess-/, '').slice(0, 14)), ' ',
     h('span.muted.small', {}, c.person ? shortJid(c.person) : c.agents?.join(', ') ?? ''), ' ',
     c.outcome ? h('span', { className: perfClass(c.outcome) }, c.outcome) : '',
-    h('span.muted.small.right', {}, c.hops !== undefined ? `${c.hops} hops · ${Math.round(c.duration_ms)} ms` : 'live…'));
+    h('span.muted.small.right', {}, c.hops !== undefined ? `${c.hops} ${c.hops === 1 ? 'hop' : 'hops'} · ${duration(c.duration_ms)}` : 'live…'));
   const addConversation = (c, front) => {
     if (known.has(c.id)) return;
     const li = convItem(c);
