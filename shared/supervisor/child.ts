@@ -84,6 +84,10 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
     if (this.proc) return;
     fs.mkdirSync(this.opts.logsDir, { recursive: true });
     const log = fs.createWriteStream(path.join(this.opts.logsDir, `${this.spec.name}.log`), { flags: 'a', mode: 0o600 });
+    // A log that cannot be written (its folder removed, a full disk) is said, never an uncaught
+    // 'error' that ends the supervisor and every agent with it (seen in CI: a test removed the
+    // logs folder while a stopped child's log was still opening).
+    log.once('error', (err) => this.emit('error', `${this.spec.name}: its log cannot be written: ${err.message}`));
     // The fourth descriptor is the IPC channel the child tells readiness and idleness on (ipc.ts).
     const proc = spawn(this.spec.command, this.spec.args, { env: childEnv(this.spec, this.opts.env), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     proc.on('message', (m) => this.onMessage(m));
@@ -105,8 +109,12 @@ export class ManagedChild extends EventEmitter<ChildEvents> {
         // Died before ready: its last words on stderr may still be in the pipe; they are the
         // reason the failure report gives (waited for briefly: a grandchild may hold the pipe).
         const lastWords = this.status === 'starting' ? Promise.race([stderrClosed, new Promise((r) => setTimeout(r, 200))]) : Promise.resolve();
-        void lastWords.then(() => {
-          log.end();
+        // `exited` resolves once the log is closed too, so whoever awaits a stop finds it complete.
+        void lastWords.then(() => new Promise<void>((closed) => {
+          if (log.destroyed) closed();
+          else log.end(() => closed());
+          log.once('error', () => closed());
+        })).then(() => {
           this.onExit(code, signal);
           resolve();
         });
