@@ -2,6 +2,7 @@
 // the exchange machine from this (help, recall, OACoP scheduling/tasks, or the seed contract §3
 // expert flow). `now` anchors relative dates ("tomorrow afternoon").
 import { type FreeTimeQuestion, parseFreeTime } from './scheduling/free-time.js';
+import { type MoveQuestion, parseMove } from './scheduling/move.js';
 import { parseScheduling, type SchedulingIntent } from './scheduling/parse.js';
 
 export type Intent =
@@ -10,7 +11,7 @@ export type Intent =
   /** "hello", "thanks", "bye": a short friendly line with what to try (issue 16), no specialist asked. */
   | { kind: 'smalltalk'; greeting: Greeting }
   | { kind: 'recall'; topic: string }
-  | { kind: 'scheduling'; command: SchedulingIntent | FreeTimeQuestion }
+  | { kind: 'scheduling'; command: SchedulingIntent | FreeTimeQuestion | MoveQuestion }
   | { kind: 'ask'; question: string };
 
 const HELP = /^\s*\/?(?:help|commands|\?+|what can you do|what do you do|what can i ask(?: you)?|who(?:'s| is) (?:online|there|available)|(?:which|what) (?:specialists|agents|experts) (?:are|is) (?:there|online|available)|list (?:the )?(?:specialists|agents))\s*[?.!]*\s*$/i;
@@ -47,7 +48,7 @@ export function classifyIntent(text: string, now: Date = new Date(), zone?: stri
   const topic = recall?.[1]?.trim().replace(/^["'“]|["'”]$/g, '').trim();
   if (topic) return { kind: 'recall', topic: topic.slice(0, MAX_TOPIC) };
   // Task answers ("done", "50% …") are scheduling only for someone with an open task: the factory decides.
-  const command = parseScheduling(text, now, zone) ?? parseFreeTime(text, now, zone);
+  const command = parseScheduling(text, now, zone) ?? parseFreeTime(text, now, zone) ?? parseMove(text);
   if (command) return { kind: 'scheduling', command };
   return { kind: 'ask', question: text.trim() || text };
 }

@@ -12,6 +12,7 @@ import { cancelMachine } from './cancel.js';
 import type { SchedulingIntent } from './parse.js';
 import type { FreeTimeQuestion } from './free-time.js';
 import { freeTimeMachine } from './free-time-machine.js';
+import { type MoveQuestion, moveText } from './move.js';
 import { scheduleMachine } from './schedule.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
@@ -36,7 +37,7 @@ export interface SchedulingDeps {
 }
 
 export function schedulingRoute(
-  command: SchedulingIntent | FreeTimeQuestion, base: CoordinatorInput, deps: SchedulingDeps,
+  command: SchedulingIntent | FreeTimeQuestion | MoveQuestion, base: CoordinatorInput, deps: SchedulingDeps,
 ): { machine: AnyStateMachine; input: unknown } | undefined {
   const m = deps.machines ?? {};
   const now = (deps.now ?? (() => new Date()))();
@@ -63,6 +64,8 @@ export function schedulingRoute(
         return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
+    case 'move-meeting':
+      return { machine: usageMachine, input: { ...base, detail: moveText(deps.lastMeeting(user as string), command, user as string, zones[user as string] ?? DEFAULT_ZONE) } };
     case 'free-time':
       return { machine: freeTimeMachine, input: { ...base, question: command, threadId, oacopTimeoutMs: t.oacopTimeoutMs, zones } };
     case 'agenda': {
