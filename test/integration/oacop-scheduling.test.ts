@@ -154,6 +154,8 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u15').ask('am I free on 11 March 2027 at 10:00?')).answer).to.equal('No: Thu 11 Mar 2027, 10:00–10:30 UTC does not suit you.\n• you: busy then; free that day 09:00–10:00, 11:00–17:00');
     expect((await who('u16').ask('are u14 and u15 free on 11 March 2027 afternoon?')).answer).to.contain('All free: 12:00–17:00.');
     expect(bookedEvents(w.calFile('u14')), 'asking books nothing').to.have.length(before);
+    // A room is asked like a person: eclipse was booked at 14:00 on 10 March in the rooms test.
+    expect((await who('u16').ask('is eclipse free on 10 March 2027 at 14:00?')).answer).to.match(/^No: Wed 10 Mar 2027, 14:00–14:30 UTC does not suit eclipse\.\n• eclipse: busy then; free that day /);
     // The calendars let the proposals go: the free time just shown can be booked at once.
     expect((await who('u16').ask('meet 30m u14,u15 2027-03-11T09:00Z..2027-03-11T09:30Z')).answer).to.match(/^Booked/);
   });

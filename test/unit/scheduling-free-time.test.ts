@@ -27,10 +27,10 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(classifyIntent('When is Bob free on Thursday?', NOW)).to.deep.include({ kind: 'scheduling' });
   });
 
-  function ask(text: string, calendars: AgentProfile[], user = 'alice@localhost') {
+  function ask(text: string, calendars: AgentProfile[], user = 'alice@localhost', rooms: AgentProfile[] = []) {
     const question = parseFreeTime(text, NOW) as FreeTimeQuestion;
     const h = harness(freeTimeMachine, userMsg(text, user), { question, threadId: THREAD, oacopTimeoutMs: 5000 });
-    h.reply(h.sent[0] as Envelope, 'INFORM', dir(calendars));
+    for (const q of h.sent.filter((e) => e.receiver === 'Registry')) h.reply(q, 'INFORM', dir(q.content.capability === 'ROOM' ? rooms : calendars));
     const cfp = (name: string) => h.sent.find((e) => e.receiver === name && e.performative === 'CFP') as Envelope;
     const offer = (name: string, slots: object[]) => h.reply(cfp(name), 'PROPOSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'INTERESTED', availableSlots: slots });
     const decline = (name: string, comment?: string) => h.reply(cfp(name), 'REFUSE', { type: 'ProposalResponse', threadId: THREAD, respondingToRevision: 1, status: 'DECLINED', availableSlots: [], ...(comment ? { comment } : {}) });
@@ -86,12 +86,25 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
 
   it('someone without a calendar, or an asker without one, is told so; no CFP goes out', () => {
     const zed = ask('is zed free tomorrow?', [cal('bob')]);
-    expect(zed.last().content.text).to.equal("I don't know a calendar for zed. Only people with a calendar agent can be invited.");
+    expect(zed.last().content.text).to.equal("I don't know a calendar or room for zed. Only people with a calendar agent, and rooms, can be asked.");
     expect(zed.sent.filter((e) => e.performative === 'CFP')).to.have.length(0);
     const me = ask('am I free tomorrow?', [cal('bob')], 'frank@localhost');
     expect(me.last().content.text).to.equal('You have no calendar here, so I cannot tell when you are free.');
     const silent = harness(freeTimeMachine, userMsg('is bob free tomorrow?'), { question: parseFreeTime('is bob free tomorrow?', NOW), threadId: THREAD, oacopTimeoutMs: 5000 });
     silent.clock.increment(T.registryTimeoutMs);
     expect(silent.last().content.text).to.match(/^I could not reach the directory/);
+  });
+
+  it('a room is asked like a person: "is atlas free tomorrow at 10?" goes to room-atlas', () => {
+    const room: AgentProfile = { jid: 'atlas@rooms.localhost', name: 'room-atlas', version: '1', capabilities: ['ROOM'], room: { capacity: 3 } };
+    const t = ask('is atlas free tomorrow at 10?', [cal('bob')], 'alice@localhost', [room]);
+    expect(t.sent.filter((e) => e.performative === 'CFP').map((e) => e.receiver)).to.deep.equal(['room-atlas']);
+    t.offer('room-atlas', [s('08:00', '09:30'), s('11:00', '18:00')]);
+    expect(t.last().content.text).to.equal('No: Thu 10 Dec 2026, 10:00–10:30 UTC does not suit atlas.\n• atlas: busy then; free that day 08:00–09:30, 11:00–18:00');
+    expect(t.sent.filter((e) => e.performative === 'REJECT-PROPOSAL').map((e) => e.receiver)).to.deep.equal(['room-atlas']);
+    // Its free time comes with the command that books the room, not a meeting "with atlas".
+    const list = ask('when is atlas free tomorrow?', [cal('bob')], 'alice@localhost', [room]);
+    list.offer('room-atlas', [s('11:00', '18:00')]);
+    expect(list.last().content.text).to.equal("atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.\nTo book the first 30 minutes, say: meet 30m - 2026-12-10T11:00Z..2026-12-10T11:30Z atlas");
   });
 });

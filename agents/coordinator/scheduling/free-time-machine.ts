@@ -11,7 +11,7 @@ import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.
 import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { type Answer, type FreeTimeQuestion, freeTimeText } from './free-time.js';
 import { calendarOf, cancel, directoryProfiles, errorCode, type Meeting, oacop, offeredSlots, propose } from './oacop.js';
-import { directoryDownText, unknownPeopleText } from './texts.js';
+import { directoryDownText } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
 export interface FreeTimeInput extends CoordinatorInput {
@@ -51,12 +51,15 @@ function answerOf(env: Envelope | undefined): Answer {
   return { none: `could not answer (${errorCode(env)})` };
 }
 
-function resolve(c: Ctx, calendars: readonly AgentProfile[]): { targets: Array<[string, string]> } | { text: string } {
+/** People's calendars, or a room's ("is atlas free at 10?": a room is a calendar too, room-atlas). */
+function resolve(c: Ctx, answers: readonly unknown[]): { targets: Array<[string, string]> } | { text: string } {
+  const [calendars, rooms] = answers.map((a) => directoryProfiles(a as Envelope) ?? []) as [AgentProfile[], AgentProfile[] | undefined];
   const own = c.asker.split('@')[0] ?? c.asker;
-  const found = c.question.people.map((p): [string, AgentProfile | undefined] => [p, calendarOf(calendars, p === 'me' ? own : p)]);
+  const found = c.question.people.map((p): [string, AgentProfile | undefined] =>
+    [p, calendarOf(calendars ?? [], p === 'me' ? own : p) ?? (rooms ?? []).find((r) => r.name === `room-${p}`)]);
   if (found.some(([p, cal]) => p === 'me' && !cal)) return { text: 'You have no calendar here, so I cannot tell when you are free.' };
   const unknown = found.filter(([, cal]) => !cal).map(([p]) => p);
-  if (unknown.length) return { text: unknownPeopleText(unknown) };
+  if (unknown.length) return { text: `I don't know a calendar or room for ${unknown.join(' or ')}. Only people with a calendar agent, and rooms, can be asked.` };
   return { targets: found.map(([p, cal]) => [p, (cal as AgentProfile).name]) };
 }
 
@@ -100,17 +103,17 @@ export const freeTimeMachine = setup({
     lookup: {
       invoke: {
         id: REGISTRY_LOOKUP, src: 'registryLookup',
-        input: lookupInput(() => [{ type: 'DESCRIBE', capability: 'CALENDAR' }], (c: Ctx) => c.registryTimeoutMs),
+        input: lookupInput(() => [{ type: 'DESCRIBE', capability: 'CALENDAR' }, { type: 'DESCRIBE', capability: 'ROOM' }], (c: Ctx) => c.registryTimeoutMs),
         onDone: [
           { guard: ({ event }) => event.output.timedOut, target: 'done', actions: [assign({ text: directoryDownText }), 'reply'] },
           {
-            guard: ({ context, event }) => 'text' in resolve(context, directoryProfiles(event.output.answers[0] as Envelope) ?? []),
+            guard: ({ context, event }) => 'text' in resolve(context, event.output.answers),
             target: 'done',
-            actions: [assign({ text: ({ context, event }) => (resolve(context, directoryProfiles(event.output.answers[0] as Envelope) ?? []) as { text: string }).text }), 'reply'],
+            actions: [assign({ text: ({ context, event }) => (resolve(context, event.output.answers) as { text: string }).text }), 'reply'],
           },
           {
             target: 'asking',
-            actions: assign({ targets: ({ context, event }) => (resolve(context, directoryProfiles(event.output.answers[0] as Envelope) ?? []) as { targets: Array<[string, string]> }).targets }),
+            actions: assign({ targets: ({ context, event }) => (resolve(context, event.output.answers) as { targets: Array<[string, string]> }).targets }),
           },
         ],
       },
@@ -139,7 +142,8 @@ export const freeTimeMachine = setup({
     answering: {
       entry: [
         'withdraw',
-        assign({ text: ({ context }) => freeTimeText(context.question, context.targets.map(([p, cal]) => [p, answerOf(context.replies[cal])]), context.zone) }),
+        assign({ text: ({ context }) => freeTimeText(context.question, context.targets.map(([p, cal]) => [p, answerOf(context.replies[cal])]), context.zone,
+          new Set(context.targets.filter(([, cal]) => cal.startsWith('room-')).map(([p]) => p))) }),
         'reply',
       ],
       always: 'done',

@@ -58,8 +58,8 @@ function intervals(free: readonly Window[], window: Window, zone: string): strin
   return `${shown.join(', ')}${free.length > 8 ? ` and ${free.length - 8} more` : ''}`;
 }
 
-/** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share. */
-export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string): string {
+/** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share; `rooms`: names that are rooms (booked as a room). */
+export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): string {
   const you = (name: string) => (name === 'me' ? 'you' : name);
   const freeOf = (a: Answer) => ('free' in a ? a.free : []);
   const span = when(q.window, zone);
@@ -77,7 +77,8 @@ export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string
     if ('none' in a) return `${n === 'me' ? 'You have' : `${n} has`} no free time ${span}: ${a.none}.`;
     const first = a.free[0] as Window;
     const hint = n === 'me' || Date.parse(first.end) - Date.parse(first.start) < 30 * 60_000 ? ''
-      : `\nTo book the first 30 minutes, say: ${bookCommand({ start: first.start, end: new Date(Date.parse(first.start) + 30 * 60_000).toISOString() }, { minutes: 30, names: [n], roomWanted: false })}`;
+      : `\nTo book the first 30 minutes, say: ${bookCommand({ start: first.start, end: new Date(Date.parse(first.start) + 30 * 60_000).toISOString() },
+        rooms.has(n) ? { minutes: 30, names: [], roomWanted: true, room: `room-${n}` } : { minutes: 30, names: [n], roomWanted: false })}`;
     return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${hint}`;
   }
   const lines = answers.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : intervals(a.free, q.window, zone)}`);
