@@ -53,10 +53,10 @@ function answerOf(env: Envelope | undefined): Answer {
 
 /** People's calendars, or a room's ("is atlas free at 10?": a room is a calendar too, room-atlas). */
 function resolve(c: Ctx, answers: readonly unknown[]): { targets: Array<[string, string]> } | { text: string } {
-  const [calendars, rooms] = answers.map((a) => directoryProfiles(a as Envelope) ?? []) as [AgentProfile[], AgentProfile[] | undefined];
+  const [calendars = [], rooms = []] = answers.map((a) => directoryProfiles(a as Envelope) ?? []);
   const own = c.asker.split('@')[0] ?? c.asker;
   const found = c.question.people.map((p): [string, AgentProfile | undefined] =>
-    [p, calendarOf(calendars ?? [], p === 'me' ? own : p) ?? (rooms ?? []).find((r) => r.name === `room-${p}`)]);
+    [p, calendarOf(calendars, p === 'me' ? own : p) ?? rooms.find((r) => r.name === `room-${p}`)]);
   if (found.some(([p, cal]) => p === 'me' && !cal)) return { text: 'You have no calendar here, so I cannot tell when you are free.' };
   const unknown = found.filter(([, cal]) => !cal).map(([p]) => p);
   if (unknown.length) return { text: `I don't know a calendar or room for ${unknown.join(' or ')}. Only people with a calendar agent, and rooms, can be asked.` };
@@ -106,18 +106,14 @@ export const freeTimeMachine = setup({
         input: lookupInput(() => [{ type: 'DESCRIBE', capability: 'CALENDAR' }, { type: 'DESCRIBE', capability: 'ROOM' }], (c: Ctx) => c.registryTimeoutMs),
         onDone: [
           { guard: ({ event }) => event.output.timedOut, target: 'done', actions: [assign({ text: directoryDownText }), 'reply'] },
-          {
-            guard: ({ context, event }) => 'text' in resolve(context, event.output.answers),
-            target: 'done',
-            actions: [assign({ text: ({ context, event }) => (resolve(context, event.output.answers) as { text: string }).text }), 'reply'],
-          },
-          {
-            target: 'asking',
-            actions: assign({ targets: ({ context, event }) => (resolve(context, event.output.answers) as { targets: Array<[string, string]> }).targets }),
-          },
+          // Resolved once: either who to ask, or the sentence that says why nobody can be.
+          { target: 'resolved', actions: assign(({ context, event }) => resolve(context, event.output.answers)) },
         ],
       },
       on: { inbound: [{ guard: 'cancelled', target: 'done' }, { actions: forwardToLookup() }] },
+    },
+    resolved: {
+      always: [{ guard: ({ context }) => context.text !== undefined, target: 'done', actions: 'reply' }, { target: 'asking' }],
     },
     asking: {
       entry: enqueueActions(({ context, enqueue }) => {
