@@ -15,6 +15,7 @@ import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js'
 import { KbHealth } from './kb-health.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './expert/machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
+import { moveMachine } from './scheduling/move-machine.js';
 import { Holds } from './scheduling/holds.js';
 import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';
 import type { Window } from './scheduling/slots.js';
@@ -96,6 +97,7 @@ agent.router.on('USER_MSG', userMsgFactory({
     machines: {
       schedule: scheduleMachine.provide({ actors: scheduleActors }),
       cancel: cancelMachine.provide({ actors: saveMeeting }),
+      move: moveMachine.provide({ actors: scheduleActors }),
       assign: assignMachine.provide({ actors: saveTask }),
       answer: taskAnswerMachine.provide({ actors: saveTask }),
       zone: zoneMachine.provide({ actors: saveZone }),

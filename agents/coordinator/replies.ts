@@ -138,6 +138,7 @@ export const MEETING_COMMANDS = [
   { command: 'book a room for 4 for 1 hour tomorrow at 10', description: 'a room for you alone; "in atlas" names one, "rooms" lists them' },
   { command: 'when is bob free tomorrow?', description: 'free time from the calendars ("am I free at 3pm?", "are bob and carol free …?"); nothing is booked' },
   { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
+  { command: 'move that meeting to 3pm', description: 'move it in every calendar and the room at once ("move meeting 2 to friday at 11", "… an hour later")' },
   { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
   { command: 'my meetings, my tasks', description: 'the meetings ahead I booked for you and your open tasks (agenda: both)' },
 ] as const;

@@ -160,6 +160,36 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u16').ask('meet 30m u14,u15 2027-03-11T09:00Z..2027-03-11T09:30Z')).answer).to.match(/^Booked/);
   });
 
+  it('moves a meeting in one step: every calendar and the room take the new slot (even one overlapping the old), a busy time keeps it where it was, cancel still works', async () => {
+    const booked = await who('u17').ask('meet 60m u18 2027-04-07T09:00Z..2027-04-07T10:00Z cosmos', { ics: true });
+    expect(booked.answer).to.contain('Booked').and.contain('Room: cosmos');
+    const uid = /UID:(\S+)/.exec(booked.ics?.file ?? '')?.[1] as string;
+    const files = [w.calFile('u17'), w.calFile('u18'), w.roomFile('cosmos')];
+    const slotOf = (file: string) => bookedEvents(file).filter((e) => e.uid === uid).map((e) => [new Date(e.start).toISOString(), e.status]);
+    expect((await who('u19').ask('meet 60m u18 2027-04-07T14:00Z..2027-04-07T15:00Z')).answer).to.contain('Booked');
+
+    const u18Seen = who('u18').lines.length;
+    const moved = await who('u17').ask('move that meeting to 11:00', { ics: true });
+    expect(moved.answer).to.equal([
+      'Moved: Meeting with u18', 'Now: Wed 7 Apr 2027, 11:00–12:00 UTC', 'Was: Wed 7 Apr 2027, 09:00–10:00 UTC', 'Told: u18.', 'Room: cosmos (kept)', 'The updated invitation (.ics) follows.',
+    ].join('\n'));
+    expect(moved.ics?.file).to.contain(`UID:${uid}`).and.contain('SEQUENCE:4').and.contain('DTSTART:20270407T110000Z');
+    for (const f of files) expect(slotOf(f), f).to.deep.equal([['2027-04-07T11:00:00.000Z', 'CONFIRMED']]);
+    const told = await who('u18').waitFor((l) => l.body.startsWith('u17 moved'), 'telling u18 of the move', 10000, u18Seen);
+    expect(told.body).to.contain('to Wed 7 Apr 2027, 11:00–12:00 UTC (was Wed 7 Apr 2027, 09:00–10:00 UTC)');
+
+    // Half an hour later overlaps its own slot: the meeting's own event does not block it.
+    expect((await who('u17').ask('push the meeting back by 30 minutes')).answer).to.contain('Now: Wed 7 Apr 2027, 11:30–12:30 UTC');
+    // u18 is busy at 14:00 (u19's meeting): nothing moves, anywhere.
+    const refused = await who('u17').ask('move that meeting to 2pm');
+    expect(refused.answer).to.equal('I could not move "Meeting with u18" to Wed 7 Apr 2027, 14:00–15:00 UTC:\n• u18 is busy then\nIt stays at Wed 7 Apr 2027, 11:30–12:30 UTC.');
+    for (const f of files) expect(slotOf(f), f).to.deep.equal([['2027-04-07T11:30:00.000Z', 'CONFIRMED']]);
+    expect((await who('u17').ask('my meetings')).answer).to.contain('Meeting with u18: Wed 7 Apr 2027, 11:30–12:30 UTC');
+    // The revisions stay ahead of what the calendars saw: a cancel after all this reaches everyone.
+    expect((await who('u17').ask('cancel that meeting')).answer).to.contain('Cancelled: Meeting with u18, Wed 7 Apr 2027, 11:30–12:30 UTC').and.not.contain('Not confirmed');
+    for (const f of files) expect(slotOf(f), f).to.deep.equal([['2027-04-07T11:30:00.000Z', 'CANCELLED']]);
+  });
+
   it('a meeting that cannot be booked says why truthfully ("busy then") and offers the nearest times that work, bookable as said', async () => {
     expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
     const { answer, line, thread } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');

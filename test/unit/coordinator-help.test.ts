@@ -37,7 +37,7 @@ describe('Coordinator [help] what the system can do now, from the live directory
     expect(text).to.contain('Meetings and tasks (2 people have a calendar; rooms: atlas (3), dune (2)):');
     expect(text).to.contain('• cancel that meeting — ');
     expect(text).to.not.contain('calendar-alice');
-    expect(rich.commands).to.include('cancel that meeting');
+    expect(rich.commands).to.include('cancel that meeting').and.include('move that meeting to 3pm');
   });
 
   it('no specialist online, or the Registry silent: says so, and still lists the built-ins', () => {

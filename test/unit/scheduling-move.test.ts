@@ -1,57 +1,174 @@
 import { expect } from 'chai';
+import { fromPromise } from 'xstate';
+import type { Envelope } from '../../shared/acl/index.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
-import { moveText, parseMove } from '../../agents/coordinator/scheduling/move.js';
-import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
+import { moveTarget, parseMove } from '../../agents/coordinator/scheduling/move.js';
+import { moveMachine } from '../../agents/coordinator/scheduling/move-machine.js';
 import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
 import { schedulingRoute } from '../../agents/coordinator/scheduling/route.js';
 import { usageMachine } from '../../agents/coordinator/scheduling/usage.js';
-import { DOMAIN, T, userMsg } from './coordinator-harness.js';
+import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
 
 const NOW = new Date('2026-12-09T10:00:00Z');
 const meeting: MeetingRecord = {
   threadId: 'urn:uuid:1', organizer: 'alice@localhost', title: 'Meeting with bob, carol', revision: 2, status: 'CONFIRMED',
   slot: { start: '2026-12-10T09:00:00Z', end: '2026-12-10T10:00:00Z' }, participants: ['calendar-alice', 'calendar-bob', 'carol@calendars.localhost'], room: 'room-atlas',
 };
+const PARTIES = ['calendar-alice', 'calendar-bob', 'carol@calendars.localhost', 'room-atlas'];
+// Not a sleep: the fake actors resolve in microtasks, which all run before a 0 ms timer fires.
+const settle = () => new Promise((r) => setTimeout(r, 0));
 
-describe('Coordinator [move a meeting] not "I can\'t help": the two steps, with the booking command written out', () => {
-  it('reads "move that meeting to 3pm", "reschedule my meeting with bob", "postpone the meeting to tomorrow at 10"', () => {
+describe('Coordinator [move a meeting] reading what the person asks', () => {
+  it('reads "move that meeting to 3pm", "move meeting 2 to …", "push the meeting back by an hour"', () => {
     expect(parseMove('move that meeting to 3pm')).to.deep.equal({ kind: 'move-meeting', to: '3pm' });
     expect(parseMove('reschedule my meeting with bob')).to.deep.equal({ kind: 'move-meeting', to: '' });
     expect(parseMove('Please postpone the meeting to tomorrow at 10.')).to.deep.equal({ kind: 'move-meeting', to: 'tomorrow at 10' });
+    expect(parseMove('move meeting 2 to friday 9am')).to.deep.equal({ kind: 'move-meeting', to: 'friday 9am', index: 2 });
+    expect(parseMove('push the meeting back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
     expect(parseMove('move the couch')).to.equal(undefined);
     expect(classifyIntent('move that meeting to 3pm', NOW)).to.deep.include({ kind: 'scheduling', command: { kind: 'move-meeting', to: '3pm' } });
   });
 
-  it('says the two steps; the command books the same people, length and room, on the meeting\'s day when no day is said, and reads back as a booking', () => {
-    const text = moveText(meeting, { kind: 'move-meeting', to: '3pm' }, 'alice@localhost', 'UTC');
-    expect(text).to.equal([
-      'I can\'t move a meeting in one step yet. To move "Meeting with bob, carol" (Thu 10 Dec 2026, 09:00–10:00 UTC):',
-      '1. say "cancel that meeting" (everyone is told), then',
-      '2. book the new time: "schedule 60 min with bob and carol on 10 December at 3pm in atlas".',
+  it('a stated hour is that slot on the meeting\'s own day; a named day, a part of a day and a shift are read too', () => {
+    expect(moveTarget(meeting, '3pm', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T15:00:00.000Z', end: '2026-12-10T16:00:00.000Z' } });
+    // In the person's zone: 3pm Berlin is 14:00 UTC.
+    expect(moveTarget(meeting, '3pm', NOW, 'Europe/Berlin')).to.deep.equal({ ok: true, window: { start: '2026-12-10T14:00:00.000Z', end: '2026-12-10T15:00:00.000Z' } });
+    expect(moveTarget(meeting, 'friday at 11', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-11T11:00:00.000Z', end: '2026-12-11T12:00:00.000Z' } });
+    expect(moveTarget(meeting, 'back by an hour', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T11:00:00.000Z' } });
+    expect(moveTarget(meeting, '30 minutes earlier', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T08:30:00.000Z', end: '2026-12-10T09:30:00.000Z' } });
+    const afternoon = moveTarget(meeting, 'friday afternoon', NOW, 'UTC');
+    expect(afternoon.ok && Date.parse(afternoon.window.end) - Date.parse(afternoon.window.start)).to.be.greaterThan(60 * 60_000);
+  });
+
+  it('no time, an unreadable one, one already over or the same slot: said, with how to ask', () => {
+    expect(moveTarget(meeting, '', NOW, 'UTC')).to.deep.equal({ ok: false, detail: 'To when should "Meeting with bob, carol" move? Say e.g. "move that meeting to 3pm", "… to tomorrow at 10" or "… an hour later".' });
+    expect(moveTarget(meeting, 'whenever', NOW, 'UTC')).to.deep.include({ ok: false, detail: 'I could not read "whenever" as a time. Say e.g. "move that meeting to 3pm", "… to tomorrow at 10" or "… an hour later".' });
+    expect(moveTarget(meeting, '25 hours earlier', NOW, 'UTC')).to.deep.include({ ok: false }).and.satisfy((r: { detail: string }) => /already over/.test(r.detail));
+    expect(moveTarget(meeting, '9am', NOW, 'UTC')).to.deep.equal({ ok: false, detail: '"Meeting with bob, carol" is already at Thu 10 Dec 2026, 09:00–10:00 UTC.' });
+  });
+});
+
+describe('Coordinator [move a meeting] routing', () => {
+  const base = (text: string) => ({ request: userMsg(text), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false }) as never;
+  const deps = (m: MeetingRecord | undefined, ahead: MeetingRecord[] = []) => ({
+    oacopTimeoutMs: 5000, openTasks: () => [], now: () => NOW, zones: () => ({}), lastMeeting: () => m, meetingsAhead: () => ahead,
+  });
+  const route = (text: string, d: ReturnType<typeof deps>) => schedulingRoute(parseMove(text) as never, base(text), d);
+  const detail = (r: ReturnType<typeof route>) => (r?.input as { detail: string }).detail;
+
+  it('the asker\'s last meeting (or "meeting 2" of "my meetings") goes to the move exchange with the new window', () => {
+    const r = route('move that meeting to 3pm', deps(meeting));
+    expect(r?.machine).to.equal(moveMachine);
+    expect(r?.input).to.deep.include({ meeting, window: { start: '2026-12-10T15:00:00.000Z', end: '2026-12-10T16:00:00.000Z' } });
+    const other = { ...meeting, threadId: 'urn:uuid:2' };
+    expect(route('move meeting 2 to 3pm', deps(undefined, [meeting, other]))?.input).to.deep.include({ meeting: other });
+  });
+
+  it('nothing to move, a cancelled or past meeting, someone else\'s, a missing number: one clear answer, nothing sent', () => {
+    expect(detail(route('move that meeting to 3pm', deps(undefined)))).to.equal('You have no booked meeting to move.');
+    expect(detail(route('move that meeting to 3pm', deps({ ...meeting, status: 'CANCELLED' })))).to.match(/is cancelled\./);
+    expect(detail(route('move that meeting to 3pm', deps({ ...meeting, slot: { start: '2026-12-08T09:00:00Z', end: '2026-12-08T10:00:00Z' } })))).to.match(/is already over: nothing was moved\.$/);
+    expect(detail(route('move meeting 1 to 3pm', deps(undefined, [{ ...meeting, organizer: 'bob@localhost' }])))).to.equal('Only bob, who booked "Meeting with bob, carol", can move it.');
+    expect(detail(route('move meeting 3 to 3pm', deps(undefined, [meeting])))).to.equal('There is no meeting 3: say "my meetings" to see them (1 to 1).');
+    expect(route('move that meeting', deps(meeting))?.machine).to.equal(usageMachine);
+  });
+});
+
+describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions of the same thread)', () => {
+  const NEW = { start: '2026-12-10T15:00:00.000Z', end: '2026-12-10T16:00:00.000Z' };
+  const start = () => {
+    const saved: MeetingRecord[] = [];
+    const m = moveMachine.provide({ actors: { save: fromPromise(async ({ input }: { input: MeetingRecord }) => { saved.push(input); }) } });
+    const h = harness(m, userMsg('move that meeting to 3pm'), { meeting, window: NEW, now: NOW.toISOString(), oacopTimeoutMs: 5000 });
+    return { h, saved };
+  };
+  const answerAll = (h: ReturnType<typeof start>['h'], performative: string, answer: (e: Envelope) => [string, object]) => {
+    for (const e of h.sent.filter((x) => x.performative === performative && PARTIES.includes(x.receiver))) {
+      const [p, content] = answer(e);
+      h.reply(e, p as never, content);
+    }
+  };
+  const proposeFree = (_e: Envelope): [string, object] => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'INTERESTED', availableSlots: [NEW] }];
+  const ack = (e: Envelope): [string, object] => ['INFORM', { type: 'OACoPAck', threadId: 'urn:uuid:1', status: 'CONFIRMED', revision: (e.content as { revision: number }).revision, uid: 'urn:uuid:1', person: e.receiver }];
+
+  it('CFP rev 3 to everyone, then ACCEPT-PROPOSAL rev 4 with the new slot: saved, the others told with SEQUENCE 4, the organizer answered', async () => {
+    const { h, saved } = start();
+    const cfps = h.sent.filter((e) => e.performative === 'CFP');
+    expect(cfps.map((e) => e.receiver)).to.deep.equal(PARTIES);
+    expect(cfps[0]?.content).to.deep.include({ type: 'ProposeCollaboration', threadId: 'urn:uuid:1', revision: 3 });
+    expect((cfps[0]?.content as { constraints: object }).constraints).to.deep.include({ timeWindow: NEW });
+    answerAll(h, 'CFP', proposeFree);
+    await settle();
+    const accepts = h.sent.filter((e) => e.performative === 'ACCEPT-PROPOSAL');
+    expect(accepts.map((e) => e.receiver)).to.deep.equal(PARTIES);
+    const CHOSEN = { start: '2026-12-10T15:00:00Z', end: '2026-12-10T16:00:00Z' };
+    expect(accepts[0]?.content).to.deep.include({ type: 'ConfirmCollaboration', revision: 4, finalSlot: CHOSEN });
+    expect(h.sent.some((e) => e.performative === 'REJECT-PROPOSAL' || e.performative === 'CANCEL')).to.equal(false);
+    answerAll(h, 'ACCEPT-PROPOSAL', ack);
+    await settle();
+    expect(saved).to.deep.equal([{ ...meeting, slot: CHOSEN, revision: 4 }]);
+    const notices = h.sent.filter((e) => e.content.type === 'NOTIFY_USER');
+    expect(notices.map((e) => e.content.user)).to.deep.equal(['bob@localhost', 'carol@localhost']);
+    expect(notices[0]?.content.text).to.equal('alice moved "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC (was Thu 10 Dec 2026, 09:00–10:00 UTC). The updated invitation (.ics) follows.');
+    const reply = h.last();
+    expect(reply.content.text).to.equal([
+      'Moved: Meeting with bob, carol', 'Now: Thu 10 Dec 2026, 15:00–16:00 UTC', 'Was: Thu 10 Dec 2026, 09:00–10:00 UTC',
+      'Told: bob, carol.', 'Room: atlas (kept)', 'The updated invitation (.ics) follows.',
     ].join('\n'));
-    const command = /"(schedule [^"]+)"/.exec(text)?.[1] as string;
-    expect(parseScheduling(command, NOW)).to.deep.include({ kind: 'schedule', durationMin: 60, participants: ['bob', 'carol'], room: { name: 'atlas' }, window: { start: '2026-12-10T15:00:00.000Z', end: '2026-12-10T16:00:00.000Z' } });
-    expect(moveText(meeting, { kind: 'move-meeting', to: 'tomorrow at 10' }, 'alice@localhost', 'UTC')).to.contain('"schedule 60 min with bob and carol tomorrow at 10 in atlas"');
+    const ics = (reply.content.rich as { ics: string }).ics;
+    expect(ics).to.contain('SEQUENCE:4').and.contain('DTSTART:20261210T150000Z').and.contain('UID:urn:uuid:1');
+    expect(h.isDone()).to.equal(true);
   });
 
-  it('a room booked alone gets a room command; no meeting, or a cancelled one, is said', () => {
-    const room = moveText({ ...meeting, title: 'Room booking', participants: ['calendar-alice'] }, { kind: 'move-meeting', to: 'at 14:00' }, 'alice@localhost', 'UTC');
-    const command = /"(book [^"]+)"/.exec(room)?.[1] as string;
-    expect(command).to.equal('book room atlas on 10 December at 14:00 for 60 min');
-    expect(parseScheduling(command, NOW)).to.deep.include({ kind: 'schedule', participants: [], room: { name: 'atlas' }, durationMin: 60 });
-    expect(moveText(undefined, { kind: 'move-meeting', to: '' }, 'alice@localhost', 'UTC')).to.equal('You have no booked meeting to move.');
-    expect(moveText({ ...meeting, status: 'CANCELLED' }, { kind: 'move-meeting', to: '' }, 'alice@localhost', 'UTC')).to.match(/^Your last booked meeting \("Meeting with bob, carol", .+\) is cancelled\./);
+  it('someone busy then: nothing is confirmed or cancelled anywhere; the record takes rev 3 and the person reads who is busy', async () => {
+    const { h, saved } = start();
+    answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'
+      ? ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] }]
+      : proposeFree(e)));
+    await settle();
+    expect(h.sent.filter((e) => e.performative !== 'CFP')).to.have.length(1);
+    expect(saved).to.deep.equal([{ ...meeting, revision: 3 }]);
+    expect(h.last().content.text).to.equal([
+      'I could not move "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC:', '• bob is busy then', 'It stays at Thu 10 Dec 2026, 09:00–10:00 UTC.',
+    ].join('\n'));
+    expect(h.isDone()).to.equal(true);
   });
 
-  it('the Coordinator answers it from the asker\'s last booked meeting, in their zone', () => {
-    const base = { request: userMsg('move that meeting to 3pm'), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false } as never;
-    const asked: string[] = [];
-    const route = schedulingRoute(parseMove('move that meeting to 3pm') as never, base, {
-      oacopTimeoutMs: 5000, openTasks: () => [], now: () => NOW, zones: () => ({ 'alice@localhost': 'Europe/Berlin' }),
-      lastMeeting: (who) => (asked.push(who), meeting),
-    });
-    expect(route?.machine).to.equal(usageMachine);
-    expect(asked).to.deep.equal(['alice@localhost']);
-    expect((route?.input as { detail: string }).detail).to.contain('Thu 10 Dec 2026, 10:00–11:00 Europe/Berlin').and.contain('"schedule 60 min with bob and carol on 10 December at 3pm in atlas"');
+  it('attack on the old slot: a conflict at confirm gives every party the OLD slot back at rev 5; a calendar that then fails is named', async () => {
+    const { h, saved } = start();
+    answerAll(h, 'CFP', proposeFree);
+    await settle();
+    answerAll(h, 'ACCEPT-PROPOSAL', (e) => (e.receiver === 'room-atlas'
+      ? ['FAILURE', { type: 'OACoPError', code: 'OACOP_CONFLICT', message: 'the slot is no longer free', threadId: 'urn:uuid:1' }]
+      : ack(e)));
+    await settle();
+    const restores = h.sent.filter((e) => e.performative === 'ACCEPT-PROPOSAL' && (e.content as { revision: number }).revision === 5);
+    expect(restores.map((e) => e.receiver)).to.deep.equal(PARTIES);
+    expect(restores[0]?.content).to.deep.include({ finalSlot: meeting.slot });
+    // bob's calendar does not answer the restore: said, after OACOP_TIMEOUT.
+    for (const e of restores.filter((x) => x.receiver !== 'calendar-bob')) h.reply(e, 'INFORM', ack(e)[1]);
+    h.clock.increment(5000);
+    await settle();
+    expect(saved).to.deep.equal([{ ...meeting, revision: 5 }]);
+    expect(h.last().content.text).to.equal([
+      'I could not move "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC:', '• atlas could not take the new time (OACOP_CONFLICT)',
+      'It stays at Thu 10 Dec 2026, 09:00–10:00 UTC.', 'These calendars did not confirm the old time again: bob (no answer).',
+    ].join('\n'));
+    expect(h.sent.some((e) => e.content.type === 'NOTIFY_USER')).to.equal(false);
+  });
+
+  it('a calendar silent at confirm: the old slot is given back to everyone, silent one included', async () => {
+    const { h, saved } = start();
+    answerAll(h, 'CFP', proposeFree);
+    await settle();
+    for (const e of h.sent.filter((x) => x.performative === 'ACCEPT-PROPOSAL' && x.receiver !== 'calendar-bob')) h.reply(e, 'INFORM', ack(e)[1]);
+    h.clock.increment(5000);
+    await settle();
+    const restores = h.sent.filter((e) => e.performative === 'ACCEPT-PROPOSAL' && (e.content as { revision: number }).revision === 5);
+    expect(restores.map((e) => e.receiver)).to.deep.equal(PARTIES);
+    answerAll(h, 'ACCEPT-PROPOSAL', (e) => ack(e));
+    await settle();
+    expect(saved).to.deep.equal([{ ...meeting, revision: 5 }]);
+    expect(h.last().content.text).to.contain('• bob did not confirm in time').and.not.contain('did not confirm the old time again');
   });
 });

@@ -1,43 +1,112 @@
-// "move that meeting to 3pm", "reschedule my meeting": moving a meeting in one step (a new OACoP
-// revision of its thread, and the old slot given back to every calendar when the new one fails)
-// is not built. Until it is, the person is not told "I can't help with that one" but how to do
-// it in two steps, with the booking command written out from the meeting itself. Pure.
+// "move that meeting to 3pm", "push meeting 2 back by an hour", "reschedule my meeting to
+// tomorrow afternoon": what the person asks, the new time read against the meeting itself, and
+// what they read afterwards. The exchange is move-machine.ts (a new OACoP revision of the same
+// thread, §3.4). Pure.
 import { DateTime } from 'luxon';
+import { parseWindow } from './parse.js';
 import { displayName } from './oacop.js';
+import type { Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { when } from './texts.js';
+import { type Miss, when } from './texts.js';
 
 export interface MoveQuestion {
   kind: 'move-meeting';
-  /** The new time as the person wrote it ("3pm", "tomorrow at 10"), '' when none. */
+  /** The new time as the person wrote it ("3pm", "tomorrow at 10", "an hour later"), '' when none. */
   to: string;
+  /** "move meeting 2 …": the second of "my meetings"; absent = the asker's last booked meeting. */
+  index?: number;
 }
 
-const MOVE = /^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment)\b(?:\s+(?:with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*))?\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$/i;
+const NAMES = String.raw`(?:\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
+const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment))`;
+const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
 
 export function parseMove(text: string): MoveQuestion | undefined {
   const m = MOVE.exec(text);
-  return m ? { kind: 'move-meeting', to: (m[1] ?? '').trim() } : undefined;
+  if (!m) return undefined;
+  return { kind: 'move-meeting', to: (m[2] ?? '').trim(), ...(m[1] ? { index: Number(m[1]) } : {}) };
 }
 
 const NAMES_A_DAY = /\b(?:today|tomorrow|tonight|next|mon|tue|wed|thu|fri|sat|sun|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})/i;
+// "an hour later", "back by 30 minutes", "by 15 min", "forward by half an hour" (earlier).
+const SHIFT = /^(back|forward|later|earlier)?\s*(?:by\s+)?(an?|one|two|three|half\s+an|\d{1,4})\s*(hours?|hrs?|h|minutes?|mins?|m)\s*(later|earlier|back|forward)?$/i;
+const COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3 };
 
-/** The two steps, with the command that books `to` (on the meeting's own day when `to` names no day). */
-export function moveText(m: MeetingRecord | undefined, q: MoveQuestion, asker: string, zone: string): string {
+function shiftMinutes(to: string): number | undefined {
+  const m = SHIFT.exec(to.trim());
+  if (!m) return undefined;
+  const amount = /^half/i.test(m[2] as string) ? 0.5 : (COUNT[(m[2] as string).toLowerCase()] ?? Number(m[2]));
+  const minutes = Math.round(/^h/i.test(m[3] as string) ? amount * 60 : amount);
+  const earlier = /^(?:earlier|forward)$/i.test(m[1] ?? m[4] ?? '');
+  return earlier ? -minutes : minutes;
+}
+
+export type MoveTarget = { ok: true; window: Window } | { ok: false; detail: string };
+
+const EXAMPLE = 'Say e.g. "move that meeting to 3pm", "… to tomorrow at 10" or "… an hour later".';
+
+/**
+ * Where the meeting should go: a stated time is exactly that slot (on the meeting's own day when no
+ * day is named, "to 3pm"); a part of a day or a day is a window to find the earliest common time
+ * in; a shift moves it by that much. Times are read in the person's zone, never in the past.
+ */
+export function moveTarget(m: MeetingRecord, to: string, now: Date, zone: string): MoveTarget {
+  if (to === '') return { ok: false, detail: `To when should "${m.title}" move? ${EXAMPLE}` };
+  const minutes = Math.round((Date.parse(m.slot.end) - Date.parse(m.slot.start)) / 60_000);
+  const shift = shiftMinutes(to);
+  let window: Window | undefined;
+  if (shift !== undefined) {
+    const start = new Date(Date.parse(m.slot.start) + shift * 60_000).toISOString();
+    window = { start, end: new Date(Date.parse(start) + minutes * 60_000).toISOString() };
+  } else {
+    const day = DateTime.fromISO(m.slot.start, { zone: 'utc' }).setZone(zone).startOf('day');
+    const from = NAMES_A_DAY.test(to) || day.toMillis() < now.getTime() ? now : day.toJSDate();
+    window = parseWindow(to, from, minutes, zone);
+  }
+  if (!window) return { ok: false, detail: `I could not read "${to}" as a time. ${EXAMPLE}` };
+  const t = Date.parse(window.start);
+  const end = Date.parse(window.end);
+  const earliest = Math.ceil(now.getTime() / 300_000) * 300_000;
+  if (end - Math.max(t, earliest) < minutes * 60_000) return { ok: false, detail: `"${m.title}" (${minutes} min) cannot move to ${when(window, zone)}: that time is already over.` };
+  const start = t < earliest ? new Date(earliest).toISOString() : new Date(t).toISOString();
+  const fitted = { start, end: new Date(end).toISOString() };
+  if (end - Date.parse(start) === minutes * 60_000 && Date.parse(start) === Date.parse(m.slot.start)) {
+    return { ok: false, detail: `"${m.title}" is already at ${when(m.slot, zone)}.` };
+  }
+  return { ok: true, window: fitted };
+}
+
+/** A meeting that cannot be moved (none, cancelled, over), or undefined when it can. */
+export function unmovable(m: MeetingRecord | undefined, now: string, zone: string): string | undefined {
   if (!m) return 'You have no booked meeting to move.';
   if (m.status === 'CANCELLED') return `Your last booked meeting ("${m.title}", ${when(m.slot, zone)}) is cancelled. "my meetings" lists the ones ahead.`;
-  const minutes = Math.round((Date.parse(m.slot.end) - Date.parse(m.slot.start)) / 60_000);
-  const own = asker.split('@')[0];
-  const others = m.participants.map(displayName).filter((p) => p !== own);
-  const day = DateTime.fromISO(m.slot.start, { zone: 'utc' }).setZone(zone).setLocale('en-GB').toFormat('d LLLL');
-  const time = q.to === '' ? `on ${day} at <new time>` : NAMES_A_DAY.test(q.to) ? q.to : `on ${day} ${/^(?:at|from)\s/i.test(q.to) ? q.to : `at ${q.to}`}`;
-  const room = m.room ? ` in ${displayName(m.room)}` : '';
-  const book = others.length
-    ? `schedule ${minutes} min with ${others.join(' and ')} ${time}${room}`
-    : `book ${m.room ? `room ${displayName(m.room)}` : 'a room'} ${time} for ${minutes} min`;
+  if (Date.parse(m.slot.end) <= Date.parse(now)) return `"${m.title}" (${when(m.slot, zone)}) is already over: nothing was moved.`;
+  return undefined;
+}
+
+const list = (names: readonly string[]) => names.map(displayName).join(', ');
+
+export function movedText(m: MeetingRecord, slot: Window, told: readonly string[], zone: string): string {
   return [
-    `I can't move a meeting in one step yet. To move "${m.title}" (${when(m.slot, zone)}):`,
-    '1. say "cancel that meeting" (everyone is told), then',
-    `2. book the new time: "${book}".`,
+    `Moved: ${m.title}`,
+    `Now: ${when(slot, zone)}`,
+    `Was: ${when(m.slot, zone)}`,
+    ...(told.length ? [`Told: ${list(told)}.`] : []),
+    ...(m.room ? [`Room: ${displayName(m.room)} (kept)`] : []),
+    'The updated invitation (.ics) follows.',
+  ].join('\n');
+}
+
+export function movedNotice(organizer: string, m: MeetingRecord, slot: Window, zone: string): string {
+  return `${organizer.split('@')[0]} moved "${m.title}" to ${when(slot, zone)} (was ${when(m.slot, zone)}). The updated invitation (.ics) follows.`;
+}
+
+/** Why it could not move, that it stays where it was, and any calendar that may not have taken the old time back. */
+export function notMovedText(m: MeetingRecord, window: Window, misses: readonly Miss[], unrestored: readonly Miss[], zone: string): string {
+  return [
+    `I could not move "${m.title}" to ${when(window, zone)}:`,
+    ...misses.map((x) => `• ${displayName(x.who)} ${x.why}`),
+    `It stays at ${when(m.slot, zone)}.`,
+    ...(unrestored.length ? [`These calendars did not confirm the old time again: ${unrestored.map((x) => `${displayName(x.who)} (${x.why})`).join(', ')}.`] : []),
   ].join('\n');
 }

@@ -12,7 +12,8 @@ import { cancelMachine } from './cancel.js';
 import type { SchedulingIntent } from './parse.js';
 import type { FreeTimeQuestion } from './free-time.js';
 import { freeTimeMachine } from './free-time-machine.js';
-import { type MoveQuestion, moveText } from './move.js';
+import { type MoveQuestion, moveTarget, unmovable } from './move.js';
+import { moveMachine } from './move-machine.js';
 import { scheduleMachine } from './schedule.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
@@ -31,7 +32,7 @@ export interface SchedulingDeps {
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
   zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
-  machines?: Partial<Record<'schedule' | 'cancel' | 'assign' | 'answer' | 'zone', AnyStateMachine>>;
+  machines?: Partial<Record<'schedule' | 'cancel' | 'move' | 'assign' | 'answer' | 'zone', AnyStateMachine>>;
   now?: () => Date;
   newThreadId?: () => string;
 }
@@ -64,8 +65,17 @@ export function schedulingRoute(
         return { machine: usageMachine, input: { ...base, detail: 'You are in every meeting you book: who else should come? Say e.g. "schedule 30 min with bob tomorrow afternoon".' } };
       }
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
-    case 'move-meeting':
-      return { machine: usageMachine, input: { ...base, detail: moveText(deps.lastMeeting(user as string), command, user as string, zones[user as string] ?? DEFAULT_ZONE) } };
+    case 'move-meeting': {
+      const zone = zones[user as string] ?? DEFAULT_ZONE;
+      const picked = command.index !== undefined ? numbered(command.index, user as string, deps, t.now, 'move') : { meeting: deps.lastMeeting(user as string) };
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
+      const { meeting } = picked;
+      const why = unmovable(meeting, t.now, zone);
+      if (why !== undefined || !meeting) return { machine: usageMachine, input: { ...base, detail: why ?? 'You have no booked meeting to move.' } };
+      const target = moveTarget(meeting, command.to, now, zone);
+      if (!target.ok) return { machine: usageMachine, input: { ...base, detail: target.detail } };
+      return { machine: m.move ?? moveMachine, input: { ...base, ...t, meeting, window: target.window } };
+    }
     case 'free-time':
       return { machine: freeTimeMachine, input: { ...base, question: command, threadId, oacopTimeoutMs: t.oacopTimeoutMs, zones } };
     case 'agenda': {
@@ -77,8 +87,9 @@ export function schedulingRoute(
       };
     }
     case 'cancel-meeting': {
-      if (command.index !== undefined) return cancelNumbered(command.index, user as string, base, deps, t, m.cancel);
-      const meeting = deps.lastMeeting(user as string);
+      const picked = command.index !== undefined ? numbered(command.index, user as string, deps, t.now, 'cancel') : { meeting: deps.lastMeeting(user as string) };
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
+      const { meeting } = picked;
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
     }
     case 'assign':
@@ -91,18 +102,13 @@ export function schedulingRoute(
   }
 }
 
-/** "cancel meeting 2": the second meeting of "my meetings" (agenda.ts numbers them), if the asker booked it. */
-function cancelNumbered(
-  index: number, user: string, base: CoordinatorInput, deps: SchedulingDeps, t: { now: string }, cancel: AnyStateMachine | undefined,
-): { machine: AnyStateMachine; input: unknown } {
-  const meetings = deps.meetingsAhead?.(user, t.now) ?? [];
+/** "cancel meeting 2", "move meeting 2 …": the second meeting of "my meetings" (agenda.ts numbers them), if the asker booked it. */
+function numbered(index: number, user: string, deps: SchedulingDeps, now: string, verb: 'cancel' | 'move'): { meeting: MeetingRecord } | { detail: string } {
+  const meetings = deps.meetingsAhead?.(user, now) ?? [];
   const meeting = meetings[index - 1];
   if (!meeting) {
-    const detail = meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).`;
-    return { machine: usageMachine, input: { ...base, detail } };
+    return { detail: meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).` };
   }
-  if (meeting.organizer !== user) {
-    return { machine: usageMachine, input: { ...base, detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can cancel it.` } };
-  }
-  return { machine: cancel ?? cancelMachine, input: { ...base, ...t, meeting } };
+  if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
+  return { meeting };
 }

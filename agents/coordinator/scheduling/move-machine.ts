@@ -1,0 +1,242 @@
+// Moving a booked meeting in one step (OACoP §3.4: a new revision of the same thread; the
+// initiator decides). PROPOSING (CFP rev n+1 with the new window to every participant and the
+// room; each answers with its free time, leaving the meeting's own event out) → CONFIRMING
+// (ACCEPT-PROPOSAL rev n+2 with the new slot) → moved: saved, everyone told with the updated .ics.
+// Nobody free then: nothing changed anywhere (the record takes rev n+1, so later revisions stay
+// newer than what the calendars saw). A confirm that fails (OACOP_CONFLICT, silence): every
+// party gets ACCEPT-PROPOSAL rev n+3 with the OLD slot, so no calendar keeps the new time.
+// Never REJECT-PROPOSAL or CANCEL here: either would cancel the meeting itself at a calendar.
+import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import type { Envelope } from '../../../shared/acl/index.js';
+import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
+import { type CoordinatorInput, presenterReply } from '../envelopes.js';
+import { afterConfirms, afterProposals } from './decide.js';
+import { invitationIcs } from './ics.js';
+import type { HoldsInput } from './meeting.js';
+import { movedNotice, movedText, notMovedText } from './move.js';
+import { confirm, displayName, errorCode, isAck, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
+import type { Window } from './slots.js';
+import type { MeetingRecord } from './store.js';
+import type { Miss } from './texts.js';
+import { type Zones, zoneOf } from './zones.js';
+
+export interface MoveInput extends CoordinatorInput {
+  meeting: MeetingRecord;
+  /** Where to: an exact slot or a window to find the earliest common time in (move.ts moveTarget). */
+  window: Window;
+  now: string;
+  oacopTimeoutMs: number;
+  zones?: Zones;
+}
+
+interface Ctx {
+  input: MoveInput;
+  parties: string[];
+  revision: number;
+  sent: Record<string, string>;
+  replies: Record<string, Envelope>;
+  held: Record<string, Window[]>;
+  attempts: number;
+  slot?: Window;
+  /** The proposal round's outcome, once the holds are known. */
+  decision?: ReturnType<typeof afterProposals>;
+  /** The new slot was sent out (so the old one had to be given back). */
+  confirmed: boolean;
+  misses: Miss[];
+  unrestored: Miss[];
+}
+
+const MAX_RESERVE_ATTEMPTS = 10;
+
+const meetingOf = (i: MoveInput, window: Window): Meeting => ({
+  threadId: i.meeting.threadId, title: i.meeting.title, window, requester: i.meeting.organizer,
+  durationMin: Math.round((Date.parse(i.meeting.slot.end) - Date.parse(i.meeting.slot.start)) / 60_000),
+});
+
+/** One envelope per party; `sent` maps each reply_with to its party. */
+function round(context: Ctx, performative: 'CFP' | 'ACCEPT-PROPOSAL', content: (who: string) => object) {
+  const envs = context.parties.map((who) => oacop({ performative, self: context.input.self, to: who, conversationId: context.input.request.conversation_id, content: content(who) }));
+  return { envs, sent: Object.fromEntries(envs.map((e, i) => [e.reply_with, context.parties[i] as string])), replies: {} };
+}
+
+
+export const moveMachine = setup({
+  types: {} as { input: MoveInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
+  actors: {
+    save: fromPromise<void, MeetingRecord>(async () => {
+      throw new Error('provided by main.ts');
+    }),
+    holds: fromPromise<Record<string, Window[]>, HoldsInput>(async () => ({})),
+    reserve: fromPromise<boolean, HoldsInput & { slot: Window }>(async () => true),
+    release: fromPromise<void, { threadId: string }>(async () => undefined),
+  },
+  delays: { OACOP_TIMEOUT: ({ context }) => context.input.oacopTimeoutMs },
+  guards: {
+    inRound: ({ context, event }) => (event.envelope.in_reply_to ?? '') in context.sent,
+    allAnswered: ({ context }) => Object.keys(context.replies).length >= Object.keys(context.sent).length,
+  },
+  actions: {
+    record: assign(({ context, event }) => ({ replies: { ...context.replies, [context.sent[event.envelope.in_reply_to as string] as string]: event.envelope } })),
+    reply: emit(({ context }, p: { text: string; rich: object }) => ({ type: 'send' as const, envelope: presenterReply(context.input.request, p.text, p.rich) })),
+  },
+}).createMachine({
+  id: 'coordinator-move-meeting',
+  context: ({ input }) => ({
+    input, parties: [...input.meeting.participants, ...(input.meeting.room ? [input.meeting.room] : [])],
+    revision: input.meeting.revision, sent: {}, replies: {}, held: {}, attempts: 0, confirmed: false, misses: [], unrestored: [],
+  }),
+  initial: 'proposing',
+  states: {
+    proposing: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const revision = context.revision + 1;
+        const m = meetingOf(context.input, context.input.window);
+        const people = context.input.meeting.participants;
+        const r = round(context, 'CFP', (who) => propose(m, revision, { participants: people, required: people, ...(who.startsWith('room-') ? { room: who } : {}) }));
+        enqueue.assign({ revision, sent: r.sent, replies: r.replies });
+        enqueue.emit({ type: 'note', decision: 'move: propose', detail: { revision, window: context.input.window } });
+        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
+      }),
+      on: { inbound: { guard: 'inRound', actions: 'record' } },
+      always: { guard: 'allAnswered', target: 'choosing' },
+      after: { OACOP_TIMEOUT: 'choosing' },
+    },
+    // Other meetings the Coordinator is confirming right now hold their slots (holds.ts).
+    choosing: {
+      invoke: {
+        src: 'holds',
+        input: ({ context }) => ({ threadId: context.input.meeting.threadId, parties: context.parties, padMin: {} }),
+        onDone: { target: 'deciding', actions: assign(({ context, event }) => ({ held: event.output, decision: decide({ ...context, held: event.output }) })) },
+        onError: { target: 'deciding', actions: assign(({ context }) => ({ decision: decide(context) })) },
+      },
+    },
+    deciding: {
+      always: [
+        {
+          target: 'reserving',
+          guard: ({ context }) => context.decision?.ok === true,
+          actions: assign(({ context }) => (context.decision?.ok ? { slot: context.decision.choice.slot } : {})),
+        },
+        // Nobody changed anything: the meeting keeps its slot, the record the proposal's revision.
+        { target: 'unchanged', actions: assign(({ context }) => (context.decision?.ok === false ? { misses: context.decision.misses } : {})) },
+      ],
+    },
+    reserving: {
+      invoke: {
+        src: 'reserve',
+        input: ({ context }) => ({ threadId: context.input.meeting.threadId, parties: context.parties, padMin: {}, slot: context.slot as Window }),
+        onDone: [
+          { guard: ({ event }) => event.output, target: 'confirming' },
+          { guard: ({ context }) => context.attempts < MAX_RESERVE_ATTEMPTS, target: 'choosing', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+          { target: 'confirming' },
+        ],
+        onError: 'confirming',
+      },
+    },
+    confirming: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const revision = context.revision + 1;
+        const slot = context.slot as Window;
+        const m = meetingOf(context.input, slot);
+        const room = context.input.meeting.room;
+        const r = round(context, 'ACCEPT-PROPOSAL', () => confirm(m, revision, slot, room ? displayName(room) : undefined));
+        enqueue.assign({ revision, sent: r.sent, replies: r.replies, confirmed: true });
+        enqueue.emit({ type: 'note', decision: 'move: confirm', detail: { revision, slot } });
+        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
+      }),
+      on: { inbound: { guard: 'inRound', actions: 'record' } },
+      always: { guard: 'allAnswered', target: 'judging' },
+      after: { OACOP_TIMEOUT: 'judging' },
+    },
+    judging: {
+      always: [
+        { guard: ({ context }) => afterConfirms(context.parties, context.replies).kind === 'booked', target: 'saving' },
+        {
+          target: 'restoring',
+          actions: assign({ misses: ({ context }) => notConfirmed(context, (code) => `could not take the new time (${code})`, 'did not confirm in time') }),
+        },
+      ],
+    },
+    // Everyone, the silent too (a late confirm must not stay), gets the old slot back at rev n+3.
+    restoring: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const revision = context.revision + 1;
+        const old = context.input.meeting.slot;
+        const room = context.input.meeting.room;
+        const r = round(context, 'ACCEPT-PROPOSAL', () => confirm(meetingOf(context.input, old), revision, old, room ? displayName(room) : undefined));
+        enqueue.assign({ revision, sent: r.sent, replies: r.replies });
+        enqueue.emit({ type: 'note', decision: 'move: restore the old slot', detail: { revision, misses: context.misses } });
+        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
+      }),
+      on: { inbound: { guard: 'inRound', actions: 'record' } },
+      always: { guard: 'allAnswered', target: 'unchanged' },
+      after: { OACOP_TIMEOUT: 'unchanged' },
+    },
+    unchanged: {
+      entry: assign({ unrestored: ({ context }) => (context.confirmed ? notConfirmed(context, (code) => code, 'no answer') : []) }),
+      invoke: {
+        src: 'save',
+        input: ({ context }) => ({ ...context.input.meeting, revision: context.revision }),
+        onDone: 'notMoved',
+        onError: { target: 'notMoved', actions: emit(({ event }) => ({ type: 'note' as const, decision: 'meeting-not-saved', detail: { err: String(event.error) } })) },
+      },
+    },
+    notMoved: {
+      entry: {
+        type: 'reply',
+        params: ({ context }) => ({
+          text: notMovedText(context.input.meeting, context.input.window, context.misses, context.unrestored, zoneOf(context.input.zones, context.input.meeting.organizer)),
+          rich: { kind: 'meeting', status: 'not-moved', threadId: context.input.meeting.threadId, revision: context.revision, slot: context.input.meeting.slot },
+        }),
+      },
+      invoke: { src: 'release', input: ({ context }) => ({ threadId: context.input.meeting.threadId }), onDone: 'done', onError: 'done' },
+    },
+    saving: {
+      invoke: {
+        src: 'save',
+        input: ({ context }) => ({ ...context.input.meeting, slot: context.slot as Window, revision: context.revision }),
+        onDone: 'moved',
+        onError: { target: 'moved', actions: emit(({ event }) => ({ type: 'note' as const, decision: 'meeting-not-saved', detail: { err: String(event.error) } })) },
+      },
+    },
+    // Each participant hears of it with the updated invitation (RFC 5546 §3.2.2: a REQUEST with a
+    // higher SEQUENCE replaces the event), before the organizer's answer, the exchange's last envelope.
+    moved: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { meeting: m, domain, self, now, zones } = context.input;
+        const slot = context.slot as Window;
+        const people = m.participants.map((p) => personOfCalendar(p, domain));
+        const ics = invitationIcs({
+          threadId: m.threadId, revision: context.revision, title: m.title, slot, organizer: m.organizer, attendees: people,
+          ...(m.room ? { location: displayName(m.room) } : {}), stamp: now,
+        });
+        const rich = { kind: 'meeting', status: 'moved', threadId: m.threadId, revision: context.revision, slot, was: m.slot, ics };
+        const others = people.filter((p) => p !== m.organizer);
+        for (const person of others) {
+          enqueue.emit({ type: 'send', envelope: notifyUser(self, m.threadId, person, movedNotice(m.organizer, m, slot, zoneOf(zones, person)), rich) });
+        }
+        enqueue.emit({ type: 'send', envelope: presenterReply(context.input.request, movedText(m, slot, others.map((p) => p.split('@')[0] as string), zoneOf(zones, m.organizer)), rich) });
+      }),
+      always: 'done',
+    },
+    done: { type: 'final' },
+  },
+});
+
+/** The parties whose answer to this round is not a CONFIRMED ack, and why. */
+function notConfirmed(context: Ctx, failed: (code: string) => string, silent: string): Miss[] {
+  return context.parties.flatMap((who) => {
+    const r = context.replies[who];
+    if (r && isAck(r, 'CONFIRMED')) return [];
+    return [{ who, why: r ? failed(errorCode(r)) : silent }];
+  });
+}
+
+/** Every participant and the room are required: a meeting moves whole or not at all. */
+function decide(context: Pick<Ctx, 'input' | 'replies' | 'held'>) {
+  const { meeting, window } = context.input;
+  return afterProposals({
+    people: meeting.participants.map((name) => ({ name, required: true })), rooms: meeting.room ? [meeting.room] : [], roomWanted: meeting.room !== undefined,
+    replies: context.replies, window, minutes: meetingOf(context.input, window).durationMin, held: context.held,
+  });
+}
