@@ -31,7 +31,10 @@ const ref = (name: string) => ({ $ref: contractId(name) });
 const err = { '4xx': ref('console-error') };
 const nameParam = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 200 } } };
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 200 } } };
-const limitQuery = { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, before: { type: 'number' } } };
+const conversationsQuery = {
+  type: 'object', additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, before: { type: 'number' }, people: { type: 'boolean', default: false } },
+};
 
 export interface RouteDeps {
   cfg: ParleyConfig;
@@ -88,7 +91,7 @@ export function registerApi(app: FastifyInstance, deps: RouteDeps): void {
   });
 
   app.get<{ Querystring: MessageQuery }>('/api/messages', { schema: { summary: 'Every envelope every agent sent or received, oldest first; filters and cursor paging', tags: ['messages'], querystring: ref('console-message-query'), response: err } }, async (req) => (await ops(deps)).queryMessages(cfg, { ...req.query, limit: req.query.limit ?? 100 }));
-  app.get<{ Querystring: { limit?: number; before?: number } }>('/api/conversations', { schema: { summary: 'Conversations, newest first, with person, outcome, duration and hops', tags: ['messages'], querystring: limitQuery } }, async (req) => ({ conversations: (await ops(deps)).listConversations(cfg, { limit: req.query.limit ?? 50, ...(req.query.before !== undefined ? { before: req.query.before } : {}) }) }));
+  app.get<{ Querystring: { limit?: number; before?: number; people?: boolean } }>('/api/conversations', { schema: { summary: 'Conversations, newest first, with person, outcome, duration and hops (people=true: only those a person took part in)', tags: ['messages'], querystring: conversationsQuery } }, async (req) => ({ conversations: (await ops(deps)).listConversations(cfg, { limit: req.query.limit ?? 50, people: req.query.people === true, ...(req.query.before !== undefined ? { before: req.query.before } : {}) }) }));
   app.get<{ Params: { id: string } }>('/api/conversations/:id', { schema: { summary: 'One conversation: envelopes in order, hop timings, signature checks, the trace invariants and its Mermaid sequence diagram', tags: ['messages'], params: idParam, response: err } }, async (req) => (await ops(deps)).analyseConversation(cfg, req.params.id));
 
   app.get('/api/sessions', { schema: { summary: 'Coordination Sessions', tags: ['data'] } }, async () => ({ sessions: (await ops(deps)).listSessions(cfg) }));

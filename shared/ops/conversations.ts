@@ -79,20 +79,42 @@ export interface ConversationSummary {
 interface ConvAgg { conversation_id: string; t0: number; t1: number; hops: number; person: string | null }
 interface LastOut { conversation_id: string; performative: string | null; at: number }
 
-/** Newest first. `before`: only conversations that started before (epoch ms), for paging. */
-export function listConversations(cfg: ParleyConfig, { limit = 50, before }: { limit?: number; before?: number } = {}): ConversationSummary[] {
+/**
+ * The newest conversations a person took part in (a USER_MSG: the Presenter's, which the
+ * Coordinator received too), leaving out the agents' housekeeping (registrations, DF changes,
+ * lease renewals), which outnumbers them on a quiet system.
+ */
+function peoplesConversations(files: readonly string[], limit: number, before: number | undefined): string[] {
+  const sql = `SELECT conversation_id, MIN(at) AS t0 FROM envelopes WHERE content_type = 'USER_MSG' AND conversation_id IS NOT NULL
+    ${before !== undefined ? 'AND at < ?' : ''} GROUP BY conversation_id ORDER BY t0 DESC LIMIT ?`;
+  const t0 = new Map<string, number>();
+  for (const file of files) {
+    for (const r of readRows(file, sql, [...(before !== undefined ? [before] : []), limit]) as unknown as Array<{ conversation_id: string; t0: number }>) {
+      t0.set(r.conversation_id, Math.min(t0.get(r.conversation_id) ?? Infinity, r.t0));
+    }
+  }
+  return [...t0].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([id]) => id);
+}
+
+/**
+ * Newest first. `before`: only conversations that started before (epoch ms), for paging;
+ * `people`: only those a person took part in.
+ */
+export function listConversations(cfg: ParleyConfig, { limit = 50, before, people = false }: { limit?: number; before?: number; people?: boolean } = {}): ConversationSummary[] {
   const byId = new Map<string, ConversationSummary & { lastAt: number }>();
+  const files = telemetryFiles(paths(cfg).telemetry);
+  const only = people ? JSON.stringify(peoplesConversations(files, limit, before)) : undefined;
   // The person is named in the USER_MSG the Presenter sends (content.user).
   const sql = `SELECT conversation_id, MIN(at) AS t0, MAX(at) AS t1, SUM(direction = 'out') AS hops,
       MAX(CASE WHEN content_type = 'USER_MSG' THEN json_extract(body, '$.content.user') END) AS person
-    FROM envelopes WHERE conversation_id IS NOT NULL ${before !== undefined ? 'AND at < ?' : ''} GROUP BY conversation_id ORDER BY t0 DESC LIMIT ?`;
+    FROM envelopes WHERE ${only !== undefined ? 'conversation_id IN (SELECT value FROM json_each(?))' : 'conversation_id IS NOT NULL'}
+    ${before !== undefined ? 'AND at < ?' : ''} GROUP BY conversation_id ORDER BY t0 DESC LIMIT ?`;
   // One aggregate: SQLite takes the bare column (performative) from the row with the latest time.
   const lastSql = `SELECT conversation_id, performative, MAX(at) AS at FROM envelopes
     WHERE direction = 'out' AND conversation_id IN (SELECT value FROM json_each(?)) GROUP BY conversation_id`;
-  const files = telemetryFiles(paths(cfg).telemetry);
   for (const file of files) {
     const agent = file.replace(/^.*\//, '').replace(/\.sqlite$/, '');
-    for (const r of readRows(file, sql, [...(before !== undefined ? [before] : []), limit * 4]) as unknown as ConvAgg[]) {
+    for (const r of readRows(file, sql, [...(only !== undefined ? [only] : []), ...(before !== undefined ? [before] : []), limit * 4]) as unknown as ConvAgg[]) {
       const c = byId.get(r.conversation_id) ?? { id: r.conversation_id, person: null, started_at: r.t0, ended_at: r.t1, duration_ms: 0, hops: 0, agents: [], outcome: null, lastAt: -1 };
       c.started_at = Math.min(c.started_at, r.t0);
       c.ended_at = Math.max(c.ended_at, r.t1);

@@ -97,6 +97,27 @@ describe('Console dashboard [browser]', function () {
     await page.screenshot({ path: path.join(artifactsDir(), 'sniffer-view.png') }); // the README's picture (docs/console.png)
   });
 
+  it('lists people\'s conversations only (no registrations or DF changes) unless "people only" is unticked', async () => {
+    const all = (await call(c, 'GET', '/api/conversations?limit=30')).body.conversations as Array<{ id: string; person: string | null }>;
+    const housekeeping = all.filter((x) => x.person === null).map((x) => x.id);
+    expect(housekeeping.length, 'the agents\' registrations are conversations too').to.be.greaterThan(0);
+    const people = (await call(c, 'GET', '/api/conversations?limit=30&people=true')).body.conversations as Array<{ id: string; person: string | null }>;
+    expect(people.map((x) => x.id)).to.include(thread);
+    expect(people.every((x) => x.person !== null)).to.equal(true);
+    expect((await call(c, 'GET', '/api/conversations?people=maybe')).status).to.equal(400);
+
+    await page.goto(`${c.base}/#/sniffer`);
+    await page.waitForSelector(`#conversations li[data-id="${thread}"]`);
+    const listed = () => page.$$eval('#conversations li', (lis) => lis.map((l) => (l as HTMLElement).dataset.id ?? ''));
+    expect(await page.isChecked('#f-people')).to.equal(true);
+    expect((await listed()).filter((id) => housekeeping.includes(id))).to.deep.equal([]);
+    await page.uncheck('#f-people');
+    await page.waitForFunction((ids) => [...document.querySelectorAll('#conversations li')].some((l) => ids.includes((l as HTMLElement).dataset.id ?? '')), housekeeping);
+    await page.check('#f-people');
+    await page.waitForFunction((ids) => ![...document.querySelectorAll('#conversations li')].some((l) => ids.includes((l as HTMLElement).dataset.id ?? '')), housekeeping);
+    expect(await listed()).to.include(thread);
+  });
+
   it('shows a conversation that starts while the sniffer is open', async () => {
     await page.goto(`${c.base}/#/sniffer`);
     await page.waitForSelector('#live.on');

@@ -97,6 +97,10 @@ export async function snifferPage(main, [openId]) {
   const emptyNote = h('p.muted.small#flow-empty', {}, 'Nothing to show yet: no envelope matches (the heartbeats show when ticked).');
   const showEmpty = () => (emptyNote.hidden = flow.children.length > 0);
   const convList = h('ul.convs#conversations');
+  // Registrations, DF changes and lease renewals outnumber people's questions on a quiet system:
+  // the list shows the conversations a person took part in unless this is unticked.
+  const fPeople = h('input', { type: 'checkbox', id: 'f-people', checked: true });
+  const peopleOnly = h('label.small.check', { title: 'only conversations a person took part in (leave out registrations, DF changes, lease renewals)' }, fPeople, ' people only');
   const detailBox = h('div.card.detail#detail', {}, h('p.muted', {}, 'Pick a conversation to see its sequence diagram.'));
   const open = (id) => (location.hash = `#/sniffer/${encodeURIComponent(id)}`);
   const matches = (r) => (fBeats.checked || r.content_type !== 'HEARTBEAT') && (!fConv.value || (r.conversation_id ?? '').includes(fConv.value.trim())) && (!fAgent.value || r.agent.includes(fAgent.value.trim()) || (r.sender ?? '').includes(fAgent.value.trim()) || (r.receiver ?? '').includes(fAgent.value.trim())) && (!fPerf.value || (r.performative ?? '').toLowerCase() === fPerf.value.trim().toLowerCase());
@@ -106,6 +110,14 @@ export async function snifferPage(main, [openId]) {
     h('span.muted.small', {}, c.person ? shortJid(c.person) : c.agents?.join(', ') ?? ''), ' ',
     c.outcome ? h('span', { className: perfClass(c.outcome) }, c.outcome) : '',
     h('span.muted.small.right', {}, c.hops !== undefined ? `${c.hops} ${c.hops === 1 ? 'hop' : 'hops'} · ${duration(c.duration_ms)}` : 'live…'));
+  /** A person's name from a USER_MSG row's envelope (the Presenter's content.user), else null. */
+  const personOf = (r) => {
+    try {
+      return JSON.parse(r.body ?? 'null')?.content?.user ?? null;
+    } catch {
+      return null;
+    }
+  };
   const addConversation = (c, front) => {
     if (known.has(c.id)) return;
     const li = convItem(c);
@@ -116,17 +128,26 @@ export async function snifferPage(main, [openId]) {
   main.append(h('div.page-head', {}, h('h2', {}, 'Sniffer'), h('span.muted', {}, 'every envelope every agent sends or receives, live')),
     h('div.sniffer', {},
       h('div.col', {},
-        h('div.card', {}, h('h3', {}, 'Conversations'), convList),
+        h('div.card', {}, h('div.card-head', {}, h('h3', {}, 'Conversations'), peopleOnly), convList),
         h('div.card', {}, h('h3', {}, 'Live flow'), filters, skippedNote, emptyNote,
           h('div.scroll', {}, h('table.grid.flow', {}, h('thead', {}, h('tr', {}, ['time', 'agent', '', 'from → to', 'performative', 'content'].map((t) => h('th', {}, t)))), flow)))),
       detailBox));
-  for (const c of (await api('/api/conversations?limit=30')).conversations) addConversation(c, false);
+  const loadConversations = async () => {
+    const { conversations } = await api(`/api/conversations?limit=${MAX_CONVERSATIONS}${fPeople.checked ? '&people=true' : ''}`);
+    known.clear();
+    convList.replaceChildren();
+    for (const c of conversations) addConversation(c, false);
+  };
+  await loadConversations();
+  fPeople.addEventListener('change', loadConversations);
   // The flow starts with the last rows already recorded, then follows live.
   const recent = await api('/api/messages?order=desc&limit=200&exclude_content=HEARTBEAT');
   const allRows = [];
   // The console sends at most one batch of about 20 rows per 600 ms (shared/console/events.ts);
   // each is drawn at the next frame (none while the tab is hidden), the newest LIVE_ROWS kept on the page.
   let pending = [];
+  /** USER_MSG rows not yet listed: a person's conversation starts with one. */
+  let questions = [];
   let frame;
   // Rows the stream counted but did not send, and rows sent but not drawn (RENDER_ROWS per batch).
   let skippedTotal = 0;
@@ -144,7 +165,10 @@ export async function snifferPage(main, [openId]) {
     const shownRows = matching.slice(-limit);
     if (limit === RENDER_ROWS && matching.length > shownRows.length) countSkipped(matching.length - shownRows.length);
     // Only the conversations of the rows drawn: each list item is work for the renderer too.
-    for (const r of shownRows) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent] }, true);
+    // People only: every question that came (few, one per conversation), drawn or not.
+    const opened = fPeople.checked ? questions : shownRows;
+    questions = [];
+    for (const r of opened) if (r.conversation_id) addConversation({ id: r.conversation_id, agents: [r.agent], person: r.content_type === 'USER_MSG' ? personOf(r) : null }, true);
     while (convList.children.length > MAX_CONVERSATIONS) {
       known.delete(convList.lastChild.dataset.id);
       convList.lastChild.remove();
@@ -154,6 +178,8 @@ export async function snifferPage(main, [openId]) {
     showEmpty();
   };
   const push = (rows) => {
+    for (const r of rows) if (r.content_type === 'USER_MSG') questions.push(r);
+    if (questions.length > MAX_CONVERSATIONS) questions.splice(0, questions.length - MAX_CONVERSATIONS);
     allRows.push(...rows);
     if (allRows.length > KEPT_ROWS) allRows.splice(0, allRows.length - KEPT_ROWS);
     if (paused) {
@@ -187,7 +213,15 @@ export async function snifferPage(main, [openId]) {
   const off = onEvent('envelopes', push);
   // The stream carries a few hundred rows a second at most (shared/console/events.ts); the rest is
   // counted here, and every row stays in the conversations and /api/messages.
-  const offSkipped = onEvent('skipped', ({ rows }) => countSkipped(rows));
+  // Rows the stream left out may hold a question: the list is read again, at most every 5 s.
+  let reloadAt = 0;
+  const offSkipped = onEvent('skipped', ({ rows }) => {
+    countSkipped(rows);
+    if (fPeople.checked && Date.now() > reloadAt) {
+      reloadAt = Date.now() + 5000;
+      loadConversations().catch(() => undefined);
+    }
+  });
   if (openId) await detail(detailBox, openId);
   return { leave: () => (off(), offSkipped(), window.cancelAnimationFrame(frame)) };
 }
