@@ -92,6 +92,9 @@ agent.router.on('USER_MSG', userMsgFactory({
     lastMeeting: (organizer) => store.lastMeeting(organizer),
     openTasks: (assignee) => store.openTasks(assignee),
     meetingsAhead: (person, now) => store.meetingsAhead(person, now, config.domain),
+    listing: (person) => store.listing(person),
+    saveListing: (person, ids) => store.saveListing(person, ids),
+    meeting: (threadId) => store.meeting(threadId),
     tasksOf: (person) => store.openTasksOf(person),
     zones: () => store.zones(),
     machines: {

@@ -89,6 +89,41 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     ].join('\n'));
   });
 
+  it('"cancel meeting 2" means the list last shown: a meeting that ended or was booked since does not shift the numbers (real store)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-listing-'));
+    const store = new SchedulingStore(path.join(dir, 'scheduling.sqlite'));
+    try {
+      let now = NOW;
+      const [a, b, c] = [meeting('a', 'First', '2026-12-09T10:30:00Z'), meeting('b', 'Second', '2026-12-10T09:00:00Z'), meeting('c', 'Third', '2026-12-11T09:00:00Z')];
+      for (const m of [a, b, c]) store.saveMeeting(m);
+      const f = userMsgFactory({
+        self: 'Coordinator', domain: DOMAIN, timeouts: T,
+        scheduling: {
+          oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => now,
+          meetingsAhead: (p, t) => store.meetingsAhead(p, t, DOMAIN), listing: (p) => store.listing(p), saveListing: (p, ids) => store.saveListing(p, ids), meeting: (id) => store.meeting(id),
+        },
+      });
+      const from = identify('presenter@localhost', DOMAIN);
+      expect((f(userMsg('my meetings'), from).input as { meetings: MeetingRecord[] }).meetings.map((m) => m.title)).to.deep.equal(['First', 'Second', 'Third']);
+      // An hour later "First" is over and a new meeting was booked before "Second": the numbers shown still hold.
+      now = new Date('2026-12-09T11:05:00Z');
+      store.saveMeeting(meeting('d', 'Squeezed in', '2026-12-09T15:00:00Z'));
+      expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ meeting: b });
+      expect(f(userMsg('move meeting 3 to 2pm'), from).input).to.deep.include({ meeting: c });
+      expect(f(userMsg('cancel meeting 1'), from).input).to.deep.include({ detail: 'Meeting 1 ("First") is already over. Say "my meetings" for the list as it is now.' });
+      store.saveMeeting({ ...b, status: 'CANCELLED', revision: 1 });
+      expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ detail: 'Meeting 2 ("Second") is already cancelled. Say "my meetings" for the list as it is now.' });
+      // Asked again, the list is the one of now; without a list shown, the list of now too.
+      expect((f(userMsg('my meetings'), from).input as { meetings: MeetingRecord[] }).meetings.map((m) => m.title)).to.deep.equal(['Squeezed in', 'Third']);
+      expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ meeting: c });
+      expect(store.listing('alice@localhost', Date.now() + 13 * 3600_000), 'a list shown long ago no longer counts').to.equal(undefined);
+      expect(store.listing('bob@localhost')).to.equal(undefined);
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the route reads the store for the person who asked', () => {
     const asked: string[] = [];
     const f = userMsgFactory({

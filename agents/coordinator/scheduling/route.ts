@@ -29,6 +29,10 @@ export interface SchedulingDeps {
   meetingsAhead?(person: string, now: string): MeetingRecord[];
   /** "my tasks": the open tasks given to or by the person; absent = none known. */
   tasksOf?(person: string): TaskRecord[];
+  /** The numbered list of meetings last shown to the person ("my meetings"), and saving it; a meeting by thread. */
+  listing?(person: string): string[] | undefined;
+  saveListing?(person: string, threadIds: string[]): void;
+  meeting?(threadId: string): MeetingRecord | undefined;
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
   zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
@@ -81,6 +85,8 @@ export function schedulingRoute(
     case 'agenda': {
       const all = { meetings: deps.meetingsAhead?.(user as string, t.now) ?? [], tasks: deps.tasksOf?.(user as string) ?? [] };
       const { meetings, tasks } = command.within ? within(all, command.within.window) : all;
+      // The numbers shown are the ones "cancel meeting <n>" and "move meeting <n>" mean (numbered()).
+      if (!command.within && command.part !== 'tasks') deps.saveListing?.(user as string, meetings.map((x) => x.threadId));
       return {
         machine: agendaMachine,
         input: { ...base, part: command.part, person: user, meetings, tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now, ...(command.within ? { label: command.within.label } : {}) },
@@ -102,13 +108,20 @@ export function schedulingRoute(
   }
 }
 
-/** "cancel meeting 2", "move meeting 2 …": the second meeting of "my meetings" (agenda.ts numbers them), if the asker booked it. */
+/**
+ * "cancel meeting 2", "move meeting 2 …": the second meeting of the "my meetings" list the asker
+ * was last shown (agenda.ts numbers them; a meeting ending or booked since does not shift the
+ * numbers), else of that list as it is now; only the person who booked it may.
+ */
 function numbered(index: number, user: string, deps: SchedulingDeps, now: string, verb: 'cancel' | 'move'): { meeting: MeetingRecord } | { detail: string } {
-  const meetings = deps.meetingsAhead?.(user, now) ?? [];
+  const shown = deps.listing?.(user);
+  const meetings = shown ? shown.flatMap((id) => deps.meeting?.(id) ?? []) : deps.meetingsAhead?.(user, now) ?? [];
   const meeting = meetings[index - 1];
   if (!meeting) {
     return { detail: meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).` };
   }
+  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
+  if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
   if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
   return { meeting };
 }

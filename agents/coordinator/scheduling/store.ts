@@ -45,7 +45,11 @@ CREATE TABLE IF NOT EXISTS tasks (
   deadline TEXT NOT NULL, status TEXT NOT NULL, progress INTEGER, updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);
-CREATE TABLE IF NOT EXISTS time_zones (person TEXT PRIMARY KEY, zone TEXT NOT NULL, updated_at REAL NOT NULL);`;
+CREATE TABLE IF NOT EXISTS time_zones (person TEXT PRIMARY KEY, zone TEXT NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS listings (person TEXT PRIMARY KEY, thread_ids TEXT NOT NULL, shown_at REAL NOT NULL);`;
+
+/** How long "cancel meeting 2" means the second of the list last shown, not of today's list. */
+export const LISTING_TTL_MS = 12 * 3600_000;
 
 /** Tasks the assignee can still answer: not declined, not done. */
 const OPEN = `status IN ('ASSIGNED', 'ACCEPTED', 'IN_PROGRESS', 'BLOCKED')`;
@@ -134,6 +138,26 @@ export class SchedulingStore {
     return r ? task(r) : undefined;
   }
 
+
+  meeting(threadId: string): MeetingRecord | undefined {
+    const r = this.db.prepare('SELECT * FROM meetings WHERE thread_id = ?').get(threadId) as MeetingRow | undefined;
+    return r ? meeting(r) : undefined;
+  }
+
+  /**
+   * The numbered meetings a person was last shown ("my meetings"): "cancel meeting 2" then means
+   * that list's second, even after a meeting ended or another was booked in between.
+   */
+  saveListing(person: string, threadIds: readonly string[]): void {
+    this.db.prepare('INSERT INTO listings VALUES (?, ?, ?) ON CONFLICT(person) DO UPDATE SET thread_ids = excluded.thread_ids, shown_at = excluded.shown_at')
+      .run(person, JSON.stringify(threadIds), Date.now());
+  }
+
+  /** The list last shown to `person`, if within LISTING_TTL_MS of `now` (epoch ms). */
+  listing(person: string, now = Date.now()): string[] | undefined {
+    const r = this.db.prepare('SELECT thread_ids, shown_at FROM listings WHERE person = ?').get(person) as { thread_ids: string; shown_at: number } | undefined;
+    return r && now - r.shown_at < LISTING_TTL_MS ? (JSON.parse(r.thread_ids) as string[]) : undefined;
+  }
 
   /** "my time zone is …" (zones.ts). */
   saveZone(person: string, zone: string): void {
