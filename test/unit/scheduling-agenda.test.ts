@@ -85,7 +85,7 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     const h = harness(agendaMachine, userMsg('my meetings'), { part: 'meetings', person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', meetings: list, tasks: [] });
     expect(h.last().content.text).to.equal([
       'Meetings ahead that I booked:', '1. Mine: Thu 10 Dec 2026, 09:00–09:30 UTC (alice, bob)', '2. Theirs: Fri 11 Dec 2026, 09:00–09:30 UTC (alice, bob)',
-      'To cancel one you booked, say e.g. "cancel meeting 1".',
+      'To cancel or move one you booked, say e.g. "cancel meeting 1" or "move meeting 1 to 3pm".',
     ].join('\n'));
   });
 

@@ -42,13 +42,13 @@ const local = (jid: string) => jid.split('@')[0] ?? jid;
 function meetingLines(i: AgendaInput): string[] {
   const span = i.label ? ` ${i.label}` : ' ahead';
   if (i.meetings.length === 0) return [`You have no meetings${span} that I booked.`];
-  // Numbered for "cancel meeting <n>" (route.ts), which takes the same list: the whole one only.
+  // Numbered for "cancel meeting <n>" and "move meeting <n>" (route.ts), which take the list last shown: the whole one only.
   const lines = i.meetings.map((m, n) => {
     const people = m.participants.map((p) => local(personOfCalendar(p, i.domain))).join(', ');
     return `${i.label ? '•' : `${n + 1}.`} ${m.title}: ${when(m.slot, i.zone)} (${people}${m.room ? `; room ${displayName(m.room)}` : ''})`;
   });
   const own = i.meetings.findIndex((m) => m.organizer === i.person);
-  const hint = own >= 0 && !i.label ? [`To cancel one you booked, say e.g. "cancel meeting ${own + 1}".`] : [];
+  const hint = own >= 0 && !i.label ? [`To cancel or move one you booked, say e.g. "cancel meeting ${own + 1}" or "move meeting ${own + 1} to 3pm".`] : [];
   return [`Meetings${span} that I booked:`, ...lines, ...hint];
 }
 
