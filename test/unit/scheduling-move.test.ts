@@ -34,6 +34,9 @@ describe('Coordinator [move a meeting] reading what the person asks', () => {
     // In the person's zone: 3pm Berlin is 14:00 UTC.
     expect(moveTarget(meeting, '3pm', NOW, 'Europe/Berlin')).to.deep.equal({ ok: true, window: { start: '2026-12-10T14:00:00.000Z', end: '2026-12-10T15:00:00.000Z' } });
     expect(moveTarget(meeting, 'friday at 11', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-11T11:00:00.000Z', end: '2026-12-11T12:00:00.000Z' } });
+    expect(moveTarget(meeting, '11', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T11:00:00.000Z', end: '2026-12-10T12:00:00.000Z' } });
+    expect(moveTarget(meeting, '14:30', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T14:30:00.000Z', end: '2026-12-10T15:30:00.000Z' } });
+    expect(moveTarget(meeting, 'yesterday at 9', NOW, 'UTC')).to.deep.include({ ok: false }).and.satisfy((r: { detail: string }) => /already over/.test(r.detail));
     expect(moveTarget(meeting, 'back by an hour', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T11:00:00.000Z' } });
     expect(moveTarget(meeting, '30 minutes earlier', NOW, 'UTC')).to.deep.equal({ ok: true, window: { start: '2026-12-10T08:30:00.000Z', end: '2026-12-10T09:30:00.000Z' } });
     const afternoon = moveTarget(meeting, 'friday afternoon', NOW, 'UTC');

@@ -27,7 +27,7 @@ export function parseMove(text: string): MoveQuestion | undefined {
   return { kind: 'move-meeting', to: (m[2] ?? '').trim(), ...(m[1] ? { index: Number(m[1]) } : {}) };
 }
 
-const NAMES_A_DAY = /\b(?:today|tomorrow|tonight|next|mon|tue|wed|thu|fri|sat|sun|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})/i;
+const NAMES_A_DAY = /\b(?:today|tomorrow|yesterday|tonight|next|mon|tue|wed|thu|fri|sat|sun|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})/i;
 // "an hour later", "back by 30 minutes", "by 15 min", "forward by half an hour" (earlier).
 const SHIFT = /^(back|forward|later|earlier)?\s*(?:by\s+)?(an?|one|two|three|half\s+an|\d{1,4})\s*(hours?|hrs?|h|minutes?|mins?|m)\s*(later|earlier|back|forward)?$/i;
 const COUNT: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3 };
@@ -61,7 +61,8 @@ export function moveTarget(m: MeetingRecord, to: string, now: Date, zone: string
   } else {
     const day = DateTime.fromISO(m.slot.start, { zone: 'utc' }).setZone(zone).startOf('day');
     const from = NAMES_A_DAY.test(to) || day.toMillis() < now.getTime() ? now : day.toJSDate();
-    window = parseWindow(to, from, minutes, zone);
+    // "to 11", "to 14:30": a bare clock time, which chrono reads only after "at".
+    window = parseWindow(/^\d{1,2}(?::\d{2})?$/.test(to.trim()) ? `at ${to}` : to, from, minutes, zone);
   }
   if (!window) return { ok: false, detail: `I could not read "${to}" as a time. ${EXAMPLE}` };
   const t = Date.parse(window.start);
