@@ -1,38 +1,43 @@
-// One supervisor per PARLEY_HOME, decided before anything is touched. The lock is a Linux
-// abstract-namespace Unix socket (unix(7): a name starting with NUL, never a file): the kernel
-// lets one process bind a name, and frees it the moment that process exits, also after kill -9.
-// So there is no stale lock to judge, and of two starts at the same instant exactly one goes on;
-// before this the loser could have started and provisioned ejabberd alongside the winner.
-import { createHash } from 'node:crypto';
+// One supervisor per PARLEY_HOME, decided before anything is touched. The lock is SQLite's
+// exclusive lock (POSIX fcntl byte-range locks, which the kernel drops the moment the process
+// exits, also after kill -9) on `run/home.lock`, held for the supervisor's life: no stale lock to
+// judge, and of two starts at the same instant exactly one goes on.
+// The file lies in the home's owner-only `run/` folder, so only the owner can take it. The lock
+// was a Linux abstract-namespace socket named after the home's path before: abstract names have
+// no permissions, and any local user who bound that name first kept every `npm start` of that
+// home from starting (test/unit/supervisor-home-lock.test.ts attacks both ways).
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-
-/** The abstract name for a home: a digest of its real path (two spellings of one directory agree). */
-export function homeLockName(home: string): string {
-  const real = (() => {
-    try {
-      return fs.realpathSync(home);
-    } catch {
-      return path.resolve(home);
-    }
-  })();
-  return `\0parley-home-${createHash('sha256').update(real).digest('hex').slice(0, 40)}`;
-}
+import Database from 'better-sqlite3';
 
 export interface HomeLock {
   release(): Promise<void>;
 }
 
+/** The lock file of a home. */
+export const homeLockFile = (home: string) => path.join(home, 'run', 'home.lock');
+
 /** Holds the home's lock, or undefined when another live process holds it. */
 export async function lockHome(home: string): Promise<HomeLock | undefined> {
-  const server = net.createServer((socket) => socket.destroy());
-  const bound = await new Promise<boolean>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err)));
-    server.listen({ path: homeLockName(home) }, () => resolve(true));
-  });
-  if (!bound) return undefined;
-  // The lock must never keep the process alive on its own.
-  server.unref();
-  return { release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const file = homeLockFile(home);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.dirname(file), 0o700);
+  // No busy wait: a held lock answers SQLITE_BUSY at once.
+  const db = new Database(file, { timeout: 0 });
+  try {
+    fs.chmodSync(file, 0o600);
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') return undefined;
+    throw err;
+  }
+  return {
+    release: async () => {
+      if (!db.open) return;
+      db.exec('ROLLBACK');
+      db.close();
+    },
+  };
 }

@@ -17,4 +17,4 @@ export {
 export { FailedToStart, Supervisor } from './supervisor.js';
 export { type StartWait, waitForStart } from './start-wait.js';
 export { alreadyRunning, runningSupervisor } from './ipc.js';
-export { type HomeLock, homeLockName, lockHome } from './home-lock.js';
+export { type HomeLock, homeLockFile, lockHome } from './home-lock.js';
