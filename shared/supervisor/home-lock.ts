@@ -26,6 +26,8 @@ export async function lockHome(home: string): Promise<HomeLock | undefined> {
   const db = new Database(file, { timeout: 0 });
   try {
     fs.chmodSync(file, 0o600);
+    // Nothing is ever written: no journal file beside it (one left by a kill would be a "hot journal").
+    db.pragma('journal_mode = MEMORY');
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {

@@ -56,6 +56,7 @@ describe('Supervisor [home lock] one supervisor per PARLEY_HOME, decided before 
     // The lock file is the owner's alone, in the owner-only run/ folder.
     expect(fs.statSync(path.dirname(homeLockFile(home))).mode & 0o777).to.equal(0o700);
     expect(fs.statSync(homeLockFile(home)).mode & 0o777).to.equal(0o600);
+    expect(fs.readdirSync(path.dirname(homeLockFile(home))), 'no journal left by the killed holder').to.deep.equal(['home.lock']);
   });
 
   it('attack: a squatter holding the abstract socket name the lock used to have does not keep the owner from starting', async () => {
