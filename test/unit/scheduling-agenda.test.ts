@@ -124,6 +124,34 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     }
   });
 
+  it('"cancel my meeting with bob": the one with bob (never simply the last booked); several are listed to pick from, and "cancel meeting 2" then means that list', () => {
+    const withCarol = meeting('c1', 'Carol sync', '2026-12-10T09:00:00Z', { participants: ['calendar-alice', 'calendar-carol'] });
+    const withBob = [meeting('b1', 'Bob 1', '2026-12-11T09:00:00Z'), meeting('b2', 'Bob 2', '2026-12-12T09:00:00Z', { room: 'room-atlas' })];
+    let listing: string[] | undefined;
+    const all = [withCarol, ...withBob];
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: {
+        oacopTimeoutMs: 5000, lastMeeting: () => withBob[1], openTasks: () => [], now: () => NOW, meetingsAhead: () => all,
+        listing: () => listing, saveListing: (_p, ids) => { listing = ids; }, meeting: (id) => all.find((m) => m.threadId === id),
+      },
+    });
+    const from = identify('presenter@localhost', DOMAIN);
+    expect(parseScheduling('cancel my meeting with bob', NOW)).to.deep.equal({ kind: 'cancel-meeting', with: ['bob'] });
+    expect(parseScheduling('cancel the meeting with Bob and carol tomorrow', NOW)).to.deep.equal({ kind: 'cancel-meeting', with: ['bob', 'carol'] });
+    expect(parseScheduling('cancel that meeting', NOW)).to.deep.equal({ kind: 'cancel-meeting' });
+    expect(f(userMsg('cancel my meeting with carol'), from).input).to.deep.include({ meeting: withCarol });
+    expect(f(userMsg('move my meeting with carol to 3pm'), from).input).to.deep.include({ meeting: withCarol });
+    expect(f(userMsg('cancel my meeting with atlas'), from).input).to.deep.include({ meeting: withBob[1] });
+    expect(f(userMsg('cancel my meeting with dave'), from).input).to.deep.include({ detail: 'You have no meeting ahead with dave that you booked. "my meetings" lists the ones you have.' });
+    expect(listing).to.equal(undefined);
+    expect(f(userMsg('move my meeting with bob to 4pm'), from).input).to.deep.include({
+      detail: 'You have 2 meetings ahead with bob:\n1. Bob 1: Fri 11 Dec 2026, 09:00–09:30 UTC\n2. Bob 2: Sat 12 Dec 2026, 09:00–09:30 UTC\nWhich one? Say e.g. "move meeting 1 to 4pm".',
+    });
+    expect(listing).to.deep.equal(['urn:uuid:b1', 'urn:uuid:b2']);
+    expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ meeting: withBob[1] });
+  });
+
   it('the route reads the store for the person who asked', () => {
     const asked: string[] = [];
     const f = userMsgFactory({

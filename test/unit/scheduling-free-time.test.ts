@@ -108,3 +108,16 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(list.last().content.text).to.equal("atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.\nTo book the first 30 minutes, say: meet 30m - 2026-12-10T11:00Z..2026-12-10T11:30Z atlas");
   });
 });
+
+describe('Coordinator [free time] over several days, grouped by day', () => {
+  it('"when am I free next week?": one group per day, times only, the zone said once', async () => {
+    const { freeTimeText } = await import('../../agents/coordinator/scheduling/free-time.js');
+    const q = { kind: 'free-time' as const, people: ['me'], window: { start: '2026-12-14T08:00:00.000Z', end: '2026-12-18T18:00:00.000Z' } };
+    const free = [
+      { start: '2026-12-14T09:00:00Z', end: '2026-12-14T17:00:00Z' }, { start: '2026-12-15T09:00:00Z', end: '2026-12-15T12:00:00Z' },
+      { start: '2026-12-15T13:00:00Z', end: '2026-12-15T17:00:00Z' }, { start: '2026-12-17T22:00:00Z', end: '2026-12-18T02:00:00Z' },
+    ];
+    expect(freeTimeText(q, [['me', { free }]], 'UTC')).to.equal(
+      'Your free time, Mon 14 Dec 2026, 08:00–Fri 18 Dec 18:00 UTC: Mon 14 Dec 09:00–17:00; Tue 15 Dec 09:00–12:00, 13:00–17:00; Thu 17 Dec 22:00–Fri 18 Dec 02:00.');
+  });
+});

@@ -21,7 +21,8 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 describe('Coordinator [move a meeting] reading what the person asks', () => {
   it('reads "move that meeting to 3pm", "move meeting 2 to …", "push the meeting back by an hour"', () => {
     expect(parseMove('move that meeting to 3pm')).to.deep.equal({ kind: 'move-meeting', to: '3pm' });
-    expect(parseMove('reschedule my meeting with bob')).to.deep.equal({ kind: 'move-meeting', to: '' });
+    expect(parseMove('reschedule my meeting with bob')).to.deep.equal({ kind: 'move-meeting', to: '', with: ['bob'] });
+    expect(parseMove('move the meeting with bob and carol to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm', with: ['bob', 'carol'] });
     expect(parseMove('Please postpone the meeting to tomorrow at 10.')).to.deep.equal({ kind: 'move-meeting', to: 'tomorrow at 10' });
     expect(parseMove('move meeting 2 to friday 9am')).to.deep.equal({ kind: 'move-meeting', to: 'friday 9am', index: 2 });
     expect(parseMove('push the meeting back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });

@@ -52,10 +52,27 @@ export type Answer = { free: Window[] } | { none: string };
 const hhmm = (iso: string, zone: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).toFormat('HH:mm');
 
 /** "09:00–10:00, 11:00–17:00" on one day; each with its day when the window spans several. */
+/**
+ * Free intervals as a person reads them: times alone within one day; over several days grouped by
+ * day ("Mon 30 Nov 10:00–18:00; Tue 1 Dec 10:00–13:00, 14:00–18:00"), the year and zone said once
+ * in the heading. An interval past midnight keeps both dates.
+ */
 function intervals(free: readonly Window[], window: Window, zone: string): string {
-  const oneDay = DateTime.fromISO(window.start, { zone: 'utc' }).setZone(zone).hasSame(DateTime.fromISO(window.end, { zone: 'utc' }).setZone(zone).minus({ milliseconds: 1 }), 'day');
-  const shown = free.slice(0, 8).map((w) => (oneDay ? `${hhmm(w.start, zone)}–${hhmm(w.end, zone)}` : when(w, zone).replace(` ${zone}`, '')));
-  return `${shown.join(', ')}${free.length > 8 ? ` and ${free.length - 8} more` : ''}`;
+  const local = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone);
+  const oneDay = local(window.start).hasSame(local(window.end).minus({ milliseconds: 1 }), 'day');
+  const shown = free.slice(0, 12);
+  const more = free.length > shown.length ? ` and ${free.length - shown.length} more` : '';
+  if (oneDay) return `${shown.map((w) => `${hhmm(w.start, zone)}–${hhmm(w.end, zone)}`).join(', ')}${more}`;
+  const days: Array<{ day: string; times: string[] }> = [];
+  for (const w of shown) {
+    const [s, e] = [local(w.start), local(w.end).minus({ milliseconds: 1 })];
+    const day = s.setLocale('en-GB').toFormat('ccc d LLL');
+    const time = s.hasSame(e, 'day') ? `${hhmm(w.start, zone)}–${hhmm(w.end, zone)}` : `${hhmm(w.start, zone)}–${local(w.end).setLocale('en-GB').toFormat('ccc d LLL HH:mm')}`;
+    const last = days[days.length - 1];
+    if (last?.day === day) last.times.push(time);
+    else days.push({ day, times: [time] });
+  }
+  return `${days.map((d) => `${d.day} ${d.times.join(', ')}`).join('; ')}${more}`;
 }
 
 /** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share; `rooms`: names that are rooms (booked as a room). */

@@ -3,7 +3,7 @@
 // what they read afterwards. The exchange is move-machine.ts (a new OACoP revision of the same
 // thread, §3.4). Pure.
 import { DateTime } from 'luxon';
-import { parseWindow } from './parse.js';
+import { meetingWith, parseWindow } from './parse.js';
 import { displayName } from './oacop.js';
 import type { Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
@@ -15,16 +15,19 @@ export interface MoveQuestion {
   to: string;
   /** "move meeting 2 …": the second of "my meetings"; absent = the asker's last booked meeting. */
   index?: number;
+  /** "move my meeting with bob …": the one with these people. */
+  with?: string[];
 }
 
-const NAMES = String.raw`(?:\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
+const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
 const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment))`;
 const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
 
 export function parseMove(text: string): MoveQuestion | undefined {
   const m = MOVE.exec(text);
   if (!m) return undefined;
-  return { kind: 'move-meeting', to: (m[2] ?? '').trim(), ...(m[1] ? { index: Number(m[1]) } : {}) };
+  const people = meetingWith(m[2] ?? '');
+  return { kind: 'move-meeting', to: (m[3] ?? '').trim(), ...(m[1] ? { index: Number(m[1]) } : {}), ...(people ? { with: people } : {}) };
 }
 
 const NAMES_A_DAY = /\b(?:today|tomorrow|yesterday|tonight|next|mon|tue|wed|thu|fri|sat|sun|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})/i;

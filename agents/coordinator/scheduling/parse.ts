@@ -37,8 +37,8 @@ export interface ScheduleRequest {
 
 export type SchedulingIntent =
   | ScheduleRequest
-  /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings". */
-  | { kind: 'cancel-meeting'; index?: number }
+  /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings"; "… with bob": the one with bob. */
+  | { kind: 'cancel-meeting'; index?: number; with?: string[] }
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
@@ -251,6 +251,13 @@ const TASK_WORDS: Array<[RegExp, TaskStatus]> = [
 ];
 
 /** The assignee's answer to a task (§4.2 TaskUpdate): status, progress and a comment. */
+/** "… with bob and carol" after "my meeting": the people named, else undefined. */
+export function meetingWith(rest: string): string[] | undefined {
+  const m = /^\s*with\s+([a-z][a-z0-9._-]*(?:\s*(?:,|and|&)\s*[a-z][a-z0-9._-]*)*)/i.exec(rest);
+  const names = m ? (m[1] as string).split(/\s*(?:,|\band\b|&)\s*/i).map((n) => n.toLowerCase()).filter((n) => n && !STOP.has(n)) : [];
+  return names.length ? names : undefined;
+}
+
 export function parseTaskAnswer(text: string): SchedulingIntent | undefined {
   const t = text.trim().replace(/[.!]+$/, '');
   const pct = /^(\d{1,3})\s*%\s*[,:;-]?\s*(.*)$/s.exec(t);
@@ -335,8 +342,10 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   }
   const numbered = /^\s*(?:please\s+)?\/?cancel\s+(?:meeting|appointment)\s+#?(\d{1,3})\s*[.!]?\s*$/i.exec(t);
   if (numbered) return { kind: 'cancel-meeting', index: Number(numbered[1]) };
-  if (/^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b/i.test(t) || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
-    return { kind: 'cancel-meeting' };
+  const cancel = /^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b(.*)$/i.exec(t);
+  if (cancel || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
+    const people = meetingWith(cancel?.[1] ?? '');
+    return { kind: 'cancel-meeting', ...(people ? { with: people } : {}) };
   }
   const strict = ASSIGN_STRICT.exec(t);
   if (strict) return assignment((strict[3] as string).trim(), strict[1] as string, DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, now, zone);

@@ -6,6 +6,7 @@ import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
 import { agendaMachine, within } from './agenda.js';
+import { type MeetingsDeps, pickMeeting } from './pick-meeting.js';
 import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
@@ -15,24 +16,18 @@ import { freeTimeMachine } from './free-time-machine.js';
 import { type MoveQuestion, moveTarget, unmovable } from './move.js';
 import { moveMachine } from './move-machine.js';
 import { scheduleMachine } from './schedule.js';
-import type { MeetingRecord, TaskRecord } from './store.js';
+import type { TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
 import { zoneMachine } from './zone-machine.js';
 import { DEFAULT_ZONE, type Zones } from './zones.js';
 
-export interface SchedulingDeps {
+/** The store's meetings (pick-meeting.ts MeetingsDeps), tasks and zones, and the machines. */
+export interface SchedulingDeps extends MeetingsDeps {
   oacopTimeoutMs: number;
-  lastMeeting(organizer: string): MeetingRecord | undefined;
   /** Every open task of the assignee, the last assigned first (an answer may name one: pick-task.ts). */
   openTasks(assignee: string): TaskRecord[];
-  /** "my meetings": the meetings not yet over that the person booked or attends, soonest first; absent = none known. */
-  meetingsAhead?(person: string, now: string): MeetingRecord[];
   /** "my tasks": the open tasks given to or by the person; absent = none known. */
   tasksOf?(person: string): TaskRecord[];
-  /** The numbered list of meetings last shown to the person ("my meetings"), and saving it; a meeting by thread. */
-  listing?(person: string): string[] | undefined;
-  saveListing?(person: string, threadIds: string[]): void;
-  meeting?(threadId: string): MeetingRecord | undefined;
   /** Every person's time zone (zones.ts); absent = everyone in UTC. */
   zones?(): Zones;
   /** The machines with their `save` actors provided (main.ts); defaults: the bare machines. */
@@ -71,7 +66,7 @@ export function schedulingRoute(
       return { machine: m.schedule ?? scheduleMachine, input: { ...base, ...t, wish: command, threadId } };
     case 'move-meeting': {
       const zone = zones[user as string] ?? DEFAULT_ZONE;
-      const picked = command.index !== undefined ? numbered(command.index, user as string, deps, t.now, 'move') : { meeting: deps.lastMeeting(user as string) };
+      const picked = pickMeeting(command, user as string, deps, { now: t.now, zone, verb: 'move', rest: command.to ? `to ${command.to}` : 'to <new time>' });
       if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
       const { meeting } = picked;
       const why = unmovable(meeting, t.now, zone);
@@ -93,7 +88,7 @@ export function schedulingRoute(
       };
     }
     case 'cancel-meeting': {
-      const picked = command.index !== undefined ? numbered(command.index, user as string, deps, t.now, 'cancel') : { meeting: deps.lastMeeting(user as string) };
+      const picked = pickMeeting(command, user as string, deps, { now: t.now, zone: zones[user as string] ?? DEFAULT_ZONE, verb: 'cancel' });
       if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
       const { meeting } = picked;
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
@@ -106,22 +101,4 @@ export function schedulingRoute(
       return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task: picked.task, status: command.status, progress: command.progress, comment: picked.comment } };
     }
   }
-}
-
-/**
- * "cancel meeting 2", "move meeting 2 …": the second meeting of the "my meetings" list the asker
- * was last shown (agenda.ts numbers them; a meeting ending or booked since does not shift the
- * numbers), else of that list as it is now; only the person who booked it may.
- */
-function numbered(index: number, user: string, deps: SchedulingDeps, now: string, verb: 'cancel' | 'move'): { meeting: MeetingRecord } | { detail: string } {
-  const shown = deps.listing?.(user);
-  const meetings = shown ? shown.flatMap((id) => deps.meeting?.(id) ?? []) : deps.meetingsAhead?.(user, now) ?? [];
-  const meeting = meetings[index - 1];
-  if (!meeting) {
-    return { detail: meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).` };
-  }
-  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
-  if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
-  if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
-  return { meeting };
 }

@@ -1,0 +1,67 @@
+// Which booked meeting "cancel …" / "move …" means: the asker's last booked one, the n-th of the
+// "my meetings" list they were last shown ("cancel meeting 2"), or the one with the people named
+// ("cancel my meeting with bob"; several → they are listed, numbered, to pick one). Reads the
+// Coordinator's store through the route's deps; only the person who booked a meeting may change it.
+import { displayName } from './oacop.js';
+import type { MeetingRecord } from './store.js';
+import { when } from './texts.js';
+
+export interface MeetingsDeps {
+  lastMeeting(organizer: string): MeetingRecord | undefined;
+  /** "my meetings": the meetings not yet over that the person booked or attends, soonest first; absent = none known. */
+  meetingsAhead?(person: string, now: string): MeetingRecord[];
+  /** The numbered list of meetings last shown to the person, and saving it; a meeting by thread. */
+  listing?(person: string): string[] | undefined;
+  saveListing?(person: string, threadIds: string[]): void;
+  meeting?(threadId: string): MeetingRecord | undefined;
+}
+
+export type Picked = { meeting: MeetingRecord | undefined } | { detail: string };
+
+export interface Which {
+  index?: number;
+  with?: string[];
+}
+
+export function pickMeeting(which: Which, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: 'cancel' | 'move'; rest?: string }): Picked {
+  if (which.index !== undefined) return numbered(which.index, user, deps, o.now, o.verb);
+  if (which.with?.length) return withPeople(which.with, user, deps, o);
+  return { meeting: deps.lastMeeting(user) };
+}
+
+/**
+ * "cancel meeting 2", "move meeting 2 …": the second meeting of the "my meetings" list the asker
+ * was last shown (agenda.ts numbers them; a meeting ending or booked since does not shift the
+ * numbers), else of that list as it is now.
+ */
+function numbered(index: number, user: string, deps: MeetingsDeps, now: string, verb: string): Picked {
+  const shown = deps.listing?.(user);
+  const meetings = shown ? shown.flatMap((id) => deps.meeting?.(id) ?? []) : deps.meetingsAhead?.(user, now) ?? [];
+  const meeting = meetings[index - 1];
+  if (!meeting) {
+    return { detail: meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).` };
+  }
+  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
+  if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
+  if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
+  return { meeting };
+}
+
+const list = (names: readonly string[]) => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
+/** The asker's meetings ahead with every named person (or room) in them: one is it; several are listed to pick from. */
+function withPeople(names: string[], user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {
+  const has = (m: MeetingRecord, n: string) => [...m.participants, ...(m.room ? [m.room] : [])].some((p) => displayName(p).toLowerCase() === n.toLowerCase());
+  const mine = (deps.meetingsAhead?.(user, o.now) ?? []).filter((m) => m.organizer === user && names.every((n) => has(m, n)));
+  if (mine.length === 0) return { detail: `You have no meeting ahead with ${list(names)} that you booked. "my meetings" lists the ones you have.` };
+  if (mine.length === 1) return { meeting: mine[0] };
+  deps.saveListing?.(user, mine.map((m) => m.threadId));
+  const rest = o.rest ? ` ${o.rest}` : '';
+  return {
+    detail: [
+      `You have ${mine.length} meetings ahead with ${list(names)}:`,
+      ...mine.map((m, i) => `${i + 1}. ${m.title}: ${when(m.slot, o.zone)}`),
+      `Which one? Say e.g. "${o.verb} meeting 1${rest}".`,
+    ].join('\n'),
+  };
+}
