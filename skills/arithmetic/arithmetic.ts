@@ -1,6 +1,7 @@
 // Arithmetic and unit conversion on the sandboxed mathjs instance (math-sandbox.ts). Plain
 // English is rewritten into a mathjs expression first ("15% of 80", "2.5 km in miles",
 // "100 fahrenheit to celsius"); the sandbox then decides whether it is maths at all.
+import { exactInteger } from './exact-integer.js';
 import { evaluateNode, formatValue, inspect, isFiniteResult } from './math-sandbox.js';
 import { type Expert, invalidArgs } from '../../shared/skills/expert.js';
 
@@ -109,6 +110,9 @@ export async function answerArithmetic(question: string): Promise<{ answer: stri
   } catch (err) {
     throw invalidArgs(`cannot evaluate ${JSON.stringify(expression)}: ${(err as Error).message}`);
   }
+  // A whole number past 2^53 is only approximate as a double (or overflows): exact again when the expression allows.
+  const exact = typeof value === 'number' && !Number.isSafeInteger(value) && (Number.isInteger(value) || !Number.isFinite(value)) ? exactInteger(checked.node) : undefined;
+  if (exact) return { answer: exact, meta: { expression: checked.node.toString(), exact: true } };
   if (!isFiniteResult(value)) throw invalidArgs('the result is not a finite number (division by zero or overflow)');
   if (typeof value === 'boolean' && /^isPrime\(\d+\)$/.test(expression)) return { answer: primeText(Number(expression.slice(8, -1)), value), meta: { expression } };
   return { answer: formatValue(value), meta: { expression: checked.node.toString() } };

@@ -17,7 +17,9 @@ export interface TimeExpertOptions {
 const INTENTS = {
   // "what is 3 hours from now?", "what time will it be in 90 minutes?": before `time`.
   later: /\b\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\s+from\s+now\b|\btime\s+will\s+it\s+be\s+in\s+\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\b/i,
-  count: /\bhow\s+many\s+(days|weeks)\b/i,
+  // "what is the time difference between Tokyo and London?": before `time`, which "what is the time" matches.
+  difference: /\btime\s+difference\b|\bdifference\s+in\s+time\b|\bhours?\s+(?:ahead|behind)\b/i,
+  count: /\bhow\s+(?:many\s+(days|weeks)|long\s+(?:ago|since|until|till|before|is\s+it\s+(?:until|till|since)))\b/i,
   // "what week number is it?", "which week is 2026-12-25 in?", "calendar week": ISO 8601 weeks.
   week: /\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:which|what)\s+(?:calendar\s+)?week\s+(?:is|was|will)\b|\bcalendar\s+week\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
@@ -133,12 +135,28 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const where = defaultZone === 'UTC' ? 'UTC' : `in ${defaultZone}`;
       return { answer: `In ${span} it will be ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone: defaultZone, iso: t.toISO() } };
     },
+    difference(q) {
+      const m = /\bbetween\s+(.+?)\s+(?:and|&)\s+(.+)$/i.exec(q) ?? /\b(?:difference|ahead|behind)\s+(?:is\s+|of\s+|from\s+|in\s+)?(.+?)\s+(?:and|&|of|from)\s+(.+)$/i.exec(q);
+      if (!m) throw invalidArgs('name two places (try "what is the time difference between Tokyo and London?")');
+      const [a, b] = [m[1] as string, m[2] as string].map((name) => {
+        const place = resolvePlace(name.trim());
+        if (!place) throw invalidArgs(`unknown place ${JSON.stringify(name.trim())}: name a major city or an IANA zone such as Europe/Warsaw`);
+        return place;
+      }) as [Place, Place];
+      const [ta, tb] = [today(a.zone), today(b.zone)];
+      const minutes = ta.offset - tb.offset;
+      const span = (n: number) => (n % 60 === 0 ? plural(n / 60, 'hour') : `${Math.floor(n / 60)} h ${n % 60} min`);
+      const head = minutes === 0 ? `${a.label} and ${b.label} have the same time` : `${a.label} is ${span(Math.abs(minutes))} ${minutes > 0 ? 'ahead of' : 'behind'} ${b.label}`;
+      const at = (t: DateTime, p: Place) => `${t.toFormat('HH:mm')}${ta.toISODate() === tb.toISODate() ? '' : ` on ${t.toFormat('cccc')}`} in ${p.label}`;
+      return { answer: `${head}: it is ${at(ta, a)} and ${at(tb, b)}.`, meta: { zones: [a.zone, b.zone], minutes } };
+    },
     count(q) {
       const since = /\b(?:since|ago)\b/i.test(q);
       const dates = datesIn(q, defaultZone, !since);
       if (dates.length === 0) throw invalidArgs('no date found in the question (try "how many days until 2027-01-01?")');
       const [a, b] = dates.length >= 2 ? [dates[0]!, dates[1]!] : [today(defaultZone).startOf('day'), dates[0]!];
       const days = Math.round(b.diff(a, 'days').days);
+      if (/\bhow\s+long\b/i.test(q) && dates.length === 1) return howLong(a, b, days);
       const unit = INTENTS.count.exec(q)?.[1]?.toLowerCase() === 'weeks' ? 'weeks' : 'days';
       const amount = (n: number) => (unit === 'weeks' ? `${plural(Math.floor(n / 7), 'week')} and ${plural(n % 7, 'day')}` : plural(n, 'day'));
       let answer: string;
@@ -149,9 +167,20 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
     },
   };
 
+  /** "how long ago was 1 January 2000?": years, months and days, and the days in all. */
+  function howLong(from: DateTime, to: DateTime, days: number): ExpertAnswer {
+    const [a, b] = days >= 0 ? [from, to] : [to, from];
+    const d = b.diff(a, ['years', 'months', 'days']).toObject();
+    const parts = [[d.years, 'year'], [d.months, 'month'], [Math.round(d.days ?? 0), 'day']].filter(([n]) => (n as number) > 0).map(([n, w]) => plural(n as number, w as string));
+    const span = parts.length === 0 ? 'today' : parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+    const total = Math.abs(days).toLocaleString('en-GB');
+    const answer = days === 0 ? `${longDate(to)} is today.` : days > 0 ? `${longDate(to)} is ${span} away (${total} days).` : `${longDate(to)} was ${span} ago (${total} days).`;
+    return { answer, meta: { days, from: from.toISODate(), to: to.toISODate() } };
+  }
+
   return {
     name: 'time',
-    description: 'Current time in cities and time zones (several at once), dates, weekdays, week numbers and days between dates, offline.',
+    description: 'Current time in cities and time zones (several at once), time differences, dates, weekdays, week numbers and days between dates, offline.',
     topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
     examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
     recognise: (question) => (question.length <= 500 && intentOf(question) ? 1 : 0),
