@@ -182,7 +182,10 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u17').ask('push the meeting back by 30 minutes')).answer).to.contain('Now: Wed 7 Apr 2027, 11:30–12:30 UTC');
     // u18 is busy at 14:00 (u19's meeting): nothing moves, anywhere.
     const refused = await who('u17').ask('move that meeting to 2pm');
-    expect(refused.answer).to.equal('I could not move "Meeting with u18" to Wed 7 Apr 2027, 14:00–15:00 UTC:\n• u18 is busy then\nIt stays at Wed 7 Apr 2027, 11:30–12:30 UTC.');
+    expect(refused.answer).to.equal('I could not move "Meeting with u18" to Wed 7 Apr 2027, 14:00–15:00 UTC:\n• u18 is busy then\nIt stays at Wed 7 Apr 2027, 11:30–12:30 UTC.\n'
+      + 'To see when everyone is free that day, ask: "are u18, cosmos and I free on 7 April?"');
+    // Asked as suggested: u18 busy 11:30–12:30 (this meeting) and 14:00–15:00 (u19's), the room free around its own booking.
+    expect((await who('u17').ask('are u18, cosmos and I free on 7 April?')).answer).to.contain('• u18: 09:00–11:30, 12:30–14:00, 15:00–17:00');
     for (const f of files) expect(slotOf(f), f).to.deep.equal([['2027-04-07T11:30:00.000Z', 'CONFIRMED']]);
     expect((await who('u17').ask('my meetings')).answer).to.contain('Meeting with u18: Wed 7 Apr 2027, 11:30–12:30 UTC');
     // The revisions stay ahead of what the calendars saw: a cancel after all this reaches everyone.

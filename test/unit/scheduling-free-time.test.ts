@@ -23,6 +23,8 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(at.window, 'the whole day, to say when instead').to.deep.equal({ start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T17:00:00.000Z' });
     // Nothing said: the rest of today's working hours.
     expect(parseFreeTime('is bob available?', NOW)).to.deep.include({ window: { start: '2026-12-09T10:00:00.000Z', end: '2026-12-09T18:00:00.000Z' } });
+    expect(parseFreeTime('are bob and I free tomorrow?', NOW)).to.deep.include({ people: ['bob', 'me'] });
+    expect(parseFreeTime('when are bob, carol and me free tomorrow?', NOW)).to.deep.include({ people: ['bob', 'carol', 'me'] });
     for (const line of ['is it free?', 'are you free tonight?', 'is this free software?', 'what is free time?']) expect(parseFreeTime(line, NOW), line).to.equal(undefined);
     expect(classifyIntent('When is Bob free on Thursday?', NOW)).to.deep.include({ kind: 'scheduling' });
   });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { fromPromise } from 'xstate';
 import type { Envelope } from '../../shared/acl/index.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
+import { parseFreeTime } from '../../agents/coordinator/scheduling/free-time.js';
 import { moveTarget, parseMove } from '../../agents/coordinator/scheduling/move.js';
 import { moveMachine } from '../../agents/coordinator/scheduling/move-machine.js';
 import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
@@ -134,7 +135,10 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     expect(saved).to.deep.equal([{ ...meeting, revision: 3 }]);
     expect(h.last().content.text).to.equal([
       'I could not move "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC:', '• bob is busy then', 'It stays at Thu 10 Dec 2026, 09:00–10:00 UTC.',
+      'To see when everyone is free that day, ask: "are bob, carol, atlas and I free on 10 December?"',
     ].join('\n'));
+    // The question it suggests is one the Coordinator reads: everyone, the room and the asker, that day.
+    expect(parseFreeTime('are bob, carol, atlas and I free on 10 December?', NOW)).to.deep.include({ people: ['bob', 'carol', 'atlas', 'me'] });
     expect(h.isDone()).to.equal(true);
   });
 

@@ -26,7 +26,9 @@ const FREE = /^\s*(?:when\s+)?(?:am\s+(i)|is\s+([a-z][a-z0-9._-]*)|are\s+(.+?))\
 export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): FreeTimeQuestion | undefined {
   const m = FREE.exec(text);
   if (!m) return undefined;
-  const people = m[1] ? ['me'] : m[2] ? [m[2].toLowerCase()] : parseNames(m[3] as string).required;
+  // "are bob and I free …": the asker is 'me' however they name themselves, once.
+  const named = m[1] ? ['me'] : m[2] ? [m[2].toLowerCase()] : parseNames(m[3] as string).required;
+  const people = [...new Set(named.map((p) => (['i', 'me', 'myself'].includes(p) ? 'me' : p)))];
   if (people.length === 0 || people.some((p) => ['it', 'you', 'this', 'that', 'there', 'we', 'they'].includes(p))) return undefined;
   const rest = m[4] ?? '';
   const local = DateTime.fromJSDate(now).setZone(zone);

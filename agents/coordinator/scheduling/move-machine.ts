@@ -10,7 +10,7 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime } from './decide.js';
 import { invitationIcs } from './ics.js';
 import type { HoldsInput } from './meeting.js';
 import { movedNotice, movedText, notMovedText } from './move.js';
@@ -185,7 +185,7 @@ export const moveMachine = setup({
       entry: {
         type: 'reply',
         params: ({ context }) => ({
-          text: notMovedText(context.input.meeting, context.input.window, context.misses, context.unrestored, zoneOf(context.input.zones, context.input.meeting.organizer)),
+          text: notMovedText(context.input.meeting, context.input.window, context.misses, context.unrestored, zoneOf(context.input.zones, context.input.meeting.organizer), !context.confirmed && curableByTime(context.misses)),
           rich: { kind: 'meeting', status: 'not-moved', threadId: context.input.meeting.threadId, revision: context.revision, slot: context.input.meeting.slot },
         }),
       },

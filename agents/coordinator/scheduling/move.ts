@@ -105,12 +105,20 @@ export function movedNotice(organizer: string, m: MeetingRecord, slot: Window, z
   return `${organizer.split('@')[0]} moved "${m.title}" to ${when(slot, zone)} (was ${when(m.slot, zone)}). The updated invitation (.ics) follows.`;
 }
 
-/** Why it could not move, that it stays where it was, and any calendar that may not have taken the old time back. */
-export function notMovedText(m: MeetingRecord, window: Window, misses: readonly Miss[], unrestored: readonly Miss[], zone: string): string {
+/**
+ * Why it could not move, that it stays where it was, and any calendar that may not have taken the
+ * old time back; when people were only busy, the free-time question (free-time.ts) that shows
+ * when everyone can make it that day.
+ */
+export function notMovedText(m: MeetingRecord, window: Window, misses: readonly Miss[], unrestored: readonly Miss[], zone: string, busyOnly = false): string {
+  const others = [...m.participants, ...(m.room ? [m.room] : [])].map(displayName).filter((n) => n !== m.organizer.split('@')[0]);
+  const day = DateTime.fromISO(window.start, { zone: 'utc' }).setZone(zone).setLocale('en-GB').toFormat('d LLLL');
+  const ask = others.length === 1 ? `are ${others[0]} and I free on ${day}?` : `are ${others.join(', ')} and I free on ${day}?`;
   return [
     `I could not move "${m.title}" to ${when(window, zone)}:`,
     ...misses.map((x) => `• ${displayName(x.who)} ${x.why}`),
     `It stays at ${when(m.slot, zone)}.`,
     ...(unrestored.length ? [`These calendars did not confirm the old time again: ${unrestored.map((x) => `${displayName(x.who)} (${x.why})`).join(', ')}.`] : []),
+    ...(busyOnly && others.length ? [`To see when everyone is free that day, ask: "${ask}"`] : []),
   ].join('\n');
 }
