@@ -23,10 +23,12 @@ const RECALL =
 const RECENT =
   /^\s*(?:what\s+(?:did|have)\s+i\s+(?:ask(?:ed)?|said\s+to)(?:\s+you)?(?:\s+(?:before|earlier|so\s+far|last|recently))?|what\s+have\s+you\s+told\s+me(?:\s+(?:so\s+far|before|recently))?|what\s+did\s+we\s+talk\s+about|(?:show\s+)?(?:my\s+)?(?:chat\s+)?history)\s*[?.!]*\s*$/i;
 
-export type Greeting = 'hello' | 'thanks' | 'bye' | 'ack';
+export type Greeting = 'hello' | 'who' | 'thanks' | 'bye' | 'ack';
 
 const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
   [/^\s*(?:hi|hello|hey|hallo|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|moin|servus|bonjour|hola|ciao)(?:\s+(?:there|parley|presenter|again))?\s*[!.,?]*\s*$/i, 'hello'],
+  // "who are you?", "what is Parley?": who answers, and what to try.
+  [/^\s*(?:who|what)\s+(?:are|r)\s+(?:you|u)(?:\s+exactly)?\s*[?!.]*\s*$|^\s*what\s+(?:is|'s)\s+parley\s*[?!.]*\s*$|^\s*(?:please\s+)?introduce\s+yourself\s*[?!.]*\s*$/i, 'who'],
   [/^\s*(?:thanks?(?:\s+you)?|thank\s+you(?:\s+(?:very|so)\s+much)?|thx|ty|cheers|danke(?:\s+schön)?|merci)(?:\s+(?:a\s+lot|parley))?\s*[!.,]*\s*$/i, 'thanks'],
   [/^\s*(?:bye|goodbye|good\s+bye|see\s+you(?:\s+later)?|ciao|tschüss)\s*[!.,]*\s*$/i, 'bye'],
   // An acknowledgement is not a question: "ok", "got it", "👍".

@@ -196,6 +196,7 @@ export function roomsText(profiles: readonly AgentProfile[] | undefined): string
 
 const OPENERS: Record<string, string> = {
   hello: "Hello! I'm Parley, an assistant backed by a team of specialists.",
+  who: "I'm Parley, an assistant backed by a team of specialists: each question goes to the one that knows the answer, and meetings go to everyone's calendar.",
   thanks: "You're welcome!",
   bye: 'Bye! Write any time.',
   ack: 'All right.',

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
-import { partialAnswerNote } from '../../agents/coordinator/replies.js';
+import { briefText, partialAnswerNote } from '../../agents/coordinator/replies.js';
 import { xml } from '@xmpp/client';
 import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
 import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
@@ -28,6 +28,9 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     for (const ack of ['ok', 'Okay.', 'got it', '👍', 'sounds good!']) expect(classifyIntent(ack), ack).to.deep.equal({ kind: 'smalltalk', greeting: 'ack' });
     expect(classifyIntent('ok, I\'ll do it').kind).to.not.equal('smalltalk');
     expect(classifyIntent('hello, what is 2+2?').kind).to.equal('ask');
+    for (const who of ['who are you?', 'What are you', 'what is Parley?', 'introduce yourself']) expect(classifyIntent(who), who).to.deep.equal({ kind: 'smalltalk', greeting: 'who' });
+    expect(classifyIntent('who are you talking to?').kind, 'not about Parley').to.equal('ask');
+    expect(briefText('who', [])).to.equal("I'm Parley, an assistant backed by a team of specialists: each question goes to the one that knows the answer, and meetings go to everyone's calendar. Say \"help\" to see everything I can do.");
   });
 
   it('every command has a plain-word form, and the slash forms stay aliases', () => {
