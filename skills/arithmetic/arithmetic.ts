@@ -85,7 +85,24 @@ function looksLikeConversion(expression: string): boolean {
   return target.status === 'ok' && target.unknown.length === 0 && target.numbers === 0;
 }
 
+/**
+ * "what is 10 km in miles and 5 kg in lb?": several calculations joined by "and" (which mathjs
+ * would read as a logical and), each one on its own. undefined unless every part is maths.
+ */
+function partsOf(question: string): string[] | undefined {
+  if (!/\sand\s/i.test(question)) return undefined;
+  const body = question.trim().replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?(?:what\s+is|what's|whats|calculate|compute|convert|how\s+much\s+is)\s+/i, '');
+  if (LIST_OF.test(body.replace(/[?!.\s]+$/, ''))) return undefined;
+  const parts = body.split(/\s+and\s+(?:what(?:'s|\s+is)\s+|how\s+much\s+is\s+)?/i).map((p) => p.replace(/[?!=\s]+$/, '').trim()).filter(Boolean);
+  if (parts.length < 2 || parts.length > 5) return undefined;
+  return parts.every((p) => recogniseOne(p) >= 0.9) ? parts : undefined;
+}
+
 export function recogniseArithmetic(question: string): number {
+  return partsOf(question) ? 1 : recogniseOne(question);
+}
+
+function recogniseOne(question: string): number {
   const expression = toExpression(question);
   if (expression === '' || expression.length > MAX_EXPRESSION) return 0;
   const checked = inspect(expression);
@@ -98,6 +115,15 @@ export function recogniseArithmetic(question: string): number {
 }
 
 export async function answerArithmetic(question: string): Promise<{ answer: string; meta: Record<string, unknown> }> {
+  const parts = partsOf(question);
+  if (parts) {
+    const answers = await Promise.all(parts.map((p) => answerOne(p)));
+    return { answer: parts.map((p, i) => `${p}: ${answers[i]?.answer}`).join('\n'), meta: { parts: answers.map((a) => a.meta) } };
+  }
+  return answerOne(question);
+}
+
+async function answerOne(question: string): Promise<{ answer: string; meta: Record<string, unknown> }> {
   const expression = toExpression(question);
   if (expression.length > MAX_EXPRESSION) throw invalidArgs(`expression longer than ${MAX_EXPRESSION} characters`);
   const checked = inspect(expression);

@@ -69,6 +69,8 @@ describe('experts [arithmetic] answers real questions exactly', () => {
     ['is 97 a prime number?', 'Yes, 97 is a prime number.'],
     ['is 91 prime?', 'No, 91 is not a prime number: 91 = 7 × 13.'],
     ['is 1 a prime?', 'No, 1 is not a prime number (a prime is a whole number greater than 1).'],
+    ['what is 10 km in miles and 5 kg in lb?', '10 km in miles: 6.21371 miles\n5 kg in lb: 11.0231 lb'],
+    ['what is 3 + 4 and what is 6 * 7?', '3 + 4: 7\n6 * 7: 42'],
   ];
   for (const [q, a] of cases) {
     it(`${JSON.stringify(q)} → ${a}`, async () => {
