@@ -85,15 +85,20 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
 
 /** "answer both: a; b" (the plan skill's own prefix, skills/plan/skill.json). */
 const MULTI_PART = /^\s*(?:plan|answer\s+(?:both|all|each)|do\s+(?:both|all))\s*:\s*/i;
+/** "… and what time is it in Tokyo?": a second question joined by "and" starts with a question word. */
+const AND_ASKED = /\s+and\s+(?=(?:what|what's|when|where|who|how|which|why|is|are|does|do|can|could|will)\s)/i;
 /**
- * The parts of a question of several: "answer both: a; b", or questions one after another in one
- * line ("what is 2+2? and what time is it in Tokyo?"), each part a question of its own.
+ * The parts of a question of several: "answer both: a; b", questions one after another in one
+ * line ("what is 2+2? and what time is it in Tokyo?"), or joined by "and" before a question word
+ * ("what is 3 + 4 and what time is it in Tokyo?"), each part a question of its own.
  */
 function partsOf(question: string): string[] {
   const tidy = (ps: string[]) => ps.map((p) => p.trim().replace(/^(?:and|also|then)\s+/i, '').replace(/[?!.]+$/, '')).filter((p) => p.length >= 2);
   if (MULTI_PART.test(question)) return tidy(question.replace(MULTI_PART, '').split(/\s*;\s*|\n+/));
   const asked = question.split(/(?<=\?)\s+/);
-  return asked.length >= 2 && asked.every((p) => /\?\s*$/.test(p)) ? tidy(asked) : [];
+  if (asked.length >= 2 && asked.every((p) => /\?\s*$/.test(p))) return tidy(asked);
+  const joined = /^\s*(?:what|what's|when|where|who|how|which|why|is|are|does|do|can|could|will)\s/i.test(question) ? question.split(AND_ASKED) : [];
+  return joined.length >= 2 && joined.every((p) => p.trim().split(/\s+/).length >= 2) ? tidy(joined) : [];
 }
 
 /** Skills that answer every part of such a question themselves (plan splits it; llm calls a tool per part). */
@@ -103,12 +108,14 @@ const ANSWERS_ALL_PARTS: ReadonlySet<string> = new Set(['plan', 'llm']);
  * Issue 16, "never silently half": a question of several parts ("answer both: a; b") that a
  * single-part skill answered — which happens when no planner is online and one specialist
  * recognised one part — gets a line saying so and listing the parts to ask one at a time.
- * undefined when the question has one part or a skill that handles every part answered it.
+ * undefined when the question has one part or a skill that handles every part answered it
+ * (`partsAnswered`: the parts the skill says it answered).
  */
-export function partialAnswerNote(question: string, skill: string | undefined, answeredBy: string): string | undefined {
+export function partialAnswerNote(question: string, skill: string | undefined, answeredBy: string, partsAnswered = 1): string | undefined {
   if (skill !== undefined && ANSWERS_ALL_PARTS.has(skill)) return undefined;
   const parts = partsOf(question);
-  if (parts.length < 2) return undefined;
+  // A skill that answered every part itself says so (meta.parts: "10 km in miles and 5 kg in lb").
+  if (parts.length < 2 || partsAnswered >= parts.length) return undefined;
   const list = parts.slice(0, 5).map((p) => `"${p.length > 80 ? `${p.slice(0, 79)}…` : p}"`).join(', ');
   return `Only part of your question was answered: it has ${parts.length} parts, ${answeredBy} answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: ${list}.`;
 }

@@ -65,6 +65,13 @@ describe('Coordinator [compound] a question of several parts answered by a singl
       'Only part of your question was answered: it has 2 parts, specialist-time answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: "what is 2+2", "what time is it in Tokyo".');
     expect(partialAnswerNote('is it "x?" or not?', 'time', 'specialist-time')).to.equal(undefined);
     expect(partialAnswerNote('what is 2+2? I need it now', 'arithmetic', 'specialist-math')).to.equal(undefined);
+    // Joined by "and" before a question word: two parts; a skill that answered both (meta.parts) gets no note.
+    expect(partialAnswerNote('what is 3 + 4 and what time is it in Tokyo?', 'time', 'specialist-time')).to.equal(
+      'Only part of your question was answered: it has 2 parts, specialist-time answered it as one question, and no planner is online to answer the parts together. Ask them one at a time: "what is 3 + 4", "what time is it in Tokyo".');
+    expect(partialAnswerNote('what is 10 km in miles and what is 5 kg in lb?', 'arithmetic', 'specialist-math', 2)).to.equal(undefined);
+    for (const one of ['what is the difference between Tokyo and London?', 'how many days between 2026-01-01 and 2026-12-31?', 'what is the average of 3, 5 and 10?', 'is bob and carol free?']) {
+      expect(partialAnswerNote(one, 'time', 'specialist-time'), one).to.equal(undefined);
+    }
     // A specialist that does not say which skill answered (an older one) counts as single-part.
     expect(partialAnswerNote('plan: x = 1; y = 2', undefined, 'specialist-x')).to.match(/^Only part of your question was answered: it has 2 parts/);
   });

@@ -11,7 +11,7 @@ import { type Ctx, expertSetup } from './setup.js';
 function answerFor(context: Ctx, kb: KbOutcome | 'pending'): Envelope {
   const r = context.result as NonNullable<Ctx['result']>;
   // A question of several parts that one single-part skill answered (no planner online): never silently half.
-  const partial = partialAnswerNote(context.question, r.skill, r.answeredBy);
+  const partial = partialAnswerNote(context.question, r.skill, r.answeredBy, r.parts);
   return presenterReply(context.request, `${answerText(r.answer)}${partial ? `\n${partial}` : ''}`, { answered_by: r.answeredBy, kb });
 }
 

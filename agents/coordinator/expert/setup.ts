@@ -22,7 +22,8 @@ export interface Ctx extends NegotiationCtx {
   /** The ASK_EXPERT to the current candidate. */
   ask?: Envelope;
   /** skill: the skill that answered (RESULT meta.skill), when the specialist said. */
-  result?: { answer: string; confidence: number; answeredBy: string; skill?: string };
+  /** `parts`: how many parts of a several-part question the skill says it answered (meta.parts). */
+  result?: { answer: string; confidence: number; answeredBy: string; skill?: string; parts?: number };
   store?: Envelope;
   kb?: KbOutcome;
   /** The answer goes out right after its STORE_FACT, STORED awaited afterwards (kb-health.ts). */
@@ -156,15 +157,17 @@ export const expertSetup = setup({
     takeResult: enqueueActions(({ enqueue, event }) => {
       const env = inbound(event) as Envelope;
       const c = env.content as { result?: unknown; data?: unknown };
-      const r = ((contentType(env) === 'AGORA_RESULT' ? c.data : c.result) ?? {}) as { answer?: unknown; meta?: { confidence?: unknown; skill?: unknown } };
+      const r = ((contentType(env) === 'AGORA_RESULT' ? c.data : c.result) ?? {}) as { answer?: unknown; meta?: { confidence?: unknown; skill?: unknown; parts?: unknown } };
       const conf = r.meta?.confidence;
       const skill = r.meta?.skill;
+      const parts = r.meta?.parts;
       enqueue.assign({
         result: {
           answer: typeof r.answer === 'string' ? r.answer : '',
           confidence: typeof conf === 'number' && conf >= 0 && conf <= 1 ? conf : 0.9,
           answeredBy: env.sender, // verified: the pipeline checked sender = from-JID
           ...(typeof skill === 'string' ? { skill: skill.slice(0, 64) } : {}),
+          ...(Array.isArray(parts) ? { parts: parts.length } : {}),
         },
       });
       enqueue.emit(agoraNote('COMPLETED', { candidate: env.sender }));
