@@ -92,9 +92,11 @@ async function main(): Promise<void> {
   // agents were cut off ("replaced by a newer session"). It now changes nothing (ejabberd included).
   // The lock first (home-lock.ts): of two starts at the same instant, exactly one goes on.
   homeLock = await lockHome(cfg.home);
-  if (!homeLock) {
+  // A supervisor that answers on the home's control socket runs, lock or not: one started by a
+  // build whose lock was another (an upgrade while it ran) took this start's agents' sessions over.
+  const other = await runningSupervisor(cfg);
+  if (!homeLock || other) {
     ownsEjabberd = false;
-    const other = await runningSupervisor(cfg);
     throw new Error(other ? alreadyRunning(cfg, other) : `another npm start for ${cfg.home} is under way (or its supervisor is stopping); npm run status shows it once it is up`);
   }
   const t0 = performance.now();

@@ -4,6 +4,9 @@
 // socket's bind, after all that, turned one away.
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import type { ParleyConfig } from '../../shared/config/index.js';
 import { ChatPerson } from '../support/chat-person.js';
 import { spawnSupervisor, stopSupervisor, supervisorEnv } from '../support/supervised.js';
@@ -42,5 +45,29 @@ describe('Supervisor [two starts at once] one PARLEY_HOME, one system', function
     expect(winner?.proc.exitCode).to.equal(null);
     gus = await ChatPerson.connect(cfg, 'gus');
     expect((await gus.ask('what is 7 * 8?')).answer).to.equal('56');
+  });
+
+  it('a supervisor that answers on the control socket but holds no lock of this build (an upgrade while it ran) also turns a start away, untouched', async () => {
+    const prepared = await supervisorEnv('parley-oldlock-', { PARLEY_SPECIALISTS: 'math:arithmetic', PARLEY_CONSOLE: '0' });
+    const run = path.join(prepared.cfg.home, 'run');
+    fs.mkdirSync(run, { recursive: true, mode: 0o700 });
+    // The running one, as an older build leaves it: its control socket and supervisor.json, no home.lock held.
+    const socket = path.join(run, 'supervisor.sock');
+    const server = http.createServer((_req, res) => res.end(JSON.stringify({ agents: [] })));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    fs.writeFileSync(path.join(run, 'supervisor.json'), JSON.stringify({ pid: 1, socket }));
+    try {
+      const p = { proc: spawnSupervisor(prepared.env), out: '' };
+      p.proc.stdout?.on('data', (b: Buffer) => (p.out += String(b)));
+      p.proc.stderr?.on('data', (b: Buffer) => (p.out += String(b)));
+      await until(() => p.proc.exitCode !== null, 'the start to give way', 60000, 100);
+      expect(p.proc.exitCode, p.out).to.equal(1);
+      expect(p.out).to.match(/cannot start: Parley already runs for .* \(supervisor pid 1\)/);
+      expect(p.out).to.not.match(/ejabberd up|starting \d+ agents/);
+      expect(fs.existsSync(path.join(prepared.cfg.home, 'ejabberd')), 'no ejabberd state made').to.equal(false);
+    } finally {
+      server.close();
+      fs.rmSync(prepared.cfg.home, { recursive: true, force: true });
+    }
   });
 });
