@@ -27,7 +27,11 @@ describe('Coordinator [move a meeting] reading what the person asks', () => {
     expect(parseMove('Please postpone the meeting to tomorrow at 10.')).to.deep.equal({ kind: 'move-meeting', to: 'tomorrow at 10' });
     expect(parseMove('move meeting 2 to friday 9am')).to.deep.equal({ kind: 'move-meeting', to: 'friday 9am', index: 2 });
     expect(parseMove('push the meeting back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
+    expect(parseMove('move it to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm' });
+    expect(parseMove('push it back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
     expect(parseMove('move the couch')).to.equal(undefined);
+    expect(parseMove('move it')).to.equal(undefined);
+    expect(parseMove('shift items around')).to.equal(undefined);
     expect(classifyIntent('move that meeting to 3pm', NOW)).to.deep.include({ kind: 'scheduling', command: { kind: 'move-meeting', to: '3pm' } });
   });
 

@@ -20,7 +20,8 @@ export interface MoveQuestion {
 }
 
 const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
-const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment))`;
+// "move it to 4pm" right after a booking is the last booked meeting too.
+const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment)|it(?=\s+(?:to|back|forward|by|\d|an?\s|half|one|two|three|later|earlier)))`;
 const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
 
 export function parseMove(text: string): MoveQuestion | undefined {
