@@ -89,7 +89,9 @@ export async function skillsPage(main) {
       } catch (err) {
         toast(err.message, 'error');
       }
-      refresh();
+      // Its presence reaches the agents' list a moment after the spawn answers (a loaded machine:
+      // seconds): read again until it shows as serving, for up to 30 s.
+      for (let i = 0; i < 30 && !(await refresh()).includes(name); i += 1) await new Promise((r) => setTimeout(r, 1000));
     } }, 'Start a specialist');
     const served = (s) => {
       const by = servers(s.name);
@@ -118,6 +120,8 @@ export async function skillsPage(main) {
             refresh();
           } }, 'Delete') : ''))))),
       c.problems.length ? h('div', {}, h('h4', {}, 'Skipped'), c.problems.map((p) => h('p.error.small', {}, `${p.name ?? p.dir}: ${p.detail}`))) : '');
+    /** The skills a running specialist serves now. */
+    return c.skills.map((s) => s.name).filter((n) => servers(n).length > 0);
   }
   main.append(h('div.page-head', {}, h('h2', {}, 'Skills'), h('span.muted', {}, 'running specialists follow every change within seconds')), list, h('div.two', {}, uploadForm(() => refresh()), ed.el));
   await refresh();
