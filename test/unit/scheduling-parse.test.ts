@@ -47,6 +47,15 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     expect(parseScheduling('schedule 25 hours with bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'A meeting can be at most 24 hours long, not 25 hours.' });
   });
 
+  it('"meet bob on friday" in plain words is the natural form (it got the strict form\'s usage line: bad duration "bob")', () => {
+    expect(parseScheduling('meet bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
+    expect(parseScheduling('meet with bob and carol for 30 min tomorrow at 10', NOW)).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob', 'carol'], window: { start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T10:30:00.000Z' } });
+    // The strict form stays strict: a length first, or names with commas and "?", or "-".
+    expect(parseScheduling('meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z', NOW)).to.deep.include({ kind: 'schedule', participants: ['bob'] });
+    expect(parseScheduling('meet bob,carol? 2026-12-10T09:00Z..2026-12-10T12:00Z', NOW)).to.deep.include({ kind: 'scheduling-error' }).and.satisfy((r: { detail: string }) => r.detail.startsWith('usage: meet'));
+    expect(parseScheduling('/meet bob', NOW)).to.deep.include({ kind: 'scheduling-error' }).and.satisfy((r: { detail: string }) => r.detail.startsWith('usage: meet'));
+  });
+
   it('a window that is over, or too short, is told in the person\'s own time zone', () => {
     expect(parseScheduling('schedule 30 min with bob yesterday', NOW, 'Europe/Warsaw')).to.deep.equal({
       kind: 'scheduling-error', detail: 'That time (Tue 8 Dec 2026, 08:00–18:00 Europe/Warsaw) is already over.',

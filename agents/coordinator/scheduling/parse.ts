@@ -332,6 +332,10 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (z) return z;
   const agenda = parseAgenda(t.replace(/^\//, ''), now, zone);
   if (agenda) return agenda;
+  // "meet bob on friday", "meet with bob for 30 min tomorrow": plain words, not the strict form
+  // (whose second word is a length), so read as "schedule with …" (it got the strict usage line).
+  const plain = /^\s*(?:please\s+)?meet\s+(?:with\s+)?([a-z][a-z0-9._-]*\b(?![,?]).*)$/i.exec(t);
+  if (plain && !/^\d/.test(plain[1] as string) && !/^-\s/.test(plain[1] as string)) return parseSchedule(`schedule with ${plain[1]}`, now, zone);
   if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
   // "book a room for 5 people tomorrow at 10 for an hour", "reserve room atlas …": the asker and a room.
