@@ -15,6 +15,7 @@ import { delegateFactory, directoryFactory, userMsgFactory } from './factory.js'
 import { KbHealth } from './kb-health.js';
 import { expertMachine, type ScaleInput, type ScaleOutput } from './expert/machine.js';
 import { cancelMachine } from './scheduling/cancel.js';
+import { MeetingLocks } from './scheduling/meeting-locks.js';
 import { moveMachine } from './scheduling/move-machine.js';
 import { Holds } from './scheduling/holds.js';
 import { type HoldsInput, scheduleMachine } from './scheduling/schedule.js';
@@ -45,6 +46,9 @@ onShutdown(() => store.close());
 const saveMeeting = { save: fromPromise(async ({ input }: { input: MeetingRecord }) => store.saveMeeting(input)) };
 // Slots of meetings being confirmed right now (holds.ts): kept a minute, past any proposal round.
 const holds = new Holds(Math.max(60000, 4 * oacopTimeoutMs));
+// One move or cancel at a time per meeting; a claim never let go (a crash mid-exchange) lapses
+// after the longest exchange: three OACoP rounds (a move that restores) and a margin.
+const locks = new MeetingLocks(4 * oacopTimeoutMs + 10_000);
 const scheduleActors = {
   ...saveMeeting,
   holds: fromPromise(async ({ input }: { input: HoldsInput }) => holds.held(input.parties, input.threadId, input.padMin)),
@@ -95,12 +99,13 @@ agent.router.on('USER_MSG', userMsgFactory({
     listing: (person) => store.listing(person),
     saveListing: (person, ids) => store.saveListing(person, ids),
     meeting: (threadId) => store.meeting(threadId),
+    claim: (threadId) => locks.claim(threadId),
     tasksOf: (person) => store.openTasksOf(person),
     zones: () => store.zones(),
     machines: {
       schedule: scheduleMachine.provide({ actors: scheduleActors }),
-      cancel: cancelMachine.provide({ actors: saveMeeting }),
-      move: moveMachine.provide({ actors: scheduleActors }),
+      cancel: cancelMachine.provide({ actors: saveMeeting, actions: { unclaim: ({ context }) => locks.release(context.input.meeting?.threadId ?? '') } }),
+      move: moveMachine.provide({ actors: scheduleActors, actions: { unclaim: ({ context }) => locks.release(context.input.meeting.threadId) } }),
       assign: assignMachine.provide({ actors: saveTask }),
       answer: taskAnswerMachine.provide({ actors: saveTask }),
       zone: zoneMachine.provide({ actors: saveZone }),

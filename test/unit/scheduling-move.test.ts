@@ -4,6 +4,7 @@ import type { Envelope } from '../../shared/acl/index.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { parseFreeTime } from '../../agents/coordinator/scheduling/free-time.js';
 import { moveTarget, parseMove } from '../../agents/coordinator/scheduling/move.js';
+import { MeetingLocks } from '../../agents/coordinator/scheduling/meeting-locks.js';
 import { moveMachine } from '../../agents/coordinator/scheduling/move-machine.js';
 import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
 import { schedulingRoute } from '../../agents/coordinator/scheduling/route.js';
@@ -182,5 +183,36 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     await settle();
     expect(saved).to.deep.equal([{ ...meeting, revision: 5 }]);
     expect(h.last().content.text).to.contain('• bob did not confirm in time').and.not.contain('did not confirm the old time again');
+  });
+});
+
+describe('Coordinator [move a meeting] one change at a time per meeting', () => {
+  const base = (text: string) => ({ request: userMsg(text), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false }) as never;
+
+  it('attack on consistency: a second move (or a cancel) of a meeting whose move is under way is refused until the first ends; a lapsed claim frees it', async () => {
+    let t = 0;
+    const locks = new MeetingLocks(20_000, () => t);
+    const deps = { oacopTimeoutMs: 5000, openTasks: () => [], now: () => NOW, zones: () => ({}), lastMeeting: () => meeting, claim: (id: string) => locks.claim(id) };
+    const route = (text: string) => schedulingRoute((classifyIntent(text, NOW) as unknown as { command: never }).command, base(text), deps);
+    const first = route('move that meeting to 3pm');
+    expect(first?.machine).to.equal(moveMachine);
+    const busy = '"Meeting with bob, carol" is being changed right now (a move or cancel of it is under way). Try again in a moment.';
+    expect((route('move that meeting to 4pm')?.input as { detail: string }).detail).to.equal(busy);
+    expect((route('cancel that meeting')?.input as { detail: string }).detail).to.equal(busy);
+    // The first exchange ends (every party busy): its unclaim lets the meeting go.
+    const unclaimed: string[] = [];
+    const m = moveMachine.provide({
+      actors: { save: fromPromise(async (): Promise<void> => undefined) },
+      actions: { unclaim: ({ context }) => { unclaimed.push(context.input.meeting.threadId); locks.release(context.input.meeting.threadId); } },
+    });
+    const h = harness(m, userMsg('move that meeting to 3pm'), first?.input as object);
+    for (const e of h.sent) h.reply(e, 'REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] });
+    await settle();
+    expect(h.isDone()).to.equal(true);
+    expect(unclaimed).to.deep.equal(['urn:uuid:1']);
+    expect(route('move that meeting to 4pm')?.machine).to.equal(moveMachine);
+    // A claim never let go (a crash) lapses.
+    t += 20_001;
+    expect(locks.claim('urn:uuid:1')).to.equal(true);
   });
 });

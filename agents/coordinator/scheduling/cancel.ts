@@ -30,6 +30,8 @@ export const cancelMachine = setup({
   types: {} as { input: CancelInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
   actors: { save: fromPromise<void, MeetingRecord>(async () => { throw new Error('provided by main.ts'); }) },
   delays: { OACOP_TIMEOUT: ({ context }) => context.input.oacopTimeoutMs },
+  // The route's claim on the meeting (meeting-locks.ts), let go at the end; provided by main.ts.
+  actions: { unclaim: () => undefined },
 }).createMachine({
   id: 'coordinator-cancel-meeting',
   context: ({ input }) => ({ input, user: String(input.request.content.user ?? ''), sent: {}, replies: {} }),
@@ -118,6 +120,6 @@ export const cancelMachine = setup({
       }),
       always: 'done',
     },
-    done: { type: 'final' },
+    done: { type: 'final', entry: 'unclaim' },
   },
 });

@@ -76,6 +76,8 @@ export const moveMachine = setup({
     allAnswered: ({ context }) => Object.keys(context.replies).length >= Object.keys(context.sent).length,
   },
   actions: {
+    // The route's claim on the meeting (meeting-locks.ts), let go at the end; provided by main.ts.
+    unclaim: () => undefined,
     record: assign(({ context, event }) => ({ replies: { ...context.replies, [context.sent[event.envelope.in_reply_to as string] as string]: event.envelope } })),
     reply: emit(({ context }, p: { text: string; rich: object }) => ({ type: 'send' as const, envelope: presenterReply(context.input.request, p.text, p.rich) })),
   },
@@ -219,7 +221,7 @@ export const moveMachine = setup({
       }),
       always: 'done',
     },
-    done: { type: 'final' },
+    done: { type: 'final', entry: 'unclaim' },
   },
 });
 

@@ -34,7 +34,11 @@ export interface SchedulingDeps extends MeetingsDeps {
   machines?: Partial<Record<'schedule' | 'cancel' | 'move' | 'assign' | 'answer' | 'zone', AnyStateMachine>>;
   now?: () => Date;
   newThreadId?: () => string;
+  /** One change at a time per meeting (meeting-locks.ts): false while another move or cancel of it runs. */
+  claim?(threadId: string): boolean;
 }
+
+const beingChanged = (title: string) => `"${title}" is being changed right now (a move or cancel of it is under way). Try again in a moment.`;
 
 export function schedulingRoute(
   command: SchedulingIntent | FreeTimeQuestion | MoveQuestion, base: CoordinatorInput, deps: SchedulingDeps,
@@ -73,6 +77,7 @@ export function schedulingRoute(
       if (why !== undefined || !meeting) return { machine: usageMachine, input: { ...base, detail: why ?? 'You have no booked meeting to move.' } };
       const target = moveTarget(meeting, command.to, now, zone);
       if (!target.ok) return { machine: usageMachine, input: { ...base, detail: target.detail } };
+      if (deps.claim && !deps.claim(meeting.threadId)) return { machine: usageMachine, input: { ...base, detail: beingChanged(meeting.title) } };
       return { machine: m.move ?? moveMachine, input: { ...base, ...t, meeting, window: target.window } };
     }
     case 'free-time':
@@ -91,6 +96,9 @@ export function schedulingRoute(
       const picked = pickMeeting(command, user as string, deps, { now: t.now, zone: zones[user as string] ?? DEFAULT_ZONE, verb: 'cancel' });
       if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
       const { meeting } = picked;
+      // Only a cancel that will send anything claims the meeting (cancel.ts answers the others at once).
+      const sends = meeting && meeting.status === 'CONFIRMED' && Date.parse(meeting.slot.end) > now.getTime();
+      if (sends && deps.claim && !deps.claim(meeting.threadId)) return { machine: usageMachine, input: { ...base, detail: beingChanged(meeting.title) } };
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
     }
     case 'assign':
