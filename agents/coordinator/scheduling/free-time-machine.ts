@@ -11,6 +11,7 @@ import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.
 import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
 import { type Answer, type FreeTimeQuestion, freeTimeText } from './free-time.js';
 import { calendarOf, cancel, directoryProfiles, errorCode, type Meeting, oacop, offeredSlots, propose } from './oacop.js';
+import { minutesOf } from './slots.js';
 import { directoryDownText } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
@@ -90,7 +91,7 @@ export const freeTimeMachine = setup({
   context: ({ input }) => {
     const asker = String(input.request.content.user ?? '');
     const q = input.question;
-    const minutes = q.slot ? Math.max(5, Math.round((Date.parse(q.slot.end) - Date.parse(q.slot.start)) / 60_000)) : 15;
+    const minutes = q.slot ? Math.max(5, minutesOf(q.slot)) : 15;
     return {
       request: input.request, self: input.self, asker, question: q, registryTimeoutMs: input.timeouts.registryTimeoutMs, oacopTimeoutMs: input.oacopTimeoutMs,
       meeting: { threadId: input.threadId, title: 'Free time', durationMin: minutes, window: q.window, requester: asker || input.request.sender },

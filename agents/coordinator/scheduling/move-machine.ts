@@ -12,10 +12,10 @@ import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/inde
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
 import { afterConfirms, afterProposals, curableByTime } from './decide.js';
 import { invitationIcs } from './ics.js';
-import type { HoldsInput } from './meeting.js';
+import { type HoldsInput, MAX_RESERVE_ATTEMPTS, round } from './meeting.js';
 import { movedNotice, movedText, notMovedText } from './move.js';
 import { confirm, displayName, errorCode, isAck, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
-import type { Window } from './slots.js';
+import { minutesOf, type Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
 import type { Miss } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
@@ -46,19 +46,40 @@ interface Ctx {
   unrestored: Miss[];
 }
 
-const MAX_RESERVE_ATTEMPTS = 10;
-
 const meetingOf = (i: MoveInput, window: Window): Meeting => ({
-  threadId: i.meeting.threadId, title: i.meeting.title, window, requester: i.meeting.organizer,
-  durationMin: Math.round((Date.parse(i.meeting.slot.end) - Date.parse(i.meeting.slot.start)) / 60_000),
+  threadId: i.meeting.threadId, title: i.meeting.title, window, requester: i.meeting.organizer, durationMin: minutesOf(i.meeting.slot),
 });
 
-/** One envelope per party; `sent` maps each reply_with to its party. */
-function round(context: Ctx, performative: 'CFP' | 'ACCEPT-PROPOSAL', content: (who: string) => object) {
-  const envs = context.parties.map((who) => oacop({ performative, self: context.input.self, to: who, conversationId: context.input.request.conversation_id, content: content(who) }));
-  return { envs, sent: Object.fromEntries(envs.map((e, i) => [e.reply_with, context.parties[i] as string])), replies: {} };
+type Content = (context: Ctx, revision: number, who: string) => object;
+
+
+/**
+ * The next round at revision + 1: one envelope per party (`content` gets the revision), `sent`
+ * mapping each reply_with to its party (meeting.ts `round`), answers reset, a note, and the
+ * envelopes out. `extra` joins the context with it.
+ */
+function startRound(
+  context: Ctx, enqueue: { assign(p: Partial<Ctx>): void; emit(e: ExchangeEmitted): void },
+  o: { performative: 'CFP' | 'ACCEPT-PROPOSAL'; decision: string; content: Content; extra?: Partial<Ctx> },
+): void {
+  const revision = context.revision + 1;
+  const envs = context.parties.map((who): [string, Envelope] =>
+    [who, oacop({ performative: o.performative, self: context.input.self, to: who, conversationId: context.input.request.conversation_id, content: o.content(context, revision, who) })]);
+  const { sent, replies, outbox } = round(envs);
+  enqueue.assign({ revision, sent, replies, ...o.extra });
+  enqueue.emit({ type: 'note', decision: o.decision, detail: { revision } });
+  for (const envelope of outbox) enqueue.emit({ type: 'send', envelope });
 }
 
+/** CFP content: the new window, every participant required (a meeting moves whole). */
+const proposeAt: Content = (context, revision, who) => {
+  const people = context.input.meeting.participants;
+  return propose(meetingOf(context.input, context.input.window), revision, { participants: people, required: people, ...(who.startsWith('room-') ? { room: who } : {}) });
+};
+
+/** ACCEPT-PROPOSAL content for `slot` (the new one, or the old one given back). */
+const confirmAt = (context: Ctx, revision: number, slot: Window) =>
+  confirm(meetingOf(context.input, slot), revision, slot, context.input.meeting.room ? displayName(context.input.meeting.room) : undefined);
 
 export const moveMachine = setup({
   types: {} as { input: MoveInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
@@ -90,15 +111,7 @@ export const moveMachine = setup({
   initial: 'proposing',
   states: {
     proposing: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const revision = context.revision + 1;
-        const m = meetingOf(context.input, context.input.window);
-        const people = context.input.meeting.participants;
-        const r = round(context, 'CFP', (who) => propose(m, revision, { participants: people, required: people, ...(who.startsWith('room-') ? { room: who } : {}) }));
-        enqueue.assign({ revision, sent: r.sent, replies: r.replies });
-        enqueue.emit({ type: 'note', decision: 'move: propose', detail: { revision, window: context.input.window } });
-        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
-      }),
+      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, { performative: 'CFP', decision: 'move: propose', content: proposeAt })),
       on: { inbound: { guard: 'inRound', actions: 'record' } },
       always: { guard: 'allAnswered', target: 'choosing' },
       after: { OACOP_TIMEOUT: 'choosing' },
@@ -136,16 +149,9 @@ export const moveMachine = setup({
       },
     },
     confirming: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const revision = context.revision + 1;
-        const slot = context.slot as Window;
-        const m = meetingOf(context.input, slot);
-        const room = context.input.meeting.room;
-        const r = round(context, 'ACCEPT-PROPOSAL', () => confirm(m, revision, slot, room ? displayName(room) : undefined));
-        enqueue.assign({ revision, sent: r.sent, replies: r.replies, confirmed: true });
-        enqueue.emit({ type: 'note', decision: 'move: confirm', detail: { revision, slot } });
-        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
-      }),
+      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, {
+        performative: 'ACCEPT-PROPOSAL', decision: 'move: confirm', content: (c, rev) => confirmAt(c, rev, c.slot as Window), extra: { confirmed: true },
+      })),
       on: { inbound: { guard: 'inRound', actions: 'record' } },
       always: { guard: 'allAnswered', target: 'judging' },
       after: { OACOP_TIMEOUT: 'judging' },
@@ -161,15 +167,9 @@ export const moveMachine = setup({
     },
     // Everyone, the silent too (a late confirm must not stay), gets the old slot back at rev n+3.
     restoring: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const revision = context.revision + 1;
-        const old = context.input.meeting.slot;
-        const room = context.input.meeting.room;
-        const r = round(context, 'ACCEPT-PROPOSAL', () => confirm(meetingOf(context.input, old), revision, old, room ? displayName(room) : undefined));
-        enqueue.assign({ revision, sent: r.sent, replies: r.replies });
-        enqueue.emit({ type: 'note', decision: 'move: restore the old slot', detail: { revision, misses: context.misses } });
-        for (const envelope of r.envs) enqueue.emit({ type: 'send', envelope });
-      }),
+      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, {
+        performative: 'ACCEPT-PROPOSAL', decision: 'move: restore the old slot', content: (c, rev) => confirmAt(c, rev, c.input.meeting.slot),
+      })),
       on: { inbound: { guard: 'inRound', actions: 'record' } },
       always: { guard: 'allAnswered', target: 'unchanged' },
       after: { OACOP_TIMEOUT: 'unchanged' },

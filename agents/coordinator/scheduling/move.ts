@@ -5,7 +5,7 @@
 import { DateTime } from 'luxon';
 import { meetingWith, parseWindow } from './parse.js';
 import { displayName } from './oacop.js';
-import type { Window } from './slots.js';
+import { minutesOf, type Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
 import { type Miss, when } from './texts.js';
 
@@ -56,7 +56,7 @@ const EXAMPLE = 'Say e.g. "move that meeting to 3pm", "… to tomorrow at 10" or
  */
 export function moveTarget(m: MeetingRecord, to: string, now: Date, zone: string): MoveTarget {
   if (to === '') return { ok: false, detail: `To when should "${m.title}" move? ${EXAMPLE}` };
-  const minutes = Math.round((Date.parse(m.slot.end) - Date.parse(m.slot.start)) / 60_000);
+  const minutes = minutesOf(m.slot);
   const shift = shiftMinutes(to);
   let window: Window | undefined;
   if (shift !== undefined) {

@@ -4,7 +4,7 @@
 // Coordinator's store through the route's deps; only the person who booked a meeting may change it.
 import { displayName } from './oacop.js';
 import type { MeetingRecord } from './store.js';
-import { when } from './texts.js';
+import { list, when } from './texts.js';
 
 export interface MeetingsDeps {
   lastMeeting(organizer: string): MeetingRecord | undefined;
@@ -46,8 +46,6 @@ function numbered(index: number, user: string, deps: MeetingsDeps, now: string, 
   if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
   return { meeting };
 }
-
-const list = (names: readonly string[]) => (names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
 /** The asker's meetings ahead with every named person (or room) in them: one is it; several are listed to pick from. */
 function withPeople(names: string[], user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {

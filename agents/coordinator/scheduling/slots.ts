@@ -140,6 +140,9 @@ export function choose(
   return { slot: best.slot, attendees, absent, ...(best.room ? { room: best.room } : {}) };
 }
 
+/** A slot's length in whole minutes. */
+export const minutesOf = (w: Window): number => Math.round((Date.parse(w.end) - Date.parse(w.start)) / 60_000);
+
 /** ISO 8601 duration for §2.2 object.duration: 30 → PT30M, 90 → PT1H30M. */
 export function isoDuration(minutes: number): string {
   const h = Math.floor(minutes / 60);

@@ -15,7 +15,8 @@ export function when(slot: Window, zone = 'UTC'): string {
 
 export const deadlineText = (iso: string, zone = 'UTC') => `${at(iso, zone).toFormat('ccc d LLL yyyy, HH:mm')} ${zone}`;
 
-const list = (names: readonly string[]) =>
+/** "a", "a and b", "a, b and c". */
+export const list = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 export function bookedText(o: { title: string; slot: Window; attendees: string[]; absent: string[]; room?: string; renegotiated: boolean; zone?: string; unchecked?: boolean }): string {
