@@ -54,11 +54,18 @@ function listFunction(s: string): string | undefined {
 /** "is 97 a prime number?", "is 91 prime": answered in words, with a factor when it is not. */
 const PRIME = /^(?:is\s+)?(\d{1,15})\s+(?:a\s+)?prime(?:\s+number)?$/i;
 
+/**
+ * The words a question starts with before its maths, typed fast ("wat is 2+2", "whats", "what s")
+ * or in full ("what is the value of", "how much are"). Only a lead-in: what follows must still be
+ * maths, so a question about something else is not taken.
+ */
+const LEAD = /^(?:(?:wh?at|waht|whta)(?:'s|’s|s|\s+s|\s+is|\s+are)(?:\s+the\s+(?:value|result|answer)\s+(?:of|to))?|calculate|compute|evaluate|work\s+out|how\s+much\s+(?:is|are)|convert|solve)\s+/i;
+
 /** Rewrites a question into a mathjs expression (no evaluation). */
 export function toExpression(question: string): string {
   let s = question.trim().replace(/\s+/g, ' ');
   s = s.replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '');
-  s = s.replace(/^(?:what\s+is|what's|whats|what\s+are|calculate|compute|evaluate|how\s+much\s+is|convert|solve)\s+/i, '');
+  s = s.replace(LEAD, '');
   s = s.replace(/(?<!\d)[?!.=\s]+$|[?!=\s]+$/, '');
   // "how many miles is 2.5 km" → "2.5 km to miles"
   const howMany = /^how\s+many\s+(.+?)\s+(?:is|are|in|make|makes)\s+(.+)$/i.exec(s);
@@ -91,7 +98,7 @@ function looksLikeConversion(expression: string): boolean {
  */
 function partsOf(question: string): string[] | undefined {
   if (!/\sand\s/i.test(question)) return undefined;
-  const body = question.trim().replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?(?:what\s+is|what's|whats|calculate|compute|convert|how\s+much\s+is)\s+/i, '');
+  const body = question.trim().replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '').replace(LEAD, '');
   if (LIST_OF.test(body.replace(/[?!.\s]+$/, ''))) return undefined;
   const parts = body.split(/\s+and\s+(?:what(?:'s|\s+is)\s+|how\s+much\s+is\s+)?/i).map((p) => p.replace(/[?!=\s]+$/, '').trim()).filter(Boolean);
   if (parts.length < 2 || parts.length > 5) return undefined;

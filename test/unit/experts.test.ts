@@ -46,6 +46,13 @@ describe('experts [arithmetic] answers real questions exactly', () => {
     ['what is the cube root of (20 + 7)?', '3'],
     ['cube root of -8', '-2'],
     ['calculate (3 + 4) * 5', '35'],
+    // Typed fast or in full (each "wat is 2+2"-like line got "I can't help with that one").
+    ['wat is 2+2', '4'],
+    ['what s 6 * 7', '42'],
+    ['waht is 10 - 3?', '7'],
+    ["what’s 2^10", '1024'],
+    ['what is the value of 3 * 7?', '21'],
+    ['work out 17 * 3', '51'],
     ['what is 3 feet in cm?', '91.44 cm'],
     ['10 km/h to m/s', '2.77778 m / s'],
     ['what is pi?', '3.14159265359'],
@@ -109,7 +116,7 @@ describe('experts [arithmetic] answers real questions exactly', () => {
 
   it('does not take questions about time, dates or anything else', () => {
     for (const q of ['what time is it in Tokyo?', 'what is the date in 10 days?', 'how many days until 2027-01-01?',
-      'what day of the week is 2026-12-25?', 'tell me a joke', 'who wrote Hamlet?', 'what is love?']) {
+      'what day of the week is 2026-12-25?', 'tell me a joke', 'who wrote Hamlet?', 'what is love?', 'wat is love', 'what is the value of friendship?', 'how much are apples?']) {
       expect(arithmeticExpert.recognise(q), q).to.equal(0);
     }
   });

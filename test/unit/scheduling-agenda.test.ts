@@ -36,6 +36,50 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     for (const q of ['schedule', 'calendar', 'what are tasks?', 'my tasks are done']) expect(parseScheduling(q, NOW)?.kind, q).to.not.equal('agenda');
   });
 
+  it('reads the agenda as people ask it in a chat ("when is my next meeting?", "do I have any meetings this week?", "what\'s on friday?")', () => {
+    // Each of these got "I can't help with that one" (tried by hand on npm start).
+    for (const [q, part] of [['do I have any meetings?', 'meetings'], ['have I got any tasks?', 'tasks'], ['what tasks do I have?', 'tasks'],
+      ['which meetings have I got', 'meetings'], ['any meetings?', 'meetings'], ['do i have meetings', 'meetings']] as const) {
+      expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part });
+    }
+    for (const q of ['when is my next meeting?', "what's my next meeting", 'next meeting?', 'When is my next meeting']) {
+      expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part: 'meetings', next: true });
+    }
+    const tomorrow = { label: 'tomorrow', window: { start: '2026-12-10T00:00:00.000Z', end: '2026-12-11T00:00:00.000Z' } };
+    expect(parseScheduling('what meetings do I have tomorrow?', NOW)).to.deep.equal({ kind: 'agenda', part: 'meetings', within: tomorrow });
+    expect(parseScheduling('do I have any meetings this week?', NOW)).to.deep.include({ part: 'meetings', within: { label: 'this week', window: { start: '2026-12-09T00:00:00.000Z', end: '2026-12-14T00:00:00.000Z' } } });
+    expect(parseScheduling("what's on tomorrow?", NOW)).to.deep.equal({ kind: 'agenda', part: 'both', within: tomorrow });
+    expect(parseScheduling('what do I have tomorrow', NOW)).to.deep.equal({ kind: 'agenda', part: 'both', within: tomorrow });
+    // A weekday is the next such day, today included (NOW is Wednesday 9 Dec), in the person's zone.
+    const friday = { label: 'Friday', window: { start: '2026-12-11T00:00:00.000Z', end: '2026-12-12T00:00:00.000Z' } };
+    expect(parseScheduling('what do I have on friday?', NOW)).to.deep.equal({ kind: 'agenda', part: 'both', within: friday });
+    expect(parseScheduling('my meetings on Friday', NOW)).to.deep.equal({ kind: 'agenda', part: 'meetings', within: friday });
+    expect(parseScheduling('any meetings wednesday?', NOW)).to.deep.include({ within: { label: 'Wednesday', window: { start: '2026-12-09T00:00:00.000Z', end: '2026-12-10T00:00:00.000Z' } } });
+    expect(parseScheduling('do I have any tasks on monday', NOW, 'Asia/Tokyo')).to.deep.include({ within: { label: 'Monday', window: { start: '2026-12-13T15:00:00.000Z', end: '2026-12-14T15:00:00.000Z' } } });
+    // Not agenda questions: the date, a meeting to book, a statement.
+    for (const q of ['what is today?', "what's today", 'meetings are boring', 'what is the next meeting room', 'schedule a meeting']) {
+      expect(parseScheduling(q, NOW)?.kind, q).to.not.equal('agenda');
+    }
+  });
+
+  it('"when is my next meeting?": the first meeting ahead only, with how to move it; the weekday and nothing-ahead wordings', () => {
+    const list = [meeting('m1', 'Mine', '2026-12-10T09:00:00Z'), meeting('m2', 'Later', '2026-12-11T09:00:00Z')];
+    let listing: string[] | undefined;
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW, meetingsAhead: () => list, saveListing: (_p, ids) => { listing = ids; } },
+    });
+    const built = f(userMsg('when is my next meeting?'), identify('presenter@localhost', DOMAIN));
+    expect((built.input as { meetings: MeetingRecord[] }).meetings).to.deep.equal([list[0]]);
+    expect(listing, '"meeting 1" then means the one shown').to.deep.equal(['urn:uuid:m1']);
+    const h = harness(agendaMachine, userMsg('when is my next meeting?'), built.input as Record<string, unknown>);
+    expect(h.last().content.text).to.equal('Your next meeting that I booked: Mine: Thu 10 Dec 2026, 09:00–09:30 UTC (alice, bob). To move or cancel it, say e.g. "move meeting 1 to 3pm" or "cancel meeting 1".');
+    const none = harness(agendaMachine, userMsg('next meeting?'), { part: 'meetings', next: true, person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', meetings: [], tasks: [] });
+    expect(none.last().content.text).to.equal('You have no meetings ahead that I booked.');
+    const fri = harness(agendaMachine, userMsg('what do I have on friday?'), { part: 'both', person: 'alice@localhost', zone: 'UTC', now: '2026-12-09T10:00:00Z', label: 'Friday', meetings: [], tasks: [] });
+    expect(fri.last().content.text).to.equal('You have no meetings on Friday that I booked.\n\nYou have no open tasks due by the end of Friday.');
+  });
+
   it('lists the meetings ahead and the open tasks both ways, in the person\'s zone', () => {
     const h = harness(agendaMachine, userMsg('agenda', 'bob@localhost'), {
       part: 'both', person: 'bob@localhost', zone: 'Europe/Berlin', now: '2026-12-09T10:00:00Z',

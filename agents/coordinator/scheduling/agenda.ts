@@ -20,8 +20,10 @@ export interface AgendaInput extends CoordinatorInput {
   zone: string;
   /** ISO instant: a task due before it is marked overdue. */
   now: string;
-  /** "tomorrow", "this week"…: the meetings are those days', the tasks those due by their end. */
+  /** "tomorrow", "this week", "Friday"…: the meetings are those days', the tasks those due by their end. */
   label?: string;
+  /** "when is my next meeting?": `meetings` holds the next one only (or none). */
+  next?: boolean;
 }
 
 /** The meetings that overlap `window`, and the tasks due by its end (overdue ones included). */
@@ -39,8 +41,11 @@ const TASK_STATE: Record<string, string> = {
 
 const local = (jid: string) => jid.split('@')[0] ?? jid;
 
+/** " tomorrow", " this week", " on Friday" (agenda-parse.ts labels a weekday by its name). */
+const spanText = (label: string | undefined) => (!label ? ' ahead' : /^[A-Z]/.test(label) ? ` on ${label}` : ` ${label}`);
+
 function meetingLines(i: AgendaInput): string[] {
-  const span = i.label ? ` ${i.label}` : ' ahead';
+  const span = spanText(i.label);
   if (i.meetings.length === 0) return [`You have no meetings${span} that I booked.`];
   // Numbered for "cancel meeting <n>" and "move meeting <n>" (route.ts), which take the list last shown: the whole one only.
   const lines = i.meetings.map((m, n) => {
@@ -48,6 +53,10 @@ function meetingLines(i: AgendaInput): string[] {
     return `${i.label ? '•' : `${n + 1}.`} ${m.title}: ${when(m.slot, i.zone)} (${people}${m.room ? `; room ${displayName(m.room)}` : ''})`;
   });
   const own = i.meetings.findIndex((m) => m.organizer === i.person);
+  if (i.next) {
+    const move = own === 0 ? ' To move or cancel it, say e.g. "move meeting 1 to 3pm" or "cancel meeting 1".' : '';
+    return [`Your next meeting that I booked: ${(lines[0] as string).replace(/^1\. /, '')}.${move}`];
+  }
   const hint = own >= 0 && !i.label ? [`To cancel or move one you booked, say e.g. "cancel meeting ${own + 1}" or "move meeting ${own + 1} to 3pm".`] : [];
   return [`Meetings${span} that I booked:`, ...lines, ...hint];
 }

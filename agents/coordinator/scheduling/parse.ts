@@ -12,6 +12,7 @@
 // locales, 266 modules and ≈ 0.15 s of the Coordinator's start-up for parsers never called.
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
+import { type AgendaQuestion, parseAgenda } from './agenda-parse.js';
 import { dayWindow, type Window } from './slots.js';
 import { deadlineText, when } from './texts.js';
 import { canonicalZone, DEFAULT_ZONE, offsetAt } from './zones.js';
@@ -44,8 +45,8 @@ export type SchedulingIntent =
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
-  /** "my meetings", "my tasks", "agenda", optionally "today", "tomorrow", "this week", "next week" (agenda.ts). */
-  | { kind: 'agenda'; part: 'meetings' | 'tasks' | 'both'; within?: { label: string; window: Window } }
+  /** "my meetings", "when is my next meeting?", "what's on tomorrow?" (agenda-parse.ts, agenda.ts). */
+  | AgendaQuestion
   /** Recognised as a scheduling command but unusable: the person is told why. */
   | { kind: 'scheduling-error'; detail: string };
 
@@ -297,32 +298,6 @@ function assignment(title: string, assignee: string, deadline: string, now: Date
     return { kind: 'scheduling-error', detail: `That due date (${deadlineText(deadline, zone)}) is already past. Say e.g. "assign 'Q1 report' to bob by Friday".` };
   }
   return { kind: 'assign', title: title.slice(0, 200), assignee: assignee.toLowerCase(), deadline };
-}
-
-// "my tasks", "what are my meetings?", "show my agenda", "agenda", "/agenda", "what's on my calendar tomorrow?".
-const AGENDA = /^\s*(?:please\s+)?(?:(?:show|list|what(?:'s|\s+is|\s+are))\s+)?(?:me\s+)?(?:(?:on\s+)?my\s+)?(meetings|tasks|agenda|schedule|calendar)(?:\s+(?:for\s+)?(today|tomorrow|this\s+week|next\s+week))?\s*[?.!]?\s*$/i;
-
-/** The days a "today" … "next week" names, in the person's zone, written in UTC. */
-function agendaWindow(word: string, now: Date, zone: string): { label: string; window: Window } {
-  const label = word.toLowerCase().replace(/\s+/g, ' ');
-  const day = DateTime.fromJSDate(now).setZone(zone).startOf('day');
-  const week = day.startOf('week');
-  const [from, to] = {
-    today: [day, day.plus({ days: 1 })],
-    tomorrow: [day.plus({ days: 1 }), day.plus({ days: 2 })],
-    'this week': [day, week.plus({ weeks: 1 })],
-    'next week': [week.plus({ weeks: 1 }), week.plus({ weeks: 2 })],
-  }[label] as [DateTime, DateTime];
-  return { label, window: { start: from.toUTC().toISO() as string, end: to.toUTC().toISO() as string } };
-}
-
-function parseAgenda(text: string, now: Date, zone: string): SchedulingIntent | undefined {
-  const m = AGENDA.exec(text);
-  // A bare "schedule" or "calendar" is not a question about one's own agenda.
-  if (!m || (!/\bmy\b/i.test(text) && !/^\s*\/?agenda\b/i.test(text))) return undefined;
-  const word = (m[1] as string).toLowerCase();
-  const part = word === 'meetings' || word === 'tasks' ? word : 'both';
-  return { kind: 'agenda', part, ...(m[2] ? { within: agendaWindow(m[2], now, zone) } : {}) };
 }
 
 /** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */

@@ -84,12 +84,16 @@ export function schedulingRoute(
       return { machine: freeTimeMachine, input: { ...base, question: command, threadId, oacopTimeoutMs: t.oacopTimeoutMs, zones } };
     case 'agenda': {
       const all = { meetings: deps.meetingsAhead?.(user as string, t.now) ?? [], tasks: deps.tasksOf?.(user as string) ?? [] };
-      const { meetings, tasks } = command.within ? within(all, command.within.window) : all;
+      const spanned = command.within ? within(all, command.within.window) : all;
+      const meetings = command.next ? spanned.meetings.slice(0, 1) : spanned.meetings;
       // The numbers shown are the ones "cancel meeting <n>" and "move meeting <n>" mean (numbered()).
       if (!command.within && command.part !== 'tasks') deps.saveListing?.(user as string, meetings.map((x) => x.threadId));
       return {
         machine: agendaMachine,
-        input: { ...base, part: command.part, person: user, meetings, tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now, ...(command.within ? { label: command.within.label } : {}) },
+        input: {
+          ...base, part: command.part, person: user, meetings, tasks: spanned.tasks, zone: zones[user as string] ?? DEFAULT_ZONE, now: t.now,
+          ...(command.within ? { label: command.within.label } : {}), ...(command.next ? { next: true } : {}),
+        },
       };
     }
     case 'cancel-meeting': {
