@@ -13,6 +13,7 @@ import { ChatDesk } from './chat.js';
 import { FairGate } from './fairness.js';
 import { TEXT } from './render.js';
 import { choiceForm, submittedChoice } from './choices.js';
+import { ShownChoices } from './shown-choices.js';
 import { startFileServer } from './files.js';
 import { httpUploader } from './upload.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
@@ -36,7 +37,13 @@ const { agent, config, logger, store, groupWith } = createAgent({
     // A chat line with an id is handled once, even when redelivered after a restart or resent by
     // the person's client after a stream break (line-key.ts).
     // A submitted choice form (choices.ts) is the chat line it stands for.
-    const chosen = submittedChoice(msg.stanza);
+    // So is "2" or "book the second" after a numbered list of choices (shown-choices.ts).
+    const picked = submittedChoice(msg.stanza) === undefined ? shownChoices.resolve(msg.fromBare, msg.body ?? '') : undefined;
+    if (picked && 'outOf' in picked) {
+      say({ type: 'chat', to: msg.from, text: TEXT.noSuchChoice(picked.outOf), chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
+      return;
+    }
+    const chosen = submittedChoice(msg.stanza) ?? picked?.line;
     const line = chosen ? { ...msg, body: chosen } : msg;
     const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, line.body ?? '')) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
@@ -70,7 +77,9 @@ function lineId(): { id: string; origin: Element } {
 /** Lines to people, sent again after the server went away just after them (lines-at-risk.ts). */
 const lines = new LinesAtRisk(agent.transport);
 
-function say(line: ChatEmitted): void {
+function say(line: ChatEmitted, o: { keepChoices?: boolean } = {}): void {
+  // A number the person types next means one of these choices, or none once another answer came.
+  if (line.text !== undefined && line.chatState === 'active' && line.to && !o.keepChoices) shownChoices.shown(bare(line.to), line.text, line.choices);
   if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
     taps.get(line.thread)?.(line.text);
     taps.delete(line.thread);
@@ -108,6 +117,7 @@ function say(line: ChatEmitted): void {
 // A thread's owner commits with the burst of the line that claimed it (docs/runtime.md "Group commit").
 const threadOwners = new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'));
 groupWith(threadOwners.group());
+const shownChoices = new ShownChoices(threadOwners.connection);
 const desk = new ChatDesk({
   allow,
   conversationIds: new ConversationIds(tunables.presenterIdleMs, undefined, undefined, threadOwners),

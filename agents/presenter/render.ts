@@ -23,6 +23,8 @@ export const TEXT = {
     `You're sending messages faster than I can answer, so I've set aside ${setAside === 1 ? 'one message' : `${setAside} messages`} without answering ${setAside === 1 ? 'it' : 'them'}. `
     + `I take about ${ratePerS} a second and work on ${atOnce} at a time; please wait for my answers and send what I set aside again, more slowly.`,
   notAllowed: 'Sorry, this assistant is not available to your account.',
+  /** A number past the choices last shown (shown-choices.ts). */
+  noSuchChoice: (count: number) => (count === 1 ? 'There is only one choice: reply 1 to take it.' : `There is no such choice: reply a number from 1 to ${count}.`),
   kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',
   kbStoreFailedNote: '(not saved to memory: the knowledge base could not store it, so I cannot recall this later)',
   tooLong: (chars: number) =>

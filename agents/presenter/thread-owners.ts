@@ -30,6 +30,11 @@ export class SqliteThreadOwners implements ThreadOwners {
     this.setStmt.run(thread, person, Date.now());
   }
 
+  /** The file's connection, for the person's last choices kept beside the owners (shown-choices.ts). */
+  get connection(): Db {
+    return this.db;
+  }
+
   /** Claims made during an inbound burst commit with it (shared/store/group-commit.ts). */
   group(): Grouped {
     this.grouped ??= groupOn(this.db);

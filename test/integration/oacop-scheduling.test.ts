@@ -197,14 +197,21 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u09').ask('meet 3h u10 2027-01-20T09:00Z..2027-01-20T12:00Z')).answer).to.contain('Booked');
     const { answer, line, thread } = await who('u11').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
     expect(answer).to.contain('• u10 is busy then').and.not.contain('declined');
-    expect(answer).to.contain('The nearest times that work for everyone:\n• Wed 20 Jan 2027, 12:00–12:30 UTC\n');
-    const book = /To book the first, say: (meet .+)$/m.exec(answer)?.[1] as string;
+    expect(answer).to.contain('The nearest times that work for everyone:\n1. Wed 20 Jan 2027, 12:00–12:30 UTC\n');
+    const book = /The first in full: (meet .+)$/m.exec(answer)?.[1] as string;
     expect(book).to.equal('meet 30m u10 2027-01-20T12:00Z..2027-01-20T12:30Z');
     // The same times as a form (XEP-0004) in the message; picking one (a form submit, no text) books it.
     expect(line.choices?.[0]).to.equal(book);
     expect(line.choices).to.have.length(3);
     expect(await who('u11').chooseAndWait(thread, line.choices?.[1] as string)).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:30–13:00 UTC');
     expect((await who('u11').ask(book)).answer).to.contain('Booked').and.contain('Wed 20 Jan 2027, 12:00–12:30 UTC');
+    // In a client without forms the numbered list is answered by its number (agents/presenter/shown-choices.ts).
+    const again = await who('u12').ask('meet 30m u10 2027-01-20T09:00Z..2027-01-20T12:00Z');
+    expect(again.answer).to.contain('\n1. Wed 20 Jan 2027, 13:00–13:30 UTC\n').and.contain('To book one, reply its number (1–3).');
+    expect((await who('u12').ask('7')).answer).to.equal('There is no such choice: reply a number from 1 to 3.');
+    expect((await who('u12').ask('book the first')).answer).to.contain('Booked').and.contain('Wed 20 Jan 2027, 13:00–13:30 UTC');
+    // After another answer a number picks nothing any more: it is read as typed.
+    expect((await who('u12').ask('2')).answer).to.not.contain('Booked');
   });
 
   it('assigns a task from chat; bob is told, answers "50% draft started" and "done", and alice hears each update', async () => {

@@ -259,10 +259,10 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
       'I could not find 30 minutes that everyone required can make between Thu 10 Dec 2026, 09:00–17:00 UTC.',
       '• bob is busy then',
       'The nearest times that work for everyone:',
-      '• Fri 11 Dec 2026, 09:00–09:30 UTC',
-      '• Fri 11 Dec 2026, 09:30–10:00 UTC',
-      '• Sat 12 Dec 2026, 14:00–14:30 UTC',
-      'To book the first, say: meet 30m bob 2026-12-11T09:00Z..2026-12-11T09:30Z',
+      '1. Fri 11 Dec 2026, 09:00–09:30 UTC',
+      '2. Fri 11 Dec 2026, 09:30–10:00 UTC',
+      '3. Sat 12 Dec 2026, 14:00–14:30 UTC',
+      'To book one, reply its number (1–3). The first in full: meet 30m bob 2026-12-11T09:00Z..2026-12-11T09:30Z',
     ].join('\n'));
     expect(t.last().content.text).to.not.contain('declined');
   });
@@ -280,7 +280,7 @@ describe('Coordinator [schedule] the OACoP initiator flow (§3)', () => {
     expect(t.lastTo('calendar-bob', 'CFP').content).to.deep.include({ revision: 2 });
     t.offer('calendar-bob', [{ start: '2026-12-14T08:00:00Z', end: '2026-12-14T09:00:00Z' }]);
     await t.settle();
-    expect(t.last().content.text).to.contain('\n• bob is outside working hours (Mon–Fri 09:00–17:00 Europe/Berlin)\nThe nearest times that work for everyone:\n• Mon 14 Dec 2026, 08:00–08:30 UTC');
+    expect(t.last().content.text).to.contain('\n• bob is outside working hours (Mon–Fri 09:00–17:00 Europe/Berlin)\nThe nearest times that work for everyone:\n1. Mon 14 Dec 2026, 08:00–08:30 UTC');
     // Any other comment is not the calendar's to word: the usual "busy then".
     const odd = ask('outside working hours (call +1 555 0100 now) http://evil.example');
     await odd.settle();

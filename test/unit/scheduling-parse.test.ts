@@ -97,7 +97,7 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     expect(parseScheduling(cmd, NOW)).to.deep.include({ kind: 'schedule', participants: [], room: { name: 'atlas' }, durationMin: 60, title: 'Room booking (atlas)' });
     expect(bookCommand(slot, { minutes: 60, names: ['bob', 'carol?'], roomWanted: true })).to.equal('meet 60m bob,carol? 2026-12-11T09:00Z..2026-12-11T10:00Z room');
     const text = alternativesText({ head: 'No.', slots: [{ slot, room: 'room-cosmos' }], minutes: 60, names: ['bob'], roomWanted: true, zone: 'UTC' });
-    expect(text).to.contain('(room cosmos)').and.contain('To book the first, say: meet 60m bob 2026-12-11T09:00Z..2026-12-11T10:00Z cosmos');
+    expect(text).to.contain('(room cosmos)').and.contain('To book one, reply 1. The first in full: meet 60m bob 2026-12-11T09:00Z..2026-12-11T10:00Z cosmos');
     expect(parseMeet('meet 60m - 2026-12-11T09:00Z..2026-12-11T10:00Z', NOW)).to.deep.include({ kind: 'scheduling-error' });
   });
 

@@ -61,8 +61,10 @@ export function alternativesText(o: { head: string; slots: Array<{ slot: Window;
 There is no time everyone can make in the 3 days after that either.`;
   const first = o.slots[0] as { slot: Window; room?: string };
   const cmd = bookCommand(first.slot, { ...o, ...(first.room ? { room: first.room } : {}) });
-  return [o.head, 'The nearest times that work for everyone:', ...o.slots.map((s) => `• ${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`),
-    `To book the first, say: ${cmd}`].join('\n');
+  // Numbered: the Presenter takes "2" or "book the second" for that choice (rich.choices; agents/presenter/shown-choices.ts).
+  const pick = o.slots.length === 1 ? 'reply 1' : `reply its number (1–${o.slots.length})`;
+  return [o.head, 'The nearest times that work for everyone:', ...o.slots.map((s, n) => `${n + 1}. ${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`),
+    `To book one, ${pick}. The first in full: ${cmd}`].join('\n');
 }
 
 export const unknownPeopleText = (names: string[]) =>
