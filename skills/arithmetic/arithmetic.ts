@@ -21,6 +21,13 @@ const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
   [/(\d)\s*[x×]\s*(?=[\d(])/g, '$1 * '],
   [/÷/g, '/'],
   [/\s*\bpercent\b/gi, '%'],
+  // Money as people write it: "$12.50 * 3", "80 dollars" (no rates offline: only the amounts; "pounds" stays a weight).
+  [/[$€£]\s*(?=\d)/g, ''],
+  [/(\d)\s*(?:dollars?|bucks|euros?|usd|eur)\b/gi, '$1'],
+  [/\bpounds?\b/gi, 'lb'],
+  // "15% tip on 80", "20% tax on 50": that share of it; "20% off 50": what is left.
+  [/%\s+(?:tip|tax|vat|discount|commission|interest|service(?:\s+charge)?)\s+(?:on|of|for)\b/gi, '% of'],
+  [/(\d+(?:\.\d+)?)\s*%\s+off\s+(?:of\s+)?(\d+(?:\.\d+)?)/gi, '$2 * (1 - $1 / 100)'],
   [/%\s*of\b/gi, '% *'],
   // Temperatures: mathjs knows celsius/fahrenheit/kelvin and degC/degF; people write °F.
   [/°\s*F\b/g, ' degF'],
@@ -65,7 +72,7 @@ const LEAD = /^(?:(?:wh?at|waht|whta)(?:'s|’s|s|\s+s|\s+is|\s+are)(?:\s+the\s+
 export function toExpression(question: string): string {
   let s = question.trim().replace(/\s+/g, ' ');
   s = s.replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '');
-  s = s.replace(LEAD, '');
+  s = s.replace(LEAD, '').replace(/^an?\s+(?=[\d$€£(])/i, '');
   s = s.replace(/(?<!\d)[?!.=\s]+$|[?!=\s]+$/, '');
   // "how many miles is 2.5 km" → "2.5 km to miles"
   const howMany = /^how\s+many\s+(.+?)\s+(?:is|are|in|make|makes)\s+(.+)$/i.exec(s);

@@ -48,6 +48,11 @@ describe('experts [arithmetic] answers real questions exactly', () => {
     ['calculate (3 + 4) * 5', '35'],
     // Typed fast or in full (each "wat is 2+2"-like line got "I can't help with that one").
     ['wat is 2+2', '4'],
+    ['what is 15% tip on 80 dollars', '12'],
+    ['what is a 20% tip on $45.50?', '9.1'],
+    ['20% off 50', '40'],
+    ['what is $12.50 * 3?', '37.5'],
+    ['what is 5 pounds in kg?', '2.26796 kg'],
     ['what s 6 * 7', '42'],
     ['waht is 10 - 3?', '7'],
     ["what’s 2^10", '1024'],
