@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { fromPromise } from 'xstate';
 import type { Envelope } from '../../shared/acl/index.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
-import { parseFreeTime } from '../../agents/coordinator/scheduling/free-time.js';
 import { moveTarget, parseMove } from '../../agents/coordinator/scheduling/move.js';
 import { MeetingLocks } from '../../agents/coordinator/scheduling/meeting-locks.js';
 import { moveMachine } from '../../agents/coordinator/scheduling/move-machine.js';
@@ -130,21 +129,61 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     expect(h.isDone()).to.equal(true);
   });
 
-  it('someone busy then: nothing is confirmed or cancelled anywhere; the record takes rev 3 and the person reads who is busy', async () => {
+  it('someone busy then: nothing is confirmed or cancelled anywhere; the days after are asked (CFP rev 4) and the nearest times offered as numbered choices', async () => {
     const { h, saved } = start();
     answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'
       ? ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] }]
       : proposeFree(e)));
     await settle();
-    expect(h.sent.filter((e) => e.performative !== 'CFP')).to.have.length(1);
-    expect(saved).to.deep.equal([{ ...meeting, revision: 3 }]);
+    // The widened round: rev 4, the 3 days after the asked window, to every party; it only suggests.
+    const wide = h.sent.filter((e) => e.performative === 'CFP' && (e.content as { revision: number }).revision === 4);
+    expect(wide.map((e) => e.receiver)).to.deep.equal(PARTIES);
+    expect((wide[0]?.content as { constraints: { timeWindow: unknown } }).constraints.timeWindow).to.deep.equal({ start: NEW.end, end: '2026-12-13T16:00:00.000Z' });
+    const free = [{ start: '2026-12-11T09:00:00.000Z', end: '2026-12-11T11:00:00.000Z' }];
+    for (const e of wide.filter((x) => x.receiver !== 'room-atlas')) h.reply(e, 'PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 4, status: 'INTERESTED', availableSlots: free });
+    // The room stays silent: its timeout ends the round, and a room that did not answer offers nothing.
+    h.clock.increment(5000);
+    await settle();
+    expect(h.sent.filter((e) => e.performative !== 'CFP'), 'nothing confirmed, rejected or cancelled: only the answer').to.have.length(1);
+    expect(saved).to.deep.equal([{ ...meeting, revision: 4 }]);
     expect(h.last().content.text).to.equal([
       'I could not move "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC:', '• bob is busy then', 'It stays at Thu 10 Dec 2026, 09:00–10:00 UTC.',
-      'To see when everyone is free that day, ask: "are bob, carol, atlas and I free on 10 December?"',
+      'There is no time everyone can make in the 3 days after that either.',
     ].join('\n'));
-    // The question it suggests is one the Coordinator reads: everyone, the room and the asker, that day.
-    expect(parseFreeTime('are bob, carol, atlas and I free on 10 December?', NOW)).to.deep.include({ people: ['bob', 'carol', 'atlas', 'me'] });
     expect(h.isDone()).to.equal(true);
+  });
+
+  it('the nearest times, numbered, each a choice whose line moves this meeting there (the strict form, only by its organizer)', async () => {
+    const { h, saved } = start();
+    answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'
+      ? ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] }]
+      : proposeFree(e)));
+    await settle();
+    const free = [{ start: '2026-12-11T09:00:00.000Z', end: '2026-12-11T11:00:00.000Z' }, { start: '2026-12-12T14:00:00.000Z', end: '2026-12-12T15:00:00.000Z' }];
+    answerAll(h, 'CFP', (e) => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'INTERESTED', availableSlots: free }]);
+    await settle();
+    expect(saved).to.deep.equal([{ ...meeting, revision: 4 }]);
+    expect(h.last().content.text).to.equal([
+      'I could not move "Meeting with bob, carol" to Thu 10 Dec 2026, 15:00–16:00 UTC:', '• bob is busy then', 'It stays at Thu 10 Dec 2026, 09:00–10:00 UTC.',
+      'The nearest times that work for everyone:', '1. Fri 11 Dec 2026, 09:00–10:00 UTC', '2. Fri 11 Dec 2026, 10:00–11:00 UTC', '3. Sat 12 Dec 2026, 14:00–15:00 UTC',
+      'To move it to one, reply its number (1–3).',
+    ].join('\n'));
+    const choices = (h.last().content.rich as { choices: Array<{ label: string; say: string }> }).choices;
+    expect(choices.map((c) => c.say)).to.deep.equal(['move urn:uuid:1 to 2026-12-11T09:00Z', 'move urn:uuid:1 to 2026-12-11T10:00Z', 'move urn:uuid:1 to 2026-12-12T14:00Z']);
+    expect(h.sent.some((e) => e.performative === 'ACCEPT-PROPOSAL' || e.performative === 'REJECT-PROPOSAL' || e.content.type === 'NOTIFY_USER')).to.equal(false);
+    // The chosen line moves exactly this meeting to that start, for its length.
+    const uuid = 'urn:uuid:0193a3c4-5b6d-7e8f-9a0b-1c2d3e4f5a6b';
+    expect(parseMove(`move ${uuid} to 2026-12-11T10:00Z`)).to.deep.equal({ kind: 'move-meeting', to: '2026-12-11T10:00Z', thread: uuid });
+    expect(moveTarget(meeting, '2026-12-11T10:00Z', NOW, 'Europe/Berlin')).to.deep.equal({ ok: true, window: { start: '2026-12-11T10:00:00.000Z', end: '2026-12-11T11:00:00.000Z' } });
+    const mine = { ...meeting, threadId: uuid };
+    const deps = { oacopTimeoutMs: 5000, openTasks: () => [], now: () => NOW, zones: () => ({}), lastMeeting: () => undefined, meeting: (id: string) => (id === uuid ? mine : undefined) };
+    const base = (text: string, user: string) => ({ request: userMsg(text, user), from: { jid: 'presenter@localhost', name: 'Presenter' }, self: 'Coordinator', domain: DOMAIN, timeouts: T, canScale: false }) as never;
+    const route = (text: string, user = 'alice@localhost') => schedulingRoute((classifyIntent(text, NOW) as unknown as { command: never }).command, base(text, user), deps);
+    expect(route(`move ${uuid} to 2026-12-11T10:00Z`)?.input).to.deep.include({ meeting: mine, window: { start: '2026-12-11T10:00:00.000Z', end: '2026-12-11T11:00:00.000Z' } });
+    // Attack: another account that learnt the thread id (or guesses one) moves nothing and learns nothing.
+    const none = 'You booked no such meeting. "my meetings" lists the ones you can move.';
+    expect((route(`move ${uuid} to 2026-12-11T10:00Z`, 'mallory@localhost')?.input as { detail: string }).detail).to.equal(none);
+    expect((route('move urn:uuid:00000000-0000-7000-8000-000000000000 to 2026-12-11T10:00Z')?.input as { detail: string }).detail).to.equal(none);
   });
 
   it('attack on the old slot: a conflict at confirm gives every party the OLD slot back at rev 5; a calendar that then fails is named', async () => {
@@ -207,6 +246,11 @@ describe('Coordinator [move a meeting] one change at a time per meeting', () => 
     });
     const h = harness(m, userMsg('move that meeting to 3pm'), first?.input as object);
     for (const e of h.sent) h.reply(e, 'REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] });
+    await settle();
+    // Busy everywhere: the days after are asked (rev 4), busy too.
+    for (const e of h.sent.filter((x) => (x.content as { revision?: number }).revision === 4)) {
+      h.reply(e, 'REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 4, status: 'DECLINED', availableSlots: [] });
+    }
     await settle();
     expect(h.isDone()).to.equal(true);
     expect(unclaimed).to.deep.equal(['urn:uuid:1']);

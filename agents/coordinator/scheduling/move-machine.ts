@@ -2,22 +2,24 @@
 // initiator decides). PROPOSING (CFP rev n+1 with the new window to every participant and the
 // room; each answers with its free time, leaving the meeting's own event out) → CONFIRMING
 // (ACCEPT-PROPOSAL rev n+2 with the new slot) → moved: saved, everyone told with the updated .ics.
-// Nobody free then: nothing changed anywhere (the record takes rev n+1, so later revisions stay
-// newer than what the calendars saw). A confirm that fails (OACOP_CONFLICT, silence): every
+// Nobody free then: nothing changed anywhere (the record takes the last revision sent, so later
+// revisions stay newer than what the calendars saw); when they were only busy, a CFP rev n+2 asks
+// for the 3 days after, and the nearest times that work come back as numbered choices whose line
+// ("move urn:uuid:… to 2026-11-30T09:00Z") moves this meeting there. A confirm that fails (OACOP_CONFLICT, silence): every
 // party gets ACCEPT-PROPOSAL rev n+3 with the OLD slot, so no calendar keeps the new time.
 // Never REJECT-PROPOSAL or CANCEL here: either would cancel the meeting itself at a calendar.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, curableByTime } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime, nearestChoices, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
 import { type HoldsInput, MAX_RESERVE_ATTEMPTS, round } from './meeting.js';
-import { movedNotice, movedText, notMovedText } from './move.js';
+import { moveChoicesText, movedNotice, movedText, notMovedText, strictMove } from './move.js';
 import { confirm, displayName, errorCode, isAck, type Meeting, notifyUser, oacop, personOfCalendar, propose } from './oacop.js';
 import { minutesOf, type Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import type { Miss } from './texts.js';
+import { type Miss, when } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
 export interface MoveInput extends CoordinatorInput {
@@ -32,6 +34,11 @@ export interface MoveInput extends CoordinatorInput {
 interface Ctx {
   input: MoveInput;
   parties: string[];
+  /** The window the proposal round asks about: the one asked, then the days after it (suggestions only). */
+  window: Window;
+  /** Nobody could make the time asked: the days after it were asked, and `choices` are the nearest times found. */
+  widened: boolean;
+  choices: Window[];
   revision: number;
   sent: Record<string, string>;
   replies: Record<string, Envelope>;
@@ -74,7 +81,7 @@ function startRound(
 /** CFP content: the new window, every participant required (a meeting moves whole). */
 const proposeAt: Content = (context, revision, who) => {
   const people = context.input.meeting.participants;
-  return propose(meetingOf(context.input, context.input.window), revision, { participants: people, required: people, ...(who.startsWith('room-') ? { room: who } : {}) });
+  return propose(meetingOf(context.input, context.window), revision, { participants: people, required: people, ...(who.startsWith('room-') ? { room: who } : {}) });
 };
 
 /** ACCEPT-PROPOSAL content for `slot` (the new one, or the old one given back). */
@@ -105,7 +112,7 @@ export const moveMachine = setup({
 }).createMachine({
   id: 'coordinator-move-meeting',
   context: ({ input }) => ({
-    input, parties: [...input.meeting.participants, ...(input.meeting.room ? [input.meeting.room] : [])],
+    input, parties: [...input.meeting.participants, ...(input.meeting.room ? [input.meeting.room] : [])], window: input.window, widened: false, choices: [],
     revision: input.meeting.revision, sent: {}, replies: {}, held: {}, attempts: 0, confirmed: false, misses: [], unrestored: [],
   }),
   initial: 'proposing',
@@ -132,9 +139,25 @@ export const moveMachine = setup({
           guard: ({ context }) => context.decision?.ok === true,
           actions: assign(({ context }) => (context.decision?.ok ? { slot: context.decision.choice.slot } : {})),
         },
+        // Only busy (or outside working hours): the days after are asked, to suggest the nearest times (as schedule.ts does).
+        {
+          target: 'widening',
+          guard: ({ context }) => context.decision?.ok === false && curableByTime(context.decision.misses),
+          actions: assign(({ context }) => ({ misses: context.decision?.ok === false ? context.decision.misses : [], widened: true, window: widened(context.input.window) })),
+        },
         // Nobody changed anything: the meeting keeps its slot, the record the proposal's revision.
         { target: 'unchanged', actions: assign(({ context }) => (context.decision?.ok === false ? { misses: context.decision.misses } : {})) },
       ],
+    },
+    // CFP rev n+2 for the 3 days after: each calendar answers with its free time; nothing is held or booked.
+    widening: {
+      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, { performative: 'CFP', decision: 'move: widen', content: proposeAt })),
+      on: { inbound: { guard: 'inRound', actions: 'record' } },
+      always: { guard: 'allAnswered', target: 'suggesting' },
+      after: { OACOP_TIMEOUT: 'suggesting' },
+    },
+    suggesting: {
+      always: { target: 'unchanged', actions: assign({ choices: ({ context }) => nearestChoices(proposals(context)).map((c) => c.slot) }) },
     },
     reserving: {
       invoke: {
@@ -186,10 +209,17 @@ export const moveMachine = setup({
     notMoved: {
       entry: {
         type: 'reply',
-        params: ({ context }) => ({
-          text: notMovedText(context.input.meeting, context.input.window, context.misses, context.unrestored, zoneOf(context.input.zones, context.input.meeting.organizer), !context.confirmed && curableByTime(context.misses)),
-          rich: { kind: 'meeting', status: 'not-moved', threadId: context.input.meeting.threadId, revision: context.revision, slot: context.input.meeting.slot },
-        }),
+        params: ({ context }) => {
+          const { meeting, window, zones } = context.input;
+          const zone = zoneOf(zones, meeting.organizer);
+          const why = notMovedText(meeting, window, context.misses, context.unrestored, zone, !context.confirmed && !context.widened && curableByTime(context.misses));
+          // Each nearest time as a choice: a client with forms shows them, any other takes its number.
+          const choices = context.choices.map((slot) => ({ label: when(slot, zone), say: strictMove(meeting.threadId, slot.start) }));
+          return {
+            text: context.widened ? `${why}\n${moveChoicesText(context.choices, zone)}` : why,
+            rich: { kind: 'meeting', status: 'not-moved', threadId: meeting.threadId, revision: context.revision, slot: meeting.slot, ...(choices.length ? { choices } : {}) },
+          };
+        },
       },
       invoke: { src: 'release', input: ({ context }) => ({ threadId: context.input.meeting.threadId }), onDone: 'done', onError: 'done' },
     },
@@ -235,10 +265,12 @@ function notConfirmed(context: Ctx, failed: (code: string) => string, silent: st
 }
 
 /** Every participant and the room are required: a meeting moves whole or not at all. */
-function decide(context: Pick<Ctx, 'input' | 'replies' | 'held'>) {
-  const { meeting, window } = context.input;
-  return afterProposals({
+function proposals(context: Pick<Ctx, 'input' | 'replies' | 'held' | 'window'>): Parameters<typeof afterProposals>[0] {
+  const { meeting } = context.input;
+  return {
     people: meeting.participants.map((name) => ({ name, required: true })), rooms: meeting.room ? [meeting.room] : [], roomWanted: meeting.room !== undefined,
-    replies: context.replies, window, minutes: meetingOf(context.input, window).durationMin, held: context.held,
-  });
+    replies: context.replies, window: context.window, minutes: minutesOf(meeting.slot), held: context.held,
+  };
 }
+
+const decide = (context: Pick<Ctx, 'input' | 'replies' | 'held' | 'window'>) => afterProposals(proposals(context));

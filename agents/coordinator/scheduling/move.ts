@@ -17,7 +17,16 @@ export interface MoveQuestion {
   index?: number;
   /** "move my meeting with bob …": the one with these people. */
   with?: string[];
+  /** The strict form a choice says ("move urn:uuid:… to 2026-11-30T09:00Z"): that meeting, that start. */
+  thread?: string;
 }
+
+// The line behind a numbered choice of nearest times (moveChoices): exact, whatever was listed since.
+const STRICT = /^\s*move\s+(urn:uuid:[0-9a-f-]{36})\s+to\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z)\s*$/i;
+const STRICT_START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/;
+
+/** The chat line that moves meeting `threadId` to start at `start` (UTC): what a choice says. */
+export const strictMove = (threadId: string, start: string): string => `move ${threadId} to ${new Date(start).toISOString().slice(0, 16)}Z`;
 
 const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
 // "move it to 4pm" right after a booking is the last booked meeting too.
@@ -25,6 +34,8 @@ const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?
 const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
 
 export function parseMove(text: string): MoveQuestion | undefined {
+  const strict = STRICT.exec(text);
+  if (strict) return { kind: 'move-meeting', to: strict[2] as string, thread: (strict[1] as string).toLowerCase() };
   const m = MOVE.exec(text);
   if (!m) return undefined;
   const people = meetingWith(m[2] ?? '');
@@ -59,8 +70,8 @@ export function moveTarget(m: MeetingRecord, to: string, now: Date, zone: string
   const minutes = minutesOf(m.slot);
   const shift = shiftMinutes(to);
   let window: Window | undefined;
-  if (shift !== undefined) {
-    const start = new Date(Date.parse(m.slot.start) + shift * 60_000).toISOString();
+  if (shift !== undefined || STRICT_START.test(to)) {
+    const start = new Date(shift !== undefined ? Date.parse(m.slot.start) + shift * 60_000 : Date.parse(to)).toISOString();
     window = { start, end: new Date(Date.parse(start) + minutes * 60_000).toISOString() };
   } else {
     const day = DateTime.fromISO(m.slot.start, { zone: 'utc' }).setZone(zone).startOf('day');
@@ -122,4 +133,11 @@ export function notMovedText(m: MeetingRecord, window: Window, misses: readonly 
     ...(unrestored.length ? [`These calendars did not confirm the old time again: ${unrestored.map((x) => `${displayName(x.who)} (${x.why})`).join(', ')}.`] : []),
     ...(busyOnly && others.length ? [`To see when everyone is free that day, ask: "${ask}"`] : []),
   ].join('\n');
+}
+
+/** After a move nobody could make: the nearest times that work, numbered for the Presenter (agents/presenter/shown-choices.ts). */
+export function moveChoicesText(slots: readonly Window[], zone: string): string {
+  if (slots.length === 0) return 'There is no time everyone can make in the 3 days after that either.';
+  const pick = slots.length === 1 ? 'reply 1' : `reply its number (1–${slots.length})`;
+  return ['The nearest times that work for everyone:', ...slots.map((w, n) => `${n + 1}. ${when(w, zone)}`), `To move it to one, ${pick}.`].join('\n');
 }

@@ -21,9 +21,12 @@ export type Picked = { meeting: MeetingRecord | undefined } | { detail: string }
 export interface Which {
   index?: number;
   with?: string[];
+  /** The meeting by its thread (the strict line behind a choice, move.ts strictMove). */
+  thread?: string;
 }
 
 export function pickMeeting(which: Which, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: 'cancel' | 'move'; rest?: string }): Picked {
+  if (which.thread !== undefined) return byThread(which.thread, user, deps, o.now, o.verb);
   if (which.index !== undefined) return numbered(which.index, user, deps, o.now, o.verb);
   if (which.with?.length) return withPeople(which.with, user, deps, o);
   return { meeting: deps.lastMeeting(user) };
@@ -45,6 +48,14 @@ function numbered(index: number, user: string, deps: MeetingsDeps, now: string, 
   if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
   if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
   return { meeting };
+}
+
+/** A meeting named by its thread: only its organizer may change it, and only while it is ahead. */
+function byThread(threadId: string, user: string, deps: MeetingsDeps, now: string, verb: string): Picked {
+  const meeting = deps.meeting?.(threadId);
+  if (!meeting || meeting.organizer !== user) return { detail: `You booked no such meeting. "my meetings" lists the ones you can ${verb}.` };
+  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
+  return gone ? { detail: `"${meeting.title}" is already ${gone}. Say "my meetings" for the ones ahead.` } : { meeting };
 }
 
 /** The asker's meetings ahead with every named person (or room) in them: one is it; several are listed to pick from. */
