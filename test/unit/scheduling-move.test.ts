@@ -153,6 +153,18 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     expect(h.isDone()).to.equal(true);
   });
 
+  it('the meeting\'s own slot (free to it: each calendar leaves it out) is never offered as a time to move to', async () => {
+    const m = moveMachine.provide({ actors: { save: fromPromise(async (): Promise<void> => undefined) } });
+    const early = { start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T08:00:00.000Z' };
+    const h = harness(m, userMsg('move that meeting to 7am'), { meeting, window: early, now: NOW.toISOString(), oacopTimeoutMs: 5000 });
+    answerAll(h, 'CFP', (e) => ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'DECLINED', availableSlots: [] }]);
+    await settle();
+    const free = [{ start: '2026-12-10T08:00:00.000Z', end: '2026-12-10T11:00:00.000Z' }];
+    answerAll(h, 'CFP', (e) => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'INTERESTED', availableSlots: free }]);
+    await settle();
+    expect(h.last().content.text).to.contain('\n1. Thu 10 Dec 2026, 08:00–09:00 UTC\n2. Thu 10 Dec 2026, 10:00–11:00 UTC\nTo move it to one, reply its number (1–2).');
+  });
+
   it('the nearest times, numbered, each a choice whose line moves this meeting there (the strict form, only by its organizer)', async () => {
     const { h, saved } = start();
     answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'

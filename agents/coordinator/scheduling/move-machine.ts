@@ -12,7 +12,7 @@ import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
 import type { ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, presenterReply } from '../envelopes.js';
-import { afterConfirms, afterProposals, curableByTime, nearestChoices, widened } from './decide.js';
+import { afterConfirms, afterProposals, curableByTime, MAX_ALTERNATIVES, nearestChoices, widened } from './decide.js';
 import { invitationIcs } from './ics.js';
 import { type HoldsInput, MAX_RESERVE_ATTEMPTS, round } from './meeting.js';
 import { moveChoicesText, movedNotice, movedText, notMovedText, strictMove } from './move.js';
@@ -157,7 +157,8 @@ export const moveMachine = setup({
       after: { OACOP_TIMEOUT: 'suggesting' },
     },
     suggesting: {
-      always: { target: 'unchanged', actions: assign({ choices: ({ context }) => nearestChoices(proposals(context)).map((c) => c.slot) }) },
+      // Its own slot is free to it (each calendar leaves the meeting out): never offered as a time to move to.
+      always: { target: 'unchanged', actions: assign({ choices: ({ context }) => nearestChoices(proposals(context), MAX_ALTERNATIVES + 1).map((c) => c.slot).filter((w) => !sameSlot(w, context.input.meeting.slot)).slice(0, MAX_ALTERNATIVES) }) },
     },
     reserving: {
       invoke: {
@@ -272,5 +273,7 @@ function proposals(context: Pick<Ctx, 'input' | 'replies' | 'held' | 'window'>):
     replies: context.replies, window: context.window, minutes: minutesOf(meeting.slot), held: context.held,
   };
 }
+
+const sameSlot = (a: Window, b: Window) => Date.parse(a.start) === Date.parse(b.start) && Date.parse(a.end) === Date.parse(b.end);
 
 const decide = (context: Pick<Ctx, 'input' | 'replies' | 'held' | 'window'>) => afterProposals(proposals(context));
