@@ -190,8 +190,14 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     expect(f(userMsg('cancel my meeting with dave'), from).input).to.deep.include({ detail: 'You have no meeting ahead with dave that you booked. "my meetings" lists the ones you have.' });
     expect(listing).to.equal(undefined);
     expect(f(userMsg('move my meeting with bob to 4pm'), from).input).to.deep.include({
-      detail: 'You have 2 meetings ahead with bob:\n1. Bob 1: Fri 11 Dec 2026, 09:00–09:30 UTC\n2. Bob 2: Sat 12 Dec 2026, 09:00–09:30 UTC\nWhich one? Say e.g. "move meeting 1 to 4pm".',
+      detail: 'You have 2 meetings ahead with bob:\n1. Bob 1: Fri 11 Dec 2026, 09:00–09:30 UTC\n2. Bob 2: Sat 12 Dec 2026, 09:00–09:30 UTC\nWhich one? Reply its number, or say e.g. "move meeting 1 to 4pm".',
     });
+    // Each a choice ("2" in any client: agents/presenter/shown-choices.ts), which means the list just saved.
+    expect((f(userMsg('move my meeting with bob to 4pm'), from).input as { choices: Array<{ say: string }> }).choices.map((c) => c.say)).to.deep.equal(['move meeting 1 to 4pm', 'move meeting 2 to 4pm']);
+    // Without the new time there is still something to ask: no choices, the example only.
+    const open = f(userMsg('move my meeting with bob'), from).input as { detail: string; choices?: unknown };
+    expect(open.detail).to.match(/Which one\? Say e\.g\. "move meeting 1 to <new time>"\.$/);
+    expect(open.choices).to.equal(undefined);
     expect(listing).to.deep.equal(['urn:uuid:b1', 'urn:uuid:b2']);
     expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ meeting: withBob[1] });
   });

@@ -16,7 +16,7 @@ export interface MeetingsDeps {
   meeting?(threadId: string): MeetingRecord | undefined;
 }
 
-export type Picked = { meeting: MeetingRecord | undefined } | { detail: string };
+export type Picked = { meeting: MeetingRecord | undefined } | { detail: string; choices?: Array<{ label: string; say: string }> };
 
 export interface Which {
   index?: number;
@@ -66,11 +66,14 @@ function withPeople(names: string[], user: string, deps: MeetingsDeps, o: { now:
   if (mine.length === 1) return { meeting: mine[0] };
   deps.saveListing?.(user, mine.map((m) => m.threadId));
   const rest = o.rest ? ` ${o.rest}` : '';
+  // With nothing left to ask (a cancel, or a move with its new time), each meeting is a choice: "2" picks it.
+  const whole = !rest.includes('<');
   return {
     detail: [
       `You have ${mine.length} meetings ahead with ${list(names)}:`,
       ...mine.map((m, i) => `${i + 1}. ${m.title}: ${when(m.slot, o.zone)}`),
-      `Which one? Say e.g. "${o.verb} meeting 1${rest}".`,
+      whole ? `Which one? Reply its number, or say e.g. "${o.verb} meeting 1${rest}".` : `Which one? Say e.g. "${o.verb} meeting 1${rest}".`,
     ].join('\n'),
+    ...(whole ? { choices: mine.map((m, i) => ({ label: `${m.title}: ${when(m.slot, o.zone)}`, say: `${o.verb} meeting ${i + 1}${rest}` })) } : {}),
   };
 }

@@ -71,7 +71,7 @@ export function schedulingRoute(
     case 'move-meeting': {
       const zone = zones[user as string] ?? DEFAULT_ZONE;
       const picked = pickMeeting(command, user as string, deps, { now: t.now, zone, verb: 'move', rest: command.to ? `to ${command.to}` : 'to <new time>' });
-      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail, ...(picked.choices ? { choices: picked.choices } : {}) } };
       const { meeting } = picked;
       const why = unmovable(meeting, t.now, zone);
       if (why !== undefined || !meeting) return { machine: usageMachine, input: { ...base, detail: why ?? 'You have no booked meeting to move.' } };
@@ -98,7 +98,7 @@ export function schedulingRoute(
     }
     case 'cancel-meeting': {
       const picked = pickMeeting(command, user as string, deps, { now: t.now, zone: zones[user as string] ?? DEFAULT_ZONE, verb: 'cancel' });
-      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail, ...(picked.choices ? { choices: picked.choices } : {}) } };
       const { meeting } = picked;
       // Only a cancel that will send anything claims the meeting (cancel.ts answers the others at once).
       const sends = meeting && meeting.status === 'CONFIRMED' && Date.parse(meeting.slot.end) > now.getTime();
