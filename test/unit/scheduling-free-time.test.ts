@@ -23,6 +23,11 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(at.window, 'the whole day, to say when instead').to.deep.equal({ start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T17:00:00.000Z' });
     // Nothing said: the rest of today's working hours.
     expect(parseFreeTime('is bob available?', NOW)).to.deep.include({ window: { start: '2026-12-09T10:00:00.000Z', end: '2026-12-09T18:00:00.000Z' } });
+    // … after hours on a Friday, or on a weekend: Monday's (a weekend day read "outside working hours", by hand on npm start).
+    expect(parseFreeTime('when is bob free?', new Date('2026-12-11T19:00:00Z'))).to.deep.include({ window: { start: '2026-12-14T08:00:00.000Z', end: '2026-12-14T18:00:00.000Z' } });
+    expect(parseFreeTime('when is bob free?', new Date('2026-12-13T09:00:00Z'))).to.deep.include({ window: { start: '2026-12-14T08:00:00.000Z', end: '2026-12-14T18:00:00.000Z' } });
+    // A weekend day named is asked as said.
+    expect(parseFreeTime('when is bob free on saturday?', NOW)).to.deep.include({ window: { start: '2026-12-12T08:00:00.000Z', end: '2026-12-12T18:00:00.000Z' } });
     expect(parseFreeTime('are bob and I free tomorrow?', NOW)).to.deep.include({ people: ['bob', 'me'] });
     expect(parseFreeTime('when are bob, carol and me free tomorrow?', NOW)).to.deep.include({ people: ['bob', 'carol', 'me'] });
     for (const line of ['is it free?', 'are you free tonight?', 'is this free software?', 'what is free time?']) expect(parseFreeTime(line, NOW), line).to.equal(undefined);

@@ -41,9 +41,14 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     expect(parseScheduling('schedule with bob tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
     expect(parseScheduling('schedule 30 min with tomorrow', NOW)).to.include({ kind: 'scheduling-error' });
     // A meeting with nobody named was left to the experts ("I can't help with that one").
-    for (const t of ['schedule a meeting', 'please book a call', 'set up a new meeting for friday', 'arrange an appointment']) {
+    // … and so with a lead-in ("help me schedule a meeting" got "I can't help with that one").
+    for (const t of ['schedule a meeting', 'please book a call', 'set up a new meeting for friday', 'arrange an appointment', 'help me schedule a meeting',
+      "I'd like to set up a call", 'can you please arrange a meeting?']) {
       expect(parseScheduling(t, NOW), t).to.deep.equal({ kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
     }
+    expect(parseScheduling('I want to schedule 30 min with bob tomorrow at 10', NOW)).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob'] });
+    expect(parseScheduling('could you book a room for 4 tomorrow at 10 for an hour', NOW)).to.deep.include({ kind: 'schedule', durationMin: 60, participants: [] });
+    for (const t of ['help me with maths', 'can you tell me a joke', 'I want to know the time']) expect(parseScheduling(t, NOW), t).to.equal(undefined);
     expect(parseScheduling('schedule 25 hours with bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'A meeting can be at most 24 hours long, not 25 hours.' });
   });
 

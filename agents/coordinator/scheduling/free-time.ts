@@ -33,9 +33,12 @@ export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): Fre
   const rest = m[4] ?? '';
   const local = DateTime.fromJSDate(now).setZone(zone);
   const said = rest.trim() === '' ? undefined : parseWindow(rest, now, 30, zone);
-  // Nothing said: the rest of today's working hours, or tomorrow's once they are over.
-  const today = dayWindow(local, 8, 18);
-  const window = said ?? (Date.parse(today.end) > now.getTime() ? today : dayWindow(local.plus({ days: 1 }), 8, 18));
+  // Nothing said: the rest of today's working hours, or the next day's once they are over; a
+  // Saturday or Sunday is skipped ("when is bob free?" on a Saturday evening: Monday, not a weekend
+  // nobody works — the answer named a day of "outside working hours").
+  let next = Date.parse(dayWindow(local, 8, 18).end) > now.getTime() ? local : local.plus({ days: 1 });
+  while (next.weekday > 5) next = next.plus({ days: 1 });
+  const window = said ?? dayWindow(next, 8, 18);
   const exact = said && /\b(?:at|@)\s*\d/i.test(rest) && Date.parse(said.end) - Date.parse(said.start) <= 4 * 3_600_000;
   if (!exact) return { kind: 'free-time', people, window: clampStart(window, now) };
   // "at 3pm": that slot, judged against the whole day so a "no" can say when instead.

@@ -301,8 +301,12 @@ function assignment(title: string, assignee: string, deadline: string, now: Date
 }
 
 /** Any scheduling/task command in `text`, or undefined (then it is a question for an expert). `zone`: the person's. */
+// "help me schedule a meeting", "I'd like to book a room …", "can you set up a call with bob": the
+// request after the lead-in (each got "I can't help with that one").
+const LEAD_IN = /^(?:(?:please|can\s+you|could\s+you|would\s+you|help\s+me(?:\s+to)?|i\s+(?:want|need|would\s+like)\s+to|i'd\s+like\s+to|let'?s)\s+)+(?=(?:schedule|book|arrange|set\s+up|plan|meet|reserve)\b)/i;
+
 export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent | undefined {
-  const t = text.trim();
+  const t = text.trim().replace(LEAD_IN, '');
   const z = parseZoneCommand(t);
   if (z) return z;
   const agenda = parseAgenda(t.replace(/^\//, ''), now, zone);
