@@ -7,6 +7,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { newConversationId } from '../../shared/acl/index.js';
+import { defaultCalendarConfig, writeCalendarConfig } from '../../shared/calendar/config.js';
+import { loadConfig } from '../../shared/config/index.js';
 import { ensureAccount } from '../../shared/ejabberd/index.js';
 import { Person } from '../../shared/trace/index.js';
 import { artifactsDir, browser, call, CHROMIUM, consoleOf, type ConsoleHandle } from '../support/console.js';
@@ -27,7 +29,15 @@ describe('Console dashboard [browser]', function () {
 
   before(async function () {
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing: run npm run setup as root (it installs Debian's chromium)`);
-    s = await startSupervisor('parley-console-web-', { PARLEY_SPECIALISTS: 'math:arithmetic,time:time' });
+    s = await startSupervisor('parley-console-web-', { PARLEY_SPECIALISTS: 'math:arithmetic,time:time' }, {
+      // Calendars for the chat page's person and one peer, open every day (the test does not depend on the weekday).
+      prepare: (home) => {
+        const hcfg = loadConfig({ ...process.env, PARLEY_HOME: home });
+        for (const p of ['webuser', 'webpeer']) {
+          writeCalendarConfig(hcfg, { ...defaultCalendarConfig(p, `${p}@${hcfg.domain}`, 'UTC'), workingHours: { days: [1, 2, 3, 4, 5, 6, 7], start: '09:00', end: '17:00', timezone: 'UTC' } });
+        }
+      },
+    });
     c = consoleOf(s);
     b = await browser();
     page = b.context.pages()[0] ?? (await b.context.newPage());
@@ -78,6 +88,25 @@ describe('Console dashboard [browser]', function () {
     await page.press('#chat-input', 'Enter');
     await page.waitForSelector('.msg.them .bubble:has-text("1. [todo] Book the room")', { timeout: 30000 });
     await shot('chat');
+  });
+
+  it('shows offered times as buttons (the choice form, as a client with forms does); a click books that one', async () => {
+    const ask = async (text: string, answer: string) => {
+      await page.fill('#chat-input', text);
+      await page.press('#chat-input', 'Enter');
+      await page.waitForSelector(`.msg.them .bubble:has-text("${answer}")`, { timeout: 60000 });
+    };
+    await ask('meet 60m webpeer 2027-05-03T09:00Z..2027-05-03T10:00Z', 'Booked: Meeting with webpeer');
+    await ask('meet 30m webpeer 2027-05-03T09:00Z..2027-05-03T10:00Z', 'The nearest times that work for everyone');
+    const offered = page.locator('.msg.them').filter({ hasText: 'The nearest times that work for everyone' }).last();
+    const buttons = offered.locator('.choices button');
+    expect(await buttons.allTextContents()).to.deep.equal(['Mon 3 May 2027, 10:00–10:30 UTC', 'Mon 3 May 2027, 10:30–11:00 UTC', 'Mon 3 May 2027, 11:00–11:30 UTC']);
+    await shot('chat-choices');
+    await buttons.nth(1).click();
+    await page.waitForSelector('.msg.them .bubble:has-text("When: Mon 3 May 2027, 10:30–11:00 UTC")', { timeout: 60000 });
+    expect(await page.locator('.msg.me .bubble').last().textContent()).to.equal('Mon 3 May 2027, 10:30–11:00 UTC');
+    // Answered once: the buttons of that line are spent.
+    expect(await buttons.evaluateAll((bs) => bs.every((b) => (b as HTMLButtonElement).disabled))).to.equal(true);
   });
 
   it('shows that conversation in the sniffer with its sequence diagram, hops and signature checks', async () => {

@@ -8,9 +8,34 @@ let session; // kept across page switches: the chat stays connected
 const snifferLink = (thread) => [' · ', h('a', { href: `#/sniffer/${encodeURIComponent(thread)}` }, 'in sniffer')];
 
 /** A line of the chat; an .ics or other file the Presenter sends (XEP-0066 oob) is a link to open, not a long URL. */
-function line(who, text, thread, oob) {
+function line(who, text, thread, oob, choices) {
   const content = oob ? h('a', { href: oob, target: '_blank', rel: 'noopener', download: '' }, `↓ ${decodeURIComponent(oob.split('/').pop() || 'file')}`) : text;
-  return h('div.msg.' + who, {}, h('div.bubble', {}, content), h('div.meta', {}, fmtTime(Date.now()), thread ? snifferLink(thread) : ''));
+  return h('div.msg.' + who, {}, h('div.bubble', {}, content), ...(choices ? [choices] : []), h('div.meta', {}, fmtTime(Date.now()), thread ? snifferLink(thread) : ''));
+}
+
+const CHOICE_FORM_TYPE = 'urn:parley:choice:1';
+
+/**
+ * The choices a line asks for (agents/presenter/choices.ts: an XEP-0004 form with FORM_TYPE
+ * urn:parley:choice:1 and a list-single "say"), as {label, say}; none when the line carries no such form.
+ */
+function choicesOf(st) {
+  const form = st.getChildren('x', 'jabber:x:data').find((x) => x.attrs.type === 'form');
+  const field = (name) => form?.getChildren('field').find((f) => f.attrs.var === name);
+  if (field('FORM_TYPE')?.getChildText('value') !== CHOICE_FORM_TYPE) return [];
+  return (field('say')?.getChildren('option') ?? []).map((o) => ({ label: o.attrs.label || o.getChildText('value'), say: o.getChildText('value') })).filter((c) => c.say);
+}
+
+/** One button per choice, as a client with forms shows them; a click answers with the form, once. */
+function choiceButtons(choices, pick) {
+  const box = h('div.choices');
+  for (const c of choices) {
+    box.append(h('button', { type: 'button', title: c.say, onclick: () => {
+      for (const b of box.querySelectorAll('button')) b.disabled = true;
+      pick(c);
+    } }, c.label));
+  }
+  return box;
 }
 
 async function connect(cfg, username, password, log, onState) {
@@ -27,9 +52,21 @@ async function connect(cfg, username, password, log, onState) {
     const thread = st.getChildText('thread');
     // The person's lines learn their conversation from the answer's <thread> (the Presenter's id).
     if (body && thread) for (const el of unanswered.splice(0)) el.querySelector('.meta').append(...snifferLink(thread));
-    if (body) log.append(line('them', body, thread, st.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined));
+    const choices = body ? choicesOf(st) : [];
+    const buttons = choices.length ? choiceButtons(choices, (c) => choose(thread, c)) : undefined;
+    if (body) log.append(line('them', body, thread, st.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined, buttons));
     log.scrollTop = log.scrollHeight;
   });
+  // A picked choice is the submitted form alone (no body), as a client with forms sends it; the person's line shows its label.
+  const choose = (thread, c) => {
+    const el = line('me', c.label);
+    unanswered.push(el);
+    log.append(el);
+    log.scrollTop = log.scrollHeight;
+    const field = (name, value) => xml('field', { var: name }, xml('value', {}, value));
+    return xmpp.send(xml('message', { to: cfg.presenter, type: 'chat' }, ...(thread ? [xml('thread', {}, thread)] : []),
+      xml('x', { xmlns: 'jabber:x:data', type: 'submit' }, field('FORM_TYPE', CHOICE_FORM_TYPE), field('say', c.say))));
+  };
   await xmpp.start();
   await xmpp.send(xml('presence'));
   await xmpp.send(xml('presence', { to: cfg.presenter, type: 'subscribe' }));
