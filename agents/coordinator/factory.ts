@@ -14,7 +14,8 @@ import { userMsg } from './envelopes.js';
 import { helpMachine } from './help.js';
 import type { KbHealth } from './kb-health.js';
 import type { KbOutcome } from './replies.js';
-import { classifyIntent } from './intent.js';
+import { classifyIntent, type Intent } from './intent.js';
+import { completion, openAskBack } from './scheduling/follow-up.js';
 import { expertMachine, hintOf } from './expert/machine.js';
 import type { AgoraSettings } from './negotiation.js';
 import { recallMachine } from './recall.js';
@@ -69,7 +70,8 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
     // `session …` lines go to the sessions agent (session-forward.ts, docs/sessions.md).
     if (parseSessionCommand(text)) return { machine: sessionForwardMachine, input: base };
     const zone = user ? opts.scheduling?.zones?.()[user] : undefined;
-    const intent = classifyIntent(text, opts.scheduling?.now?.(), zone);
+    const now = opts.scheduling?.now?.();
+    const intent = followUp(text, user, request.reply_with, opts.scheduling, now, zone) ?? classifyIntent(text, now, zone);
     const ask = () => {
       const cached = cache?.get(hintOf(text));
       const input = { ...base, ...(opts.agora ? { agora: opts.agora } : {}), ...(opts.busyRetry ? { busyRetry: opts.busyRetry } : {}), ...(zone ? { zone } : {}) };
@@ -88,6 +90,21 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
         return ask();
     }
   };
+}
+
+/**
+ * The line as the answer to what was asked back of this person (scheduling/follow-up.ts): the
+ * completed request, when it reads as one; undefined reads the line on its own. The answering
+ * line is recorded, so its copy after a restart completes it again and no other line does.
+ */
+function followUp(text: string, user: string | undefined, replyWith: string | undefined, deps: SchedulingDeps | undefined, now: Date | undefined, zone: string | undefined): Intent | undefined {
+  const asked = user ? openAskBack(deps?.askedBack?.(user), replyWith, (now ?? new Date()).getTime()) : undefined;
+  const completed = asked ? completion(asked, text) : undefined;
+  if (!asked || !completed || !user) return undefined;
+  const intent = classifyIntent(completed, now, zone);
+  if (intent.kind !== 'scheduling') return undefined;
+  deps?.saveAskedBack?.(user, { ...asked, usedBy: replyWith ?? '' });
+  return intent;
 }
 
 /** A specialist's DELEGATE_TASK: the expert flow for another specialist (issue "Skills, roles and spawning"); no candidate cache (its lists are role-filtered and exclude the caller). */

@@ -100,6 +100,8 @@ agent.router.on('USER_MSG', userMsgFactory({
     saveListing: (person, ids) => store.saveListing(person, ids),
     meeting: (threadId) => store.meeting(threadId),
     claim: (threadId) => locks.claim(threadId),
+    askedBack: (person) => store.askedBack(person),
+    saveAskedBack: (person, asked) => store.saveAskedBack(person, asked),
     tasksOf: (person) => store.openTasksOf(person),
     zones: () => store.zones(),
     machines: {

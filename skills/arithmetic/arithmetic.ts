@@ -148,7 +148,7 @@ async function answerOne(question: string): Promise<{ answer: string; meta: Reco
   try {
     value = evaluateNode(checked.node);
   } catch (err) {
-    throw invalidArgs(`cannot evaluate ${JSON.stringify(expression)}: ${(err as Error).message}`);
+    throw invalidArgs(`cannot evaluate ${JSON.stringify(expression)}: ${evaluationError((err as Error).message)}`);
   }
   // A whole number past 2^53 is only approximate as a double (or overflows): exact again when the expression allows.
   const exact = typeof value === 'number' && !Number.isSafeInteger(value) && (Number.isInteger(value) || !Number.isFinite(value)) ? exactInteger(checked.node) : undefined;
@@ -156,6 +156,17 @@ async function answerOne(question: string): Promise<{ answer: string; meta: Reco
   if (!isFiniteResult(value)) throw invalidArgs('the result is not a finite number (division by zero or overflow)');
   if (typeof value === 'boolean' && /^isPrime\(\d+\)$/.test(expression)) return { answer: primeText(Number(expression.slice(8, -1)), value), meta: { expression } };
   return { answer: formatValue(value), meta: { expression: checked.node.toString() } };
+}
+
+/**
+ * mathjs's reason in words a person reads: its own "Units do not match" says what is wrong, but
+ * "Unexpected type of argument in function multiplyScalar (expected: number or Unit or …, actual:
+ * function, index: 1)" (for "30 min": a number times the function min) says nothing to them.
+ */
+function evaluationError(message: string): string {
+  if (/^Too (?:few|many) arguments/i.test(message)) return 'a function got too many or too few values';
+  if (/^Unexpected type of argument|^TypeError/i.test(message)) return 'its parts do not go together (a function name used as a value, or a value where a unit belongs?)';
+  return message.replace(/\s*\((?:expected|actual):[^)]*\)/g, '').slice(0, 200);
 }
 
 /** "Yes, 97 is a prime number." / "No, 91 is not a prime number: 91 = 7 × 13." (a factor up to 10^12). */

@@ -110,6 +110,10 @@ describe('experts [arithmetic] answers real questions exactly', () => {
   });
 
   it('[sandbox] refuses definitions, assignments, matrices and disabled functions', async () => {
+    // mathjs's internals are not a reason a person can use ("Unexpected type of argument in function multiplyScalar (expected: …").
+    expect((await invalid(ask(arithmeticExpert, '30 min'))).detail).to.equal('cannot evaluate "30 min": its parts do not go together (a function name used as a value, or a value where a unit belongs?)');
+    expect((await invalid(ask(arithmeticExpert, 'sin(1, 2)'))).detail).to.equal('cannot evaluate "sin(1, 2)": a function got too many or too few values');
+    expect((await invalid(ask(arithmeticExpert, '5 kg to km'))).detail).to.match(/^cannot evaluate "5 kg to km": Units do not match/);
     expect((await invalid(ask(arithmeticExpert, 'f(x) = x^2'))).detail).to.match(/not allowed/);
     expect((await invalid(ask(arithmeticExpert, 'a = 5 + 1'))).detail).to.match(/not allowed/);
     expect((await invalid(ask(arithmeticExpert, 'ones(10000, 10000)'))).detail).to.equal('function ones is not allowed');

@@ -44,7 +44,9 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     // … and so with a lead-in ("help me schedule a meeting" got "I can't help with that one").
     for (const t of ['schedule a meeting', 'please book a call', 'set up a new meeting for friday', 'arrange an appointment', 'help me schedule a meeting',
       "I'd like to set up a call", 'can you please arrange a meeting?']) {
-      expect(parseScheduling(t, NOW), t).to.deep.equal({ kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
+      expect(parseScheduling(t, NOW), t).to.deep.equal({
+        kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".', askBack: { text: 'schedule', missing: 'details' },
+      });
     }
     expect(parseScheduling('I want to schedule 30 min with bob tomorrow at 10', NOW)).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob'] });
     expect(parseScheduling('could you book a room for 4 tomorrow at 10 for an hour', NOW)).to.deep.include({ kind: 'schedule', durationMin: 60, participants: [] });
@@ -53,7 +55,10 @@ describe('Coordinator [scheduling parse] natural chat', () => {
   });
 
   it('"meet bob on friday" in plain words is the natural form (it got the strict form\'s usage line: bad duration "bob")', () => {
-    expect(parseScheduling('meet bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".' });
+    // Asked back, the answer completes it (follow-up.ts).
+    expect(parseScheduling('meet bob on friday', NOW)).to.deep.equal({
+      kind: 'scheduling-error', detail: 'How long should the meeting be? Say e.g. "schedule 30 min with bob tomorrow afternoon".', askBack: { text: 'schedule with bob on friday', missing: 'duration' },
+    });
     expect(parseScheduling('meet with bob and carol for 30 min tomorrow at 10', NOW)).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob', 'carol'], window: { start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T10:30:00.000Z' } });
     // The strict form stays strict: a length first, or names with commas and "?", or "-".
     expect(parseScheduling('meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z', NOW)).to.deep.include({ kind: 'schedule', participants: ['bob'] });
@@ -89,7 +94,9 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     expect((r as { window: unknown }).window).to.deep.equal({ start: '2026-12-10T10:00:00.000Z', end: '2026-12-10T11:00:00.000Z' });
     expect(parseScheduling('reserve room atlas tomorrow 14:00 for 30 min', NOW)).to.deep.include({ participants: [], room: { name: 'atlas' }, title: 'Room booking (atlas)', durationMin: 30 });
     expect(parseScheduling('book the cosmos room on friday for 2 hours', NOW)).to.deep.include({ room: { name: 'cosmos' }, durationMin: 120 });
-    expect(parseScheduling('book a room for 5 people tomorrow at 10', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'How long do you need the room? Say e.g. "book a room for 4 for 1 hour tomorrow at 10".' });
+    expect(parseScheduling('book a room for 5 people tomorrow at 10', NOW)).to.deep.equal({
+      kind: 'scheduling-error', detail: 'How long do you need the room? Say e.g. "book a room for 4 for 1 hour tomorrow at 10".', askBack: { text: 'book a room for 5 people tomorrow at 10', missing: 'duration' },
+    });
     expect(classifyIntent('book a meeting room for 4 tomorrow for 1 hour', NOW)).to.deep.include({ kind: 'scheduling' });
     // Without a room and without anyone it is still "with whom?".
     expect(parseScheduling('schedule a meeting for 30 min tomorrow', NOW)).to.deep.include({ kind: 'scheduling-error' });

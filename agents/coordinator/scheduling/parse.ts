@@ -13,6 +13,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { type AgendaQuestion, parseAgenda } from './agenda-parse.js';
+import type { AskBack } from './follow-up.js';
 import { dayWindow, type Window } from './slots.js';
 import { deadlineText, when } from './texts.js';
 import { canonicalZone, DEFAULT_ZONE, offsetAt } from './zones.js';
@@ -48,7 +49,7 @@ export type SchedulingIntent =
   /** "my meetings", "when is my next meeting?", "what's on tomorrow?" (agenda-parse.ts, agenda.ts). */
   | AgendaQuestion
   /** Recognised as a scheduling command but unusable: the person is told why. */
-  | { kind: 'scheduling-error'; detail: string };
+  | { kind: 'scheduling-error'; detail: string; askBack?: AskBack };
 
 export type TaskStatus = 'ACCEPTED' | 'DECLINED' | 'IN_PROGRESS' | 'COMPLETED' | 'BLOCKED';
 
@@ -167,10 +168,11 @@ function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent 
   const { room, rest: unroomed } = roomWish(body);
   const example = anyone || !room ? '"schedule 30 min with bob tomorrow afternoon"' : '"book a room for 4 for 1 hour tomorrow at 10"';
   const duration = durationIn(unroomed);
-  if (!duration) return { kind: 'scheduling-error', detail: `How long ${anyone || !room ? 'should the meeting be' : 'do you need the room'}? Say e.g. ${example}.` };
+  // Asked back: the answer ("30 min") completes this request (follow-up.ts).
+  if (!duration) return { kind: 'scheduling-error', detail: `How long ${anyone || !room ? 'should the meeting be' : 'do you need the room'}? Say e.g. ${example}.`, askBack: { text: text.trim(), missing: 'duration' } };
   if (duration.minutes > MAX_MEETING_MIN) return { kind: 'scheduling-error', detail: `A meeting can be at most 24 hours long, not ${duration.match.trim()}.` };
   if (!anyone && !room) {
-    return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "schedule 30 min with bob and carol tomorrow afternoon".' };
+    return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "schedule 30 min with bob and carol tomorrow afternoon".', askBack: { text: text.trim(), missing: 'people' } };
   }
   const rest = unroomed.replace(duration.match, ' ');
   const window = parseWindow(rest, now, duration.minutes, zone) ?? dayWindow(DateTime.fromJSDate(now).setZone(zone).plus({ days: 1 }), 8, 18);
@@ -321,7 +323,7 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (/^\s*(?:please\s+)?(?:book|reserve)\s+(?:a\s+|the\s+)?(?:(?:meeting\s+)?room\b|[a-z][a-z0-9_-]*\s+room\b)/i.test(t)) return parseSchedule(t, now, zone);
   // "schedule a meeting": a meeting without anyone to meet is asked back, not left to the experts.
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:meeting|call|appointment)\b/i.test(t)) {
-    return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".' };
+    return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".', askBack: { text: 'schedule', missing: 'details' } };
   }
   const numbered = /^\s*(?:please\s+)?\/?cancel\s+(?:meeting|appointment)\s+#?(\d{1,3})\s*[.!]?\s*$/i.exec(t);
   if (numbered) return { kind: 'cancel-meeting', index: Number(numbered[1]) };

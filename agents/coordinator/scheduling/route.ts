@@ -1,6 +1,7 @@
 // Which OACoP exchange a scheduling command opens (the USER_MSG factory's hook). Reads the
 // Coordinator's store synchronously (SQLite) so the machines stay pure: the meeting to cancel
 // and the assignee's open task travel in their input. `undefined` → not ours (the expert flow).
+import type { AskedBack } from './follow-up.js';
 import { randomUUID } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
@@ -36,6 +37,9 @@ export interface SchedulingDeps extends MeetingsDeps {
   newThreadId?: () => string;
   /** One change at a time per meeting (meeting-locks.ts): false while another move or cancel of it runs. */
   claim?(threadId: string): boolean;
+  /** What was asked back of a person (follow-up.ts): the factory completes their next line with it. */
+  askedBack?(person: string): AskedBack | undefined;
+  saveAskedBack?(person: string, asked: AskedBack | undefined): void;
 }
 
 const beingChanged = (title: string) => `"${title}" is being changed right now (a move or cancel of it is under way). Try again in a moment.`;
@@ -54,6 +58,8 @@ export function schedulingRoute(
   }
   switch (command.kind) {
     case 'scheduling-error':
+      // A question asked back ("How long …?"): the person's next line may answer it (follow-up.ts).
+      if (command.askBack && user) deps.saveAskedBack?.(user, { ...command.askBack, at: now.getTime() });
       return { machine: usageMachine, input: { ...base, detail: command.detail } };
     case 'set-zone':
     case 'show-zone':

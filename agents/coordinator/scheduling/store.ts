@@ -2,6 +2,7 @@
 // $PARLEY_HOME/data/scheduling.sqlite: meetings per organizer ("cancel that meeting") and tasks
 // (the assignee's answers in chat, and whom to tell of each TaskUpdate). main.ts wraps these
 // calls in promise actors; the USER_MSG factory reads `openTasks` to route an assignee's answer.
+import type { AskedBack } from './follow-up.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Db, openDb } from '../../../shared/store/index.js';
@@ -46,7 +47,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);
 CREATE TABLE IF NOT EXISTS time_zones (person TEXT PRIMARY KEY, zone TEXT NOT NULL, updated_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS listings (person TEXT PRIMARY KEY, thread_ids TEXT NOT NULL, shown_at REAL NOT NULL);`;
+CREATE TABLE IF NOT EXISTS listings (person TEXT PRIMARY KEY, thread_ids TEXT NOT NULL, shown_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS asked_back (person TEXT PRIMARY KEY, text TEXT NOT NULL, missing TEXT NOT NULL, at REAL NOT NULL, used_by TEXT);`;
 
 /** How long "cancel meeting 2" means the second of the list last shown, not of today's list. */
 export const LISTING_TTL_MS = 12 * 3600_000;
@@ -157,6 +159,21 @@ export class SchedulingStore {
   listing(person: string, now = Date.now()): string[] | undefined {
     const r = this.db.prepare('SELECT thread_ids, shown_at FROM listings WHERE person = ?').get(person) as { thread_ids: string; shown_at: number } | undefined;
     return r && now - r.shown_at < LISTING_TTL_MS ? (JSON.parse(r.thread_ids) as string[]) : undefined;
+  }
+
+  /** What the Coordinator asked `person` back about (follow-up.ts); undefined clears it. */
+  saveAskedBack(person: string, asked: AskedBack | undefined): void {
+    if (!asked) {
+      this.db.prepare('DELETE FROM asked_back WHERE person = ?').run(person);
+      return;
+    }
+    this.db.prepare('INSERT INTO asked_back VALUES (?, ?, ?, ?, ?) ON CONFLICT(person) DO UPDATE SET text = excluded.text, missing = excluded.missing, at = excluded.at, used_by = excluded.used_by')
+      .run(person, asked.text, asked.missing, asked.at, asked.usedBy ?? null);
+  }
+
+  askedBack(person: string): AskedBack | undefined {
+    const r = this.db.prepare('SELECT text, missing, at, used_by FROM asked_back WHERE person = ?').get(person) as { text: string; missing: AskedBack['missing']; at: number; used_by: string | null } | undefined;
+    return r ? { text: r.text, missing: r.missing, at: r.at, ...(r.used_by ? { usedBy: r.used_by } : {}) } : undefined;
   }
 
   /** "my time zone is …" (zones.ts). */
