@@ -46,8 +46,22 @@ export function suggestionsFrom(attempts: readonly Attempt[]): string[] {
   return [...seen].slice(0, MAX_SUGGESTIONS);
 }
 
-/** The friendly answer to a question nobody could take: what to try instead (issue 16). */
-export function fallbackText(suggestions: readonly string[]): string {
+/**
+ * What a question nobody took was about, when the system can do something near it or must say it
+ * cannot: "remind me …" (no reminders), "the weather in Paris" (offline), "move my appointment"
+ * (the scheduling words). Checked in order; the first that matches is said before the examples.
+ */
+const NEAR: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:remind(?:er)?s?|alarm|wake\s+me)\b/i, "I can't set reminders. I can book a meeting in everyone's calendar (\"schedule 30 min with bob tomorrow at 10\") or give someone a task with a due date (\"assign 'Q1 report' to bob by Friday\")."],
+  [/\b(?:weather|forecast|news|stocks?|share\s+price|exchange\s+rates?|bitcoin|search\s+the\s+web|google)\b/i, "I work offline, without the internet, so I can't look up the weather, news or prices."],
+  [/\b(?:meetings?|appointments?|calendar|schedule|booking|call\s+with)\b/i, 'For meetings, say e.g. "schedule 30 min with bob tomorrow afternoon", "my meetings" or "when is bob free tomorrow?".'],
+  [/\b(?:tasks?|to-?dos?|assign(?:ment)?)\b/i, 'For tasks, say e.g. "assign \'Q1 report\' to bob by Friday" or "my tasks".'],
+];
+
+/** The friendly answer to a question nobody could take: what it was near, or what to try instead (issue 16). */
+export function fallbackText(suggestions: readonly string[], question = ''): string {
+  const near = NEAR.find(([re]) => re.test(question))?.[1];
+  if (near) return `${near} Say "help" to see everything I can do.`;
   const quoted = suggestions.map((s) => `"${s}"`);
   const tries = quoted.length === 0 ? '' : quoted.length === 1 ? ` Try e.g. ${quoted[0]}.` : ` Try e.g. ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}.`;
   return `I can't help with that one.${tries} Say "help" to see everything I can do.`;
@@ -61,7 +75,7 @@ export function fallbackText(suggestions: readonly string[]): string {
  * The detail is what the person reads (one plain sentence, issue 16): the useful reason one
  * specialist gave, or what to try instead; every attempt's code stays in the `exhausted` note.
  */
-export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: number; resultTimeoutMs: number }): { code: ErrorCode; detail: string } {
+export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: number; resultTimeoutMs: number }, question?: string): { code: ErrorCode; detail: string } {
   if (attempts.length === 0) {
     return { code: 'NO_CANDIDATE', detail: 'No specialist is online right now, so I cannot answer questions yet. Please try again later.' };
   }
@@ -80,7 +94,7 @@ export function exhausted(attempts: readonly Attempt[], t: { agreeTimeoutMs: num
   // A refusal with a reason the person can act on ("only 1..3999") is that reason.
   const useful = attempts.find((a) => a.outcome === 'refused' && !UNINFORMATIVE.has(a.reason) && a.detail);
   if (useful?.detail) return { code: 'NO_CANDIDATE', detail: useful.detail };
-  return { code: 'NO_CANDIDATE', detail: fallbackText(suggestionsFrom(attempts)) };
+  return { code: 'NO_CANDIDATE', detail: fallbackText(suggestionsFrom(attempts), question) };
 }
 
 /** "answer both: a; b" (the plan skill's own prefix, skills/plan/skill.json). */

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
-import { briefText, partialAnswerNote } from '../../agents/coordinator/replies.js';
+import { briefText, exhausted, fallbackText, partialAnswerNote } from '../../agents/coordinator/replies.js';
 import { xml } from '@xmpp/client';
 import { AdhocSessions, handleCommand, NS_COMMANDS, NS_DATA } from '../../agents/presenter/adhoc.js';
 import { CHOICE_FORM_TYPE, choiceForm, choicesOf, submittedChoice } from '../../agents/presenter/choices.js';
@@ -74,6 +74,22 @@ describe('Coordinator [compound] a question of several parts answered by a singl
     }
     // A specialist that does not say which skill answered (an older one) counts as single-part.
     expect(partialAnswerNote('plan: x = 1; y = 2', undefined, 'specialist-x')).to.match(/^Only part of your question was answered: it has 2 parts/);
+  });
+});
+
+describe('Coordinator [fallback] a question nobody takes says what it was near', () => {
+  it('reminders (none), the weather (offline), meetings and tasks (the words to use); anything else the examples', () => {
+    const tail = ' Say "help" to see everything I can do.';
+    expect(fallbackText(['what is 17 * 23?'], 'remind me to call mom at 5pm')).to.match(/^I can't set reminders\. I can book a meeting .+\("assign 'Q1 report' to bob by Friday"\)\. Say "help"/);
+    expect(fallbackText([], "what's the weather in Paris?")).to.equal(`I work offline, without the internet, so I can't look up the weather, news or prices.${tail}`);
+    expect(fallbackText([], 'move my appointment please')).to.match(/^For meetings, say e\.g\. "schedule 30 min with bob tomorrow afternoon"/);
+    expect(fallbackText([], 'show my todo list')).to.match(/^For tasks, say e\.g\. "assign 'Q1 report' to bob by Friday" or "my tasks"\./);
+    for (const q of ['tell me a joke', 'what is the best book?', 'what is the capital of France?', 'write me a poem']) {
+      expect(fallbackText(['what is 17 * 23?'], q), q).to.equal(`I can't help with that one. Try e.g. "what is 17 * 23?".${tail}`);
+    }
+    // Through the expert flow's end: every specialist refused OUT_OF_SCOPE.
+    const refused = [{ candidate: 'specialist-math', outcome: 'refused', reason: 'OUT_OF_SCOPE' }] as Parameters<typeof exhausted>[0];
+    expect(exhausted(refused, { agreeTimeoutMs: 3000, resultTimeoutMs: 30000 }, 'set an alarm for 7').detail).to.match(/^I can't set reminders\./);
   });
 });
 

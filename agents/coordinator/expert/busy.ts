@@ -34,7 +34,7 @@ export const busyStates = {
           target: 'failed',
           actions: [
             emit(({ event }) => ({ type: 'note' as const, decision: 'scale-up-refused', detail: { why: String((event.error as Error)?.message ?? event.error).slice(0, 500) } })),
-            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+            { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t, context.question) },
           ],
         },
       ],
@@ -43,7 +43,7 @@ export const busyStates = {
     after: {
       SCALE_TIMEOUT: {
         target: 'failed',
-        actions: [emit({ type: 'note' as const, decision: 'scale-up-timeout' }), { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) }],
+        actions: [emit({ type: 'note' as const, decision: 'scale-up-timeout' }), { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t, context.question) }],
       },
     },
   }),
@@ -89,7 +89,7 @@ const exhaustedConfig = (forget: boolean) => expertSetup.createStateConfig({
       actions: [
         emit(({ context }) => ({ type: 'note' as const, decision: 'exhausted', detail: { attempts: context.attempts } })),
         ...(forget ? [{ type: 'forgetCandidates' as const, params: ({ context }: { context: { hint: string } }) => ({ hint: context.hint }) }] : []),
-        { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t) },
+        { type: 'fail', params: ({ context }) => exhausted(context.attempts, context.t, context.question) },
       ],
     },
   ],
