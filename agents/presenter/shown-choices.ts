@@ -29,12 +29,15 @@ export class ShownChoices {
   private readonly putStmt;
   private readonly getStmt;
   private readonly dropStmt;
+  /** Who has a row: every answer to a person passes here (the hot path), and most have nothing to forget. */
+  private readonly holders: Set<string>;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
     db.exec('CREATE TABLE IF NOT EXISTS shown_choices (person TEXT PRIMARY KEY, choices TEXT NOT NULL, at INTEGER NOT NULL)');
     this.putStmt = db.prepare('INSERT OR REPLACE INTO shown_choices (person, choices, at) VALUES (?, ?, ?)');
     this.getStmt = db.prepare<[string], { choices: string; at: number }>('SELECT choices, at FROM shown_choices WHERE person = ?');
     this.dropStmt = db.prepare('DELETE FROM shown_choices WHERE person = ?');
+    this.holders = new Set((db.prepare('SELECT person FROM shown_choices').all() as Array<{ person: string }>).map((r) => r.person));
   }
 
   /**
@@ -43,8 +46,12 @@ export class ShownChoices {
    * task, are answered in words: a stray "2" must not decline a task).
    */
   shown(person: string, text: string, choices: readonly Choice[] | undefined): void {
-    if (choices?.length && /(?:^|\n)1\. /.test(text)) this.putStmt.run(person, JSON.stringify(choices), this.now());
-    else this.dropStmt.run(person);
+    if (choices?.length && /(?:^|\n)1\. /.test(text)) {
+      this.putStmt.run(person, JSON.stringify(choices), this.now());
+      this.holders.add(person);
+    } else if (this.holders.delete(person)) {
+      this.dropStmt.run(person);
+    }
   }
 
   /**

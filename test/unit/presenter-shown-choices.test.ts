@@ -43,6 +43,10 @@ describe('Presenter: a typed number answers the choices last shown (shown-choice
     expect(shown.resolve('alice@localhost', '2')).to.deep.equal({ line: CHOICES[1]?.say });
     const reopened = new ShownChoices(owners.connection, () => now);
     expect(reopened.resolve('alice@localhost', 'book the third')).to.deep.equal({ line: CHOICES[2]?.say });
+    // Restarted, another answer still ends the list.
+    new ShownChoices(owners.connection, () => now).shown('alice@localhost', 'It is 10:00 in Tokyo.', undefined);
+    expect(new ShownChoices(owners.connection, () => now).resolve('alice@localhost', '1')).to.equal(undefined);
+    shown.shown('alice@localhost', LIST, CHOICES);
     // Mallory was shown nothing: her "1" is read as typed, never as alice's choice.
     expect(shown.resolve('mallory@localhost', '1')).to.equal(undefined);
     expect(shown.resolve('alice@localhost', 'what is 2+2?'), 'not a pick').to.equal(undefined);
