@@ -76,6 +76,8 @@ export class SchedulingStore {
   private readonly db: Db;
   private seq = 0;
   private zoneCache: Record<string, string> | undefined;
+  /** Who has an asked_back row (follow-up.ts), read once. */
+  private asked: Set<string> | undefined;
 
   constructor(file: string) {
     moveLegacyFile(file);
@@ -163,17 +165,26 @@ export class SchedulingStore {
 
   /** What the Coordinator asked `person` back about (follow-up.ts); undefined clears it. */
   saveAskedBack(person: string, asked: AskedBack | undefined): void {
+    const held = this.askedHolders();
     if (!asked) {
-      this.db.prepare('DELETE FROM asked_back WHERE person = ?').run(person);
+      if (held.delete(person)) this.db.prepare('DELETE FROM asked_back WHERE person = ?').run(person);
       return;
     }
     this.db.prepare('INSERT INTO asked_back VALUES (?, ?, ?, ?, ?) ON CONFLICT(person) DO UPDATE SET text = excluded.text, missing = excluded.missing, at = excluded.at, used_by = excluded.used_by')
       .run(person, asked.text, asked.missing, asked.at, asked.usedBy ?? null);
+    held.add(person);
   }
 
+  /** Read for every USER_MSG (the hot path): who has a row is kept in memory, so most questions run no statement. */
   askedBack(person: string): AskedBack | undefined {
+    if (!this.askedHolders().has(person)) return undefined;
     const r = this.db.prepare('SELECT text, missing, at, used_by FROM asked_back WHERE person = ?').get(person) as { text: string; missing: AskedBack['missing']; at: number; used_by: string | null } | undefined;
     return r ? { text: r.text, missing: r.missing, at: r.at, ...(r.used_by ? { usedBy: r.used_by } : {}) } : undefined;
+  }
+
+  private askedHolders(): Set<string> {
+    this.asked ??= new Set((this.db.prepare('SELECT person FROM asked_back').all() as Array<{ person: string }>).map((r) => r.person));
+    return this.asked;
   }
 
   /** "my time zone is …" (zones.ts). */
