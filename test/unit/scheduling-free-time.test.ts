@@ -53,7 +53,13 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(reject).to.deep.include({ receiver: 'calendar-bob' });
     expect(reject.content).to.deep.include({ type: 'CancelCollaboration', threadId: THREAD, revision: 2 });
     expect(t.sent.some((e) => e.performative === 'ACCEPT-PROPOSAL'), 'nothing is booked').to.equal(false);
-    expect(t.last().content.text).to.equal("bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.\nTo book the first 30 minutes, say: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z");
+    expect(t.last().content.text).to.equal([
+      "bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.", 'To book 30 minutes with bob, reply its number:',
+      '1. Thu 10 Dec 2026, 09:00–09:30 UTC', '2. Thu 10 Dec 2026, 13:30–14:00 UTC', 'The first in full: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z',
+    ].join('\n'));
+    // Each a choice: "2" books it in any client (agents/presenter/shown-choices.ts), a form where the client has forms.
+    expect((t.last().content.rich as { choices: Array<{ say: string }> }).choices.map((c) => c.say))
+      .to.deep.equal(['meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z', 'meet 30m bob 2026-12-10T13:30Z..2026-12-10T14:00Z']);
     expect(t.isDone()).to.equal(true);
   });
 
@@ -112,7 +118,10 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     // Its free time comes with the command that books the room, not a meeting "with atlas".
     const list = ask('when is atlas free tomorrow?', [cal('bob')], 'alice@localhost', [room]);
     list.offer('room-atlas', [s('11:00', '18:00')]);
-    expect(list.last().content.text).to.equal("atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.\nTo book the first 30 minutes, say: meet 30m - 2026-12-10T11:00Z..2026-12-10T11:30Z atlas");
+    expect(list.last().content.text).to.equal([
+      "atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.", 'To book 30 minutes in atlas, reply 1:', '1. Thu 10 Dec 2026, 11:00–11:30 UTC',
+      'The first in full: meet 30m - 2026-12-10T11:00Z..2026-12-10T11:30Z atlas',
+    ].join('\n'));
   });
 });
 

@@ -9,7 +9,7 @@ import type { AgentProfile } from '../../../shared/contracts/index.js';
 import type { ChildSendEvent, ExchangeEmitted, InboundEvent } from '../../../shared/runtime/index.js';
 import { type CoordinatorInput, isCancelOf, presenterReply } from '../envelopes.js';
 import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, relayChildSend } from '../registry-lookup.js';
-import { type Answer, type FreeTimeQuestion, freeTimeText } from './free-time.js';
+import { type Answer, type FreeTimeQuestion, freeTimeChoices, freeTimeText } from './free-time.js';
 import { calendarOf, cancel, directoryProfiles, errorCode, type Meeting, oacop, offeredSlots, propose } from './oacop.js';
 import { minutesOf } from './slots.js';
 import { directoryDownText } from './texts.js';
@@ -38,6 +38,8 @@ interface Ctx {
   sent: Record<string, string>;
   replies: Record<string, Envelope>;
   text?: string;
+  /** One person's or room's first free half-hours, as choices (free-time.ts freeTimeChoices). */
+  choices?: Array<{ label: string; say: string }>;
 }
 
 /** What a calendar's answer says about its person's free time. */
@@ -84,7 +86,12 @@ export const freeTimeMachine = setup({
         }) });
       }
     }),
-    reply: emit(({ context }) => ({ type: 'send' as const, envelope: presenterReply(context.request, context.text ?? '', { kind: 'free-time', people: context.question.people, window: context.question.window }) })),
+    reply: emit(({ context }) => ({
+      type: 'send' as const,
+      envelope: presenterReply(context.request, context.text ?? '', {
+        kind: 'free-time', people: context.question.people, window: context.question.window, ...(context.choices?.length ? { choices: context.choices } : {}),
+      }),
+    })),
   },
 }).createMachine({
   id: 'coordinator-free-time',
@@ -139,8 +146,11 @@ export const freeTimeMachine = setup({
     answering: {
       entry: [
         'withdraw',
-        assign({ text: ({ context }) => freeTimeText(context.question, context.targets.map(([p, cal]) => [p, answerOf(context.replies[cal])]), context.zone,
-          new Set(context.targets.filter(([, cal]) => cal.startsWith('room-')).map(([p]) => p))) }),
+        assign(({ context }) => {
+          const answers = context.targets.map(([p, cal]): [string, Answer] => [p, answerOf(context.replies[cal])]);
+          const rooms = new Set(context.targets.filter(([, cal]) => cal.startsWith('room-')).map(([p]) => p));
+          return { text: freeTimeText(context.question, answers, context.zone, rooms), choices: freeTimeChoices(context.question, answers, context.zone, rooms) };
+        }),
         'reply',
       ],
       always: 'done',

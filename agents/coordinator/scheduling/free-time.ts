@@ -80,6 +80,19 @@ function intervals(free: readonly Window[], window: Window, zone: string): strin
   return `${days.map((d) => `${d.day} ${d.times.join(', ')}`).join('; ')}${more}`;
 }
 
+/**
+ * One other person's or a room's free time: the first 30 minutes of each free interval that long
+ * (up to 3), each with the line that books it with them (parse.ts parseMeet's strict form).
+ */
+export function freeTimeChoices(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): Array<{ label: string; say: string }> {
+  const [n, a] = answers[0] ?? [];
+  if (q.slot || answers.length !== 1 || !n || !a || n === 'me' || !('free' in a)) return [];
+  return a.free.filter((w) => Date.parse(w.end) - Date.parse(w.start) >= 30 * 60_000).slice(0, 3).map((w) => {
+    const slot = { start: new Date(w.start).toISOString(), end: new Date(Date.parse(w.start) + 30 * 60_000).toISOString() };
+    return { label: when(slot, zone), say: bookCommand(slot, rooms.has(n) ? { minutes: 30, names: [], roomWanted: true, room: `room-${n}` } : { minutes: 30, names: [n], roomWanted: false }) };
+  });
+}
+
 /** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share; `rooms`: names that are rooms (booked as a room). */
 export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): string {
   const you = (name: string) => (name === 'me' ? 'you' : name);
@@ -97,10 +110,11 @@ export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string
   if (answers.length === 1) {
     const [n, a] = answers[0] as [string, Answer];
     if ('none' in a) return `${n === 'me' ? 'You have' : `${n} has`} no free time ${span}: ${a.none}.`;
-    const first = a.free[0] as Window;
-    const hint = n === 'me' || Date.parse(first.end) - Date.parse(first.start) < 30 * 60_000 ? ''
-      : `\nTo book the first 30 minutes, say: ${bookCommand({ start: first.start, end: new Date(Date.parse(first.start) + 30 * 60_000).toISOString() },
-        rooms.has(n) ? { minutes: 30, names: [], roomWanted: true, room: `room-${n}` } : { minutes: 30, names: [n], roomWanted: false })}`;
+    // Numbered: the Presenter takes "2" for that choice (freeTimeChoices; agents/presenter/shown-choices.ts).
+    const choices = freeTimeChoices(q, answers, zone, rooms);
+    const hint = choices.length === 0 ? ''
+      : ['', `To book 30 minutes${rooms.has(n) ? ` in ${n}` : ` with ${n}`}, reply ${choices.length === 1 ? '1' : 'its number'}:`,
+        ...choices.map((c, i) => `${i + 1}. ${c.label}`), `The first in full: ${(choices[0] as { say: string }).say}`].join('\n');
     return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${hint}`;
   }
   const lines = answers.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : intervals(a.free, q.window, zone)}`);
