@@ -38,19 +38,24 @@ const { agent, config, logger, store, groupWith } = createAgent({
     // the person's client after a stream break (line-key.ts).
     // A submitted choice form (choices.ts) is the chat line it stands for.
     // So is "2" or "book the second" after a numbered list of choices (shown-choices.ts).
-    const picked = submittedChoice(msg.stanza) === undefined ? shownChoices.resolve(msg.fromBare, msg.body ?? '') : undefined;
+    const submitted = submittedChoice(msg.stanza);
+    const picked = submitted === undefined ? shownChoices.resolve(msg.fromBare, msg.body ?? '') : undefined;
+    // Delivered and read, as the person's client shows it (receipts.ts); a duplicate is acknowledged again.
+    const receipt = () => {
+      const ack = acknowledgement(msg);
+      if (ack) agent.transport.sendRaw(ack).catch((err: Error) => logger.debug({ err: err.message }, 'receipt not sent'));
+    };
     if (picked && 'outOf' in picked) {
       say({ type: 'chat', to: msg.from, text: TEXT.noSuchChoice(picked.outOf), chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
+      receipt();
       return;
     }
-    const chosen = submittedChoice(msg.stanza) ?? picked?.line;
+    const chosen = submitted ?? picked?.line;
     const line = chosen ? { ...msg, body: chosen } : msg;
     const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, line.body ?? '')) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
-    // Delivered and read, as the person's client shows it (receipts.ts); a duplicate is acknowledged again.
-    const ack = takenIn(outcome) ? acknowledgement(msg) : undefined;
-    if (ack) agent.transport.sendRaw(ack).catch((err: Error) => logger.debug({ err: err.message }, 'receipt not sent'));
+    if (takenIn(outcome)) receipt();
   },
 });
 const tunables = loadTunables(process.env, config.domain);
