@@ -98,12 +98,13 @@ export function userMsgFactory(opts: FactoryOptions): ExchangeFactory {
  * line is recorded, so its copy after a restart completes it again and no other line does.
  */
 function followUp(text: string, user: string | undefined, replyWith: string | undefined, deps: SchedulingDeps | undefined, now: Date | undefined, zone: string | undefined): Intent | undefined {
-  const asked = user ? openAskBack(deps?.askedBack?.(user), replyWith, (now ?? new Date()).getTime()) : undefined;
-  const completed = asked ? completion(asked, text) : undefined;
-  if (!asked || !completed || !user) return undefined;
+  if (!user || !deps?.askedBack) return undefined;
+  const asked = openAskBack(deps.askedBack(user), replyWith, (now ?? new Date()).getTime());
+  const completed = asked && completion(asked, text);
+  if (!asked || !completed) return undefined;
   const intent = classifyIntent(completed, now, zone);
   if (intent.kind !== 'scheduling') return undefined;
-  deps?.saveAskedBack?.(user, { ...asked, usedBy: replyWith ?? '' });
+  deps.saveAskedBack?.(user, { ...asked, usedBy: replyWith ?? '' });
   return intent;
 }
 

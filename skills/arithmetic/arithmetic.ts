@@ -66,12 +66,13 @@ const PRIME = /^(?:is\s+)?(\d{1,15})\s+(?:a\s+)?prime(?:\s+number)?$/i;
  * or in full ("what is the value of", "how much are"). Only a lead-in: what follows must still be
  * maths, so a question about something else is not taken.
  */
+const POLITE = /^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i;
 const LEAD = /^(?:(?:wh?at|waht|whta)(?:'s|’s|s|\s+s|\s+is|\s+are)(?:\s+the\s+(?:value|result|answer)\s+(?:of|to))?|calculate|compute|evaluate|work\s+out|how\s+much\s+(?:is|are)|convert|solve)\s+/i;
 
 /** Rewrites a question into a mathjs expression (no evaluation). */
 export function toExpression(question: string): string {
   let s = question.trim().replace(/\s+/g, ' ');
-  s = s.replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '');
+  s = s.replace(POLITE, '');
   s = s.replace(LEAD, '').replace(/^an?\s+(?=[\d$€£(])/i, '');
   s = s.replace(/(?<!\d)[?!.=\s]+$|[?!=\s]+$/, '');
   // "how many miles is 2.5 km" → "2.5 km to miles"
@@ -105,7 +106,7 @@ function looksLikeConversion(expression: string): boolean {
  */
 function partsOf(question: string): string[] | undefined {
   if (!/\sand\s/i.test(question)) return undefined;
-  const body = question.trim().replace(/^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i, '').replace(LEAD, '');
+  const body = question.trim().replace(POLITE, '').replace(LEAD, '');
   if (LIST_OF.test(body.replace(/[?!.\s]+$/, ''))) return undefined;
   const parts = body.split(/\s+and\s+(?:what(?:'s|\s+is)\s+|how\s+much\s+is\s+)?/i).map((p) => p.replace(/[?!=\s]+$/, '').trim()).filter(Boolean);
   if (parts.length < 2 || parts.length > 5) return undefined;

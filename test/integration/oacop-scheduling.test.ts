@@ -150,7 +150,7 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u14').ask('meet 60m u15 2027-03-11T10:00Z..2027-03-11T11:00Z')).answer).to.match(/^Booked/);
     const before = bookedEvents(w.calFile('u14')).length;
     expect((await who('u16').ask('when is u14 free on 11 March 2027?')).answer)
-      .to.equal(["u14's free time, Thu 11 Mar 2027, 08:00–18:00 UTC: 09:00–10:00, 11:00–17:00.", 'To book 30 minutes with u14, reply its number:',
+      .to.equal(["u14's free time, Thu 11 Mar 2027, 08:00–18:00 UTC: 09:00–10:00, 11:00–17:00.", 'To book 30 minutes with u14, reply its number (1–2):',
         '1. Thu 11 Mar 2027, 09:00–09:30 UTC', '2. Thu 11 Mar 2027, 11:00–11:30 UTC', 'The first in full: meet 30m u14 2027-03-11T09:00Z..2027-03-11T09:30Z'].join('\n'));
     expect(bookedEvents(w.calFile('u14')), 'asking books nothing').to.have.length(before);
     // "2" books the second of the times shown (agents/presenter/shown-choices.ts).

@@ -54,7 +54,7 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(reject.content).to.deep.include({ type: 'CancelCollaboration', threadId: THREAD, revision: 2 });
     expect(t.sent.some((e) => e.performative === 'ACCEPT-PROPOSAL'), 'nothing is booked').to.equal(false);
     expect(t.last().content.text).to.equal([
-      "bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.", 'To book 30 minutes with bob, reply its number:',
+      "bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.", 'To book 30 minutes with bob, reply its number (1–2):',
       '1. Thu 10 Dec 2026, 09:00–09:30 UTC', '2. Thu 10 Dec 2026, 13:30–14:00 UTC', 'The first in full: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z',
     ].join('\n'));
     // Each a choice: "2" books it in any client (agents/presenter/shown-choices.ts), a form where the client has forms.

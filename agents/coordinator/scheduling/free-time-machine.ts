@@ -149,7 +149,8 @@ export const freeTimeMachine = setup({
         assign(({ context }) => {
           const answers = context.targets.map(([p, cal]): [string, Answer] => [p, answerOf(context.replies[cal])]);
           const rooms = new Set(context.targets.filter(([, cal]) => cal.startsWith('room-')).map(([p]) => p));
-          return { text: freeTimeText(context.question, answers, context.zone, rooms), choices: freeTimeChoices(context.question, answers, context.zone, rooms) };
+          const choices = freeTimeChoices(context.question, answers, context.zone, rooms);
+          return { text: freeTimeText(context.question, answers, context.zone, rooms, choices), choices };
         }),
         'reply',
       ],

@@ -6,7 +6,8 @@
 import { DateTime } from 'luxon';
 import { parseNames, parseWindow } from './parse.js';
 import { dayWindow, intersect, normalise, type Window } from './slots.js';
-import { bookCommand, when } from './texts.js';
+import { MAX_ALTERNATIVES } from './decide.js';
+import { bookCommand, numbered, replyPick, when } from './texts.js';
 import { DEFAULT_ZONE } from './zones.js';
 
 export interface FreeTimeQuestion {
@@ -80,21 +81,32 @@ function intervals(free: readonly Window[], window: Window, zone: string): strin
   return `${days.map((d) => `${d.day} ${d.times.join(', ')}`).join('; ')}${more}`;
 }
 
+const HALF_HOUR_MS = 30 * 60_000;
+
+type Choice = { label: string; say: string };
+
 /**
  * One other person's or a room's free time: the first 30 minutes of each free interval that long
  * (up to 3), each with the line that books it with them (parse.ts parseMeet's strict form).
  */
-export function freeTimeChoices(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): Array<{ label: string; say: string }> {
+export function freeTimeChoices(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): Choice[] {
   const [n, a] = answers[0] ?? [];
   if (q.slot || answers.length !== 1 || !n || !a || n === 'me' || !('free' in a)) return [];
-  return a.free.filter((w) => Date.parse(w.end) - Date.parse(w.start) >= 30 * 60_000).slice(0, 3).map((w) => {
-    const slot = { start: new Date(w.start).toISOString(), end: new Date(Date.parse(w.start) + 30 * 60_000).toISOString() };
+  return a.free.filter((w) => Date.parse(w.end) - Date.parse(w.start) >= HALF_HOUR_MS).slice(0, MAX_ALTERNATIVES).map((w) => {
+    const slot = { start: new Date(w.start).toISOString(), end: new Date(Date.parse(w.start) + HALF_HOUR_MS).toISOString() };
     return { label: when(slot, zone), say: bookCommand(slot, rooms.has(n) ? { minutes: 30, names: [], roomWanted: true, room: `room-${n}` } : { minutes: 30, names: [n], roomWanted: false }) };
   });
 }
 
-/** The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what all share; `rooms`: names that are rooms (booked as a room). */
-export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): string {
+/**
+ * The whole answer, in the asker's zone: yes/no for a slot, else each person's free time and what
+ * all share; `rooms`: names that are rooms (booked as a room); `choices`: freeTimeChoices' (the
+ * machine computes them once for the text and rich.choices).
+ */
+export function freeTimeText(
+  q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set(),
+  choices: readonly Choice[] = freeTimeChoices(q, answers, zone, rooms),
+): string {
   const you = (name: string) => (name === 'me' ? 'you' : name);
   const freeOf = (a: Answer) => ('free' in a ? a.free : []);
   const span = when(q.window, zone);
@@ -110,11 +122,9 @@ export function freeTimeText(q: FreeTimeQuestion, answers: ReadonlyArray<[string
   if (answers.length === 1) {
     const [n, a] = answers[0] as [string, Answer];
     if ('none' in a) return `${n === 'me' ? 'You have' : `${n} has`} no free time ${span}: ${a.none}.`;
-    // Numbered: the Presenter takes "2" for that choice (freeTimeChoices; agents/presenter/shown-choices.ts).
-    const choices = freeTimeChoices(q, answers, zone, rooms);
     const hint = choices.length === 0 ? ''
-      : ['', `To book 30 minutes${rooms.has(n) ? ` in ${n}` : ` with ${n}`}, reply ${choices.length === 1 ? '1' : 'its number'}:`,
-        ...choices.map((c, i) => `${i + 1}. ${c.label}`), `The first in full: ${(choices[0] as { say: string }).say}`].join('\n');
+      : ['', `To book 30 minutes${rooms.has(n) ? ` in ${n}` : ` with ${n}`}, ${replyPick(choices.length)}:`,
+        ...numbered(choices.map((c) => c.label)), `The first in full: ${(choices[0] as Choice).say}`].join('\n');
     return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${hint}`;
   }
   const lines = answers.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : intervals(a.free, q.window, zone)}`);

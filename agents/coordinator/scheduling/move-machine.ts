@@ -5,8 +5,9 @@
 // Nobody free then: nothing changed anywhere (the record takes the last revision sent, so later
 // revisions stay newer than what the calendars saw); when they were only busy, a CFP rev n+2 asks
 // for the 3 days after, and the nearest times that work come back as numbered choices whose line
-// ("move urn:uuid:… to 2026-11-30T09:00Z") moves this meeting there. A confirm that fails (OACOP_CONFLICT, silence): every
-// party gets ACCEPT-PROPOSAL rev n+3 with the OLD slot, so no calendar keeps the new time.
+// ("move urn:uuid:… to 2026-11-30T09:00Z") moves this meeting there. A confirm that fails
+// (OACOP_CONFLICT, silence): every party gets ACCEPT-PROPOSAL rev n+3 with the OLD slot, so no
+// calendar keeps the new time.
 // Never REJECT-PROPOSAL or CANCEL here: either would cancel the meeting itself at a calendar.
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Envelope } from '../../../shared/acl/index.js';
@@ -58,7 +59,7 @@ const meetingOf = (i: MoveInput, window: Window): Meeting => ({
 });
 
 type Content = (context: Ctx, revision: number, who: string) => object;
-
+type RoundSpec = { performative: 'CFP' | 'ACCEPT-PROPOSAL'; decision: string; content: Content; extra?: Partial<Ctx> };
 
 /**
  * The next round at revision + 1: one envelope per party (`content` gets the revision), `sent`
@@ -67,7 +68,7 @@ type Content = (context: Ctx, revision: number, who: string) => object;
  */
 function startRound(
   context: Ctx, enqueue: { assign(p: Partial<Ctx>): void; emit(e: ExchangeEmitted): void },
-  o: { performative: 'CFP' | 'ACCEPT-PROPOSAL'; decision: string; content: Content; extra?: Partial<Ctx> },
+  o: RoundSpec,
 ): void {
   const revision = context.revision + 1;
   const envs = context.parties.map((who): [string, Envelope] =>
@@ -88,7 +89,7 @@ const proposeAt: Content = (context, revision, who) => {
 const confirmAt = (context: Ctx, revision: number, slot: Window) =>
   confirm(meetingOf(context.input, slot), revision, slot, context.input.meeting.room ? displayName(context.input.meeting.room) : undefined);
 
-export const moveMachine = setup({
+const moveSetup = setup({
   types: {} as { input: MoveInput; context: Ctx; events: InboundEvent; emitted: ExchangeEmitted },
   actors: {
     save: fromPromise<void, MeetingRecord>(async () => {
@@ -109,7 +110,17 @@ export const moveMachine = setup({
     record: assign(({ context, event }) => ({ replies: { ...context.replies, [context.sent[event.envelope.in_reply_to as string] as string]: event.envelope } })),
     reply: emit(({ context }, p: { text: string; rich: object }) => ({ type: 'send' as const, envelope: presenterReply(context.input.request, p.text, p.rich) })),
   },
-}).createMachine({
+});
+
+/** A round's state: its envelopes out on entry, each party's answer recorded, then `next` once all answered or at OACOP_TIMEOUT. */
+const roundState = (o: RoundSpec, next: string) => moveSetup.createStateConfig({
+  entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, o)),
+  on: { inbound: { guard: 'inRound', actions: 'record' } },
+  always: { guard: 'allAnswered', target: next },
+  after: { OACOP_TIMEOUT: next },
+});
+
+export const moveMachine = moveSetup.createMachine({
   id: 'coordinator-move-meeting',
   context: ({ input }) => ({
     input, parties: [...input.meeting.participants, ...(input.meeting.room ? [input.meeting.room] : [])], window: input.window, widened: false, choices: [],
@@ -117,12 +128,7 @@ export const moveMachine = setup({
   }),
   initial: 'proposing',
   states: {
-    proposing: {
-      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, { performative: 'CFP', decision: 'move: propose', content: proposeAt })),
-      on: { inbound: { guard: 'inRound', actions: 'record' } },
-      always: { guard: 'allAnswered', target: 'choosing' },
-      after: { OACOP_TIMEOUT: 'choosing' },
-    },
+    proposing: roundState({ performative: 'CFP', decision: 'move: propose', content: proposeAt }, 'choosing'),
     // Other meetings the Coordinator is confirming right now hold their slots (holds.ts).
     choosing: {
       invoke: {
@@ -150,12 +156,7 @@ export const moveMachine = setup({
       ],
     },
     // CFP rev n+2 for the 3 days after: each calendar answers with its free time; nothing is held or booked.
-    widening: {
-      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, { performative: 'CFP', decision: 'move: widen', content: proposeAt })),
-      on: { inbound: { guard: 'inRound', actions: 'record' } },
-      always: { guard: 'allAnswered', target: 'suggesting' },
-      after: { OACOP_TIMEOUT: 'suggesting' },
-    },
+    widening: roundState({ performative: 'CFP', decision: 'move: widen', content: proposeAt }, 'suggesting'),
     suggesting: {
       // Its own slot is free to it (each calendar leaves the meeting out): never offered as a time to move to.
       always: { target: 'unchanged', actions: assign({ choices: ({ context }) => nearestChoices(proposals(context), MAX_ALTERNATIVES + 1).map((c) => c.slot).filter((w) => !sameSlot(w, context.input.meeting.slot)).slice(0, MAX_ALTERNATIVES) }) },
@@ -172,14 +173,9 @@ export const moveMachine = setup({
         onError: 'confirming',
       },
     },
-    confirming: {
-      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, {
-        performative: 'ACCEPT-PROPOSAL', decision: 'move: confirm', content: (c, rev) => confirmAt(c, rev, c.slot as Window), extra: { confirmed: true },
-      })),
-      on: { inbound: { guard: 'inRound', actions: 'record' } },
-      always: { guard: 'allAnswered', target: 'judging' },
-      after: { OACOP_TIMEOUT: 'judging' },
-    },
+    confirming: roundState({
+      performative: 'ACCEPT-PROPOSAL', decision: 'move: confirm', content: (c, rev) => confirmAt(c, rev, c.slot as Window), extra: { confirmed: true },
+    }, 'judging'),
     judging: {
       always: [
         { guard: ({ context }) => afterConfirms(context.parties, context.replies).kind === 'booked', target: 'saving' },
@@ -190,14 +186,7 @@ export const moveMachine = setup({
       ],
     },
     // Everyone, the silent too (a late confirm must not stay), gets the old slot back at rev n+3.
-    restoring: {
-      entry: enqueueActions(({ context, enqueue }) => startRound(context, enqueue, {
-        performative: 'ACCEPT-PROPOSAL', decision: 'move: restore the old slot', content: (c, rev) => confirmAt(c, rev, c.input.meeting.slot),
-      })),
-      on: { inbound: { guard: 'inRound', actions: 'record' } },
-      always: { guard: 'allAnswered', target: 'unchanged' },
-      after: { OACOP_TIMEOUT: 'unchanged' },
-    },
+    restoring: roundState({ performative: 'ACCEPT-PROPOSAL', decision: 'move: restore the old slot', content: (c, rev) => confirmAt(c, rev, c.input.meeting.slot) }, 'unchanged'),
     unchanged: {
       entry: assign({ unrestored: ({ context }) => (context.confirmed ? notConfirmed(context, (code) => code, 'no answer') : []) }),
       invoke: {

@@ -7,7 +7,7 @@ import { meetingWith, parseWindow } from './parse.js';
 import { displayName } from './oacop.js';
 import { minutesOf, type Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
-import { type Miss, when } from './texts.js';
+import { type Miss, nearestTimesLines, when } from './texts.js';
 
 export interface MoveQuestion {
   kind: 'move-meeting';
@@ -135,9 +135,5 @@ export function notMovedText(m: MeetingRecord, window: Window, misses: readonly 
   ].join('\n');
 }
 
-/** After a move nobody could make: the nearest times that work, numbered for the Presenter (agents/presenter/shown-choices.ts). */
-export function moveChoicesText(slots: readonly Window[], zone: string): string {
-  if (slots.length === 0) return 'There is no time everyone can make in the 3 days after that either.';
-  const pick = slots.length === 1 ? 'reply 1' : `reply its number (1–${slots.length})`;
-  return ['The nearest times that work for everyone:', ...slots.map((w, n) => `${n + 1}. ${when(w, zone)}`), `To move it to one, ${pick}.`].join('\n');
-}
+/** After a move nobody could make: the nearest times that work, numbered (texts.ts nearestTimesLines). */
+export const moveChoicesText = (slots: readonly Window[], zone: string): string => nearestTimesLines(slots.map((w) => when(w, zone)), 'move it to one').join('\n');

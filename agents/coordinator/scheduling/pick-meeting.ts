@@ -32,6 +32,10 @@ export function pickMeeting(which: Which, user: string, deps: MeetingsDeps, o: {
   return { meeting: deps.lastMeeting(user) };
 }
 
+/** Why a meeting can no longer be changed: 'cancelled', 'over', or undefined while it is ahead. */
+const goneAs = (m: MeetingRecord, now: string): 'cancelled' | 'over' | undefined =>
+  (m.status === 'CANCELLED' ? 'cancelled' : Date.parse(m.slot.end) <= Date.parse(now) ? 'over' : undefined);
+
 /**
  * "cancel meeting 2", "move meeting 2 …": the second meeting of the "my meetings" list the asker
  * was last shown (agenda.ts numbers them; a meeting ending or booked since does not shift the
@@ -44,7 +48,7 @@ function numbered(index: number, user: string, deps: MeetingsDeps, now: string, 
   if (!meeting) {
     return { detail: meetings.length === 0 ? 'You have no meetings ahead that I booked.' : `There is no meeting ${index}: say "my meetings" to see them (1 to ${meetings.length}).` };
   }
-  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
+  const gone = goneAs(meeting, now);
   if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
   if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
   return { meeting };
@@ -54,7 +58,7 @@ function numbered(index: number, user: string, deps: MeetingsDeps, now: string, 
 function byThread(threadId: string, user: string, deps: MeetingsDeps, now: string, verb: string): Picked {
   const meeting = deps.meeting?.(threadId);
   if (!meeting || meeting.organizer !== user) return { detail: `You booked no such meeting. "my meetings" lists the ones you can ${verb}.` };
-  const gone = meeting.status === 'CANCELLED' ? 'cancelled' : Date.parse(meeting.slot.end) <= Date.parse(now) ? 'over' : undefined;
+  const gone = goneAs(meeting, now);
   return gone ? { detail: `"${meeting.title}" is already ${gone}. Say "my meetings" for the ones ahead.` } : { meeting };
 }
 

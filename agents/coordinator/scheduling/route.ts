@@ -39,7 +39,7 @@ export interface SchedulingDeps extends MeetingsDeps {
   claim?(threadId: string): boolean;
   /** What was asked back of a person (follow-up.ts): the factory completes their next line with it. */
   askedBack?(person: string): AskedBack | undefined;
-  saveAskedBack?(person: string, asked: AskedBack | undefined): void;
+  saveAskedBack?(person: string, asked: AskedBack): void;
 }
 
 const beingChanged = (title: string) => `"${title}" is being changed right now (a move or cancel of it is under way). Try again in a moment.`;

@@ -163,16 +163,11 @@ export class SchedulingStore {
     return r && now - r.shown_at < LISTING_TTL_MS ? (JSON.parse(r.thread_ids) as string[]) : undefined;
   }
 
-  /** What the Coordinator asked `person` back about (follow-up.ts); undefined clears it. */
-  saveAskedBack(person: string, asked: AskedBack | undefined): void {
-    const held = this.askedHolders();
-    if (!asked) {
-      if (held.delete(person)) this.db.prepare('DELETE FROM asked_back WHERE person = ?').run(person);
-      return;
-    }
+  /** What the Coordinator asked `person` back about (follow-up.ts); the next one replaces it, ASKED_BACK_TTL_MS ends it. */
+  saveAskedBack(person: string, asked: AskedBack): void {
     this.db.prepare('INSERT INTO asked_back VALUES (?, ?, ?, ?, ?) ON CONFLICT(person) DO UPDATE SET text = excluded.text, missing = excluded.missing, at = excluded.at, used_by = excluded.used_by')
       .run(person, asked.text, asked.missing, asked.at, asked.usedBy ?? null);
-    held.add(person);
+    this.askedHolders().add(person);
   }
 
   /** Read for every USER_MSG (the hot path): who has a row is kept in memory, so most questions run no statement. */

@@ -55,16 +55,24 @@ export function bookCommand(slot: Window, o: { minutes: number; names: string[];
   return `meet ${o.minutes}m ${o.names.length ? o.names.join(',') : '-'} ${hhmm(slot.start)}..${hhmm(slot.end)}${room}`;
 }
 
-/** After the asked window failed: the nearest times that work, each with the command that books it. */
+// Choices are numbered in the text: the Presenter takes "2" or "book the second" for that choice
+// (rich.choices; agents/presenter/shown-choices.ts remembers only lists whose text numbers them).
+export const numbered = (labels: readonly string[]): string[] => labels.map((l, i) => `${i + 1}. ${l}`);
+/** How a numbered list of `count` is answered. */
+export const replyPick = (count: number): string => (count === 1 ? 'reply 1' : `reply its number (1–${count})`);
+
+/** The nearest times that work after the asked ones failed (schedule, move): numbered, with how to pick one (`todo`: "book one"). */
+export function nearestTimesLines(labels: readonly string[], todo: string, tail = ''): string[] {
+  if (labels.length === 0) return ['There is no time everyone can make in the 3 days after that either.'];
+  return ['The nearest times that work for everyone:', ...numbered(labels), `To ${todo}, ${replyPick(labels.length)}.${tail && ` ${tail}`}`];
+}
+
+/** After the asked window failed: the nearest times that work, each a choice, and the command that books the first. */
 export function alternativesText(o: { head: string; slots: Array<{ slot: Window; room?: string }>; minutes: number; names: string[]; roomWanted: boolean; zone?: string }): string {
-  if (o.slots.length === 0) return `${o.head}
-There is no time everyone can make in the 3 days after that either.`;
-  const first = o.slots[0] as { slot: Window; room?: string };
-  const cmd = bookCommand(first.slot, { ...o, ...(first.room ? { room: first.room } : {}) });
-  // Numbered: the Presenter takes "2" or "book the second" for that choice (rich.choices; agents/presenter/shown-choices.ts).
-  const pick = o.slots.length === 1 ? 'reply 1' : `reply its number (1–${o.slots.length})`;
-  return [o.head, 'The nearest times that work for everyone:', ...o.slots.map((s, n) => `${n + 1}. ${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`),
-    `To book one, ${pick}. The first in full: ${cmd}`].join('\n');
+  const first = o.slots[0];
+  const cmd = first ? bookCommand(first.slot, { ...o, ...(first.room ? { room: first.room } : {}) }) : '';
+  const labels = o.slots.map((s) => `${when(s.slot, o.zone)}${s.room ? ` (room ${displayName(s.room)})` : ''}`);
+  return [o.head, ...nearestTimesLines(labels, 'book one', `The first in full: ${cmd}`)].join('\n');
 }
 
 export const unknownPeopleText = (names: string[]) =>

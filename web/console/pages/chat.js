@@ -57,12 +57,16 @@ async function connect(cfg, username, password, log, onState) {
     if (body) log.append(line('them', body, thread, st.getChild('x', 'jabber:x:oob')?.getChildText('url') ?? undefined, buttons));
     log.scrollTop = log.scrollHeight;
   });
-  // A picked choice is the submitted form alone (no body), as a client with forms sends it; the person's line shows its label.
-  const choose = (thread, c) => {
-    const el = line('me', c.label);
+  /** The person's own line, waiting for the answer's thread (its sniffer link). */
+  const mine = (text) => {
+    const el = line('me', text);
     unanswered.push(el);
     log.append(el);
     log.scrollTop = log.scrollHeight;
+  };
+  // A picked choice is the submitted form alone (no body), as a client with forms sends it; the person's line shows its label.
+  const choose = (thread, c) => {
+    mine(c.label);
     const field = (name, value) => xml('field', { var: name }, xml('value', {}, value));
     return xmpp.send(xml('message', { to: cfg.presenter, type: 'chat' }, ...(thread ? [xml('thread', {}, thread)] : []),
       xml('x', { xmlns: 'jabber:x:data', type: 'submit' }, field('FORM_TYPE', CHOICE_FORM_TYPE), field('say', c.say))));
@@ -76,10 +80,7 @@ async function connect(cfg, username, password, log, onState) {
     // (renewed on "new" or after a silence), so "session add" reaches the session "session start"
     // made, and "cancel that meeting" the conversation it follows. (A thread per line broke both.)
     ask(text) {
-      const el = line('me', text);
-      unanswered.push(el);
-      log.append(el);
-      log.scrollTop = log.scrollHeight;
+      mine(text);
       return xmpp.send(xml('message', { to: cfg.presenter, type: 'chat' }, xml('body', {}, text)));
     },
   };
