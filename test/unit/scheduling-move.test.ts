@@ -98,6 +98,12 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     }
   };
   const proposeFree = (_e: Envelope): [string, object] => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'INTERESTED', availableSlots: [NEW] }];
+  const revisionOf = (e: Envelope) => (e.content as { revision: number }).revision;
+  const declined = (e: Envelope): [string, object] => ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: revisionOf(e), status: 'DECLINED', availableSlots: [] }];
+  const offering = (slots: object[]) => (e: Envelope): [string, object] =>
+    ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: revisionOf(e), status: 'INTERESTED', availableSlots: slots }];
+  /** bob busy at the asked time, everyone else free. */
+  const bobBusy = (e: Envelope): [string, object] => (e.receiver === 'calendar-bob' ? declined(e) : proposeFree(e));
   const ack = (e: Envelope): [string, object] => ['INFORM', { type: 'OACoPAck', threadId: 'urn:uuid:1', status: 'CONFIRMED', revision: (e.content as { revision: number }).revision, uid: 'urn:uuid:1', person: e.receiver }];
 
   it('CFP rev 3 to everyone, then ACCEPT-PROPOSAL rev 4 with the new slot: saved, the others told with SEQUENCE 4, the organizer answered', async () => {
@@ -131,16 +137,14 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
 
   it('someone busy then: nothing is confirmed or cancelled anywhere; the days after are asked (CFP rev 4) and the nearest times offered as numbered choices', async () => {
     const { h, saved } = start();
-    answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'
-      ? ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] }]
-      : proposeFree(e)));
+    answerAll(h, 'CFP', bobBusy);
     await settle();
     // The widened round: rev 4, the 3 days after the asked window, to every party; it only suggests.
     const wide = h.sent.filter((e) => e.performative === 'CFP' && (e.content as { revision: number }).revision === 4);
     expect(wide.map((e) => e.receiver)).to.deep.equal(PARTIES);
     expect((wide[0]?.content as { constraints: { timeWindow: unknown } }).constraints.timeWindow).to.deep.equal({ start: NEW.end, end: '2026-12-13T16:00:00.000Z' });
     const free = [{ start: '2026-12-11T09:00:00.000Z', end: '2026-12-11T11:00:00.000Z' }];
-    for (const e of wide.filter((x) => x.receiver !== 'room-atlas')) h.reply(e, 'PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 4, status: 'INTERESTED', availableSlots: free });
+    for (const e of wide.filter((x) => x.receiver !== 'room-atlas')) h.reply(e, 'PROPOSE', offering(free)(e)[1]);
     // The room stays silent: its timeout ends the round, and a room that did not answer offers nothing.
     h.clock.increment(5000);
     await settle();
@@ -157,22 +161,20 @@ describe('Coordinator [move a meeting] the exchange (OACoP §3.4: new revisions 
     const m = moveMachine.provide({ actors: { save: fromPromise(async (): Promise<void> => undefined) } });
     const early = { start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T08:00:00.000Z' };
     const h = harness(m, userMsg('move that meeting to 7am'), { meeting, window: early, now: NOW.toISOString(), oacopTimeoutMs: 5000 });
-    answerAll(h, 'CFP', (e) => ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'DECLINED', availableSlots: [] }]);
+    answerAll(h, 'CFP', declined);
     await settle();
     const free = [{ start: '2026-12-10T08:00:00.000Z', end: '2026-12-10T11:00:00.000Z' }];
-    answerAll(h, 'CFP', (e) => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'INTERESTED', availableSlots: free }]);
+    answerAll(h, 'CFP', offering(free));
     await settle();
     expect(h.last().content.text).to.contain('\n1. Thu 10 Dec 2026, 08:00–09:00 UTC\n2. Thu 10 Dec 2026, 10:00–11:00 UTC\nTo move it to one, reply its number (1–2).');
   });
 
   it('the nearest times, numbered, each a choice whose line moves this meeting there (the strict form, only by its organizer)', async () => {
     const { h, saved } = start();
-    answerAll(h, 'CFP', (e) => (e.receiver === 'calendar-bob'
-      ? ['REFUSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: 3, status: 'DECLINED', availableSlots: [] }]
-      : proposeFree(e)));
+    answerAll(h, 'CFP', bobBusy);
     await settle();
     const free = [{ start: '2026-12-11T09:00:00.000Z', end: '2026-12-11T11:00:00.000Z' }, { start: '2026-12-12T14:00:00.000Z', end: '2026-12-12T15:00:00.000Z' }];
-    answerAll(h, 'CFP', (e) => ['PROPOSE', { type: 'ProposalResponse', threadId: 'urn:uuid:1', respondingToRevision: (e.content as { revision: number }).revision, status: 'INTERESTED', availableSlots: free }]);
+    answerAll(h, 'CFP', offering(free));
     await settle();
     expect(saved).to.deep.equal([{ ...meeting, revision: 4 }]);
     expect(h.last().content.text).to.equal([
