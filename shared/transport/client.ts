@@ -6,7 +6,7 @@ import type { Element } from '@xmpp/xml';
 import type { Logger } from '../log/index.js';
 import { envNumber } from '../config/index.js';
 import { startIndex } from '../ejabberd/index.js';
-import { type CountingStreamManager, fixInboundCounter, NS_SM } from './sm-fix.js';
+import { askAckEvery, type CountingStreamManager, fixInboundCounter, NS_SM } from './sm-fix.js';
 import { XmppTransport, type XmppEntity, type XmppTransportOptions } from './xmpp-transport.js';
 import { useFastJidLocal } from './fast-jid.js';
 
@@ -93,6 +93,11 @@ export class ClientTransport extends XmppTransport {
     if (this.sm.outbound_q.length > 0) await this.sendRaw(xml('r', { xmlns: NS_SM })).catch(() => undefined);
     return within(() => this.sm.outbound_q.length === 0 && this.queued === 0, timeoutMs);
   }
+
+  /** Our stanzas the server has not acknowledged yet (XEP-0198). */
+  get awaitingAck(): number {
+    return this.sm.outbound_q.length;
+  }
 }
 
 export function clientTransport(opts: ClientTransportOptions): ClientTransport {
@@ -115,6 +120,8 @@ export function clientTransport(opts: ClientTransportOptions): ClientTransport {
   // Its answers to ejabberd's <r/> wait PARLEY_SM_ACK_DELAY_MS, so that one covers many stanzas.
   const gate = fixInboundCounter(xmpp, xmpp.streamManagement as unknown as CountingStreamManager, envNumber('PARLEY_SM_ACK_DELAY_MS'));
   const sm = xmpp.streamManagement as unknown as StreamManagerState;
+  // The library asks for acks only after a 250 ms pause in sending: a busy agent asks every 100.
+  askAckEvery(xmpp as unknown as Parameters<typeof askAckEvery>[0], sm as StreamManagerState & CountingStreamManager);
   const transport = new ClientTransport({
     address: opts.jid,
     entity: xmpp as unknown as XmppEntity,

@@ -24,6 +24,11 @@
 //    XEP-0198 §4 sets no deadline (ejabberd's ack_timeout is 60 s); h is read when the answer
 //    leaves, so it still counts only what was handled, and a stream that breaks meanwhile sends
 //    nothing (its <resume h> carries the count). A graceful close answers at once.
+// 4. Our own outbound queue (askAckEvery below): the library asks the server for an ack (<r/>)
+//    only 250 ms after the last stanza it sent, and every stanza sent restarts that wait. An
+//    agent that never pauses that long never asks, so it keeps every stanza it ever sent in
+//    `outbound_q` (memory that only grows; after hours of traffic a broken stream that cannot
+//    resume would send them all again, and dropping the queue at close is O(n²) shifts).
 import xml, { type Element } from '@xmpp/xml';
 import type { EventEmitter } from 'node:events';
 
@@ -142,4 +147,29 @@ function deferAcks(entity: AckingEntity & { send(el: Element): Promise<unknown> 
       timer = undefined;
     },
   };
+}
+
+/** The stanzas XEP-0198 counts (§4); nonzas such as <r/> and <a/> never enter the queue. */
+const COUNTED = new Set(['message', 'presence', 'iq']);
+
+/** What askAckEvery reads and hooks of the client (xmpp.js 0.14). */
+interface FilteringEntity {
+  send(el: Element): Promise<unknown>;
+  middleware: { filter(fn: (ctx: { stanza: Element }, next: () => Promise<unknown>) => unknown): void };
+}
+
+/**
+ * Point 4 above: ask the server for an ack (XEP-0198 §4: <r/> MAY be sent at any time) each time
+ * `every` more stanzas wait unacknowledged, so the queue stays within about `every` however
+ * busy the stream is. Registered after the library's filter, so the stanza is already queued.
+ */
+export function askAckEvery(entity: FilteringEntity, sm: CountingStreamManager & { outbound_q: unknown[] }, every = 100): void {
+  entity.middleware.filter((ctx, next) => {
+    const sent = next();
+    const waiting = sm.outbound_q.length;
+    if (sm.enabled && waiting > 0 && waiting % every === 0 && COUNTED.has(ctx.stanza.name)) {
+      void Promise.resolve(sent).then(() => entity.send(xml('r', { xmlns: NS_SM }))).catch(() => undefined);
+    }
+    return sent;
+  });
 }
