@@ -14,6 +14,7 @@ import { FairGate } from './fairness.js';
 import { TEXT } from './render.js';
 import { choiceForm, submittedChoice } from './choices.js';
 import { ShownChoices } from './shown-choices.js';
+import { LastValue } from './last-value.js';
 import { startFileServer } from './files.js';
 import { httpUploader } from './upload.js';
 import { type IqServer, serveAdhoc } from './adhoc.js';
@@ -50,9 +51,19 @@ const { agent, config, logger, store, groupWith } = createAgent({
       receipt();
       return;
     }
-    const chosen = submitted ?? picked?.line;
+    // "and times 2" after "391": the calculation goes on from it (last-value.ts).
+    const onFrom = submitted === undefined && picked === undefined ? lastValue.resolve(msg.fromBare, msg.body ?? '') : undefined;
+    if (onFrom === 'nothing') {
+      say({ type: 'chat', to: msg.from, text: TEXT.nothingToGoOn, chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
+      receipt();
+      return;
+    }
+    const goesOn = onFrom?.line;
+    const chosen = submitted ?? picked?.line ?? goesOn;
     const line = chosen ? { ...msg, body: chosen } : msg;
-    const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, line.body ?? '')) ? 'duplicate' : desk.handle(line));
+    // A copy of a line that went on from a number is the same line, whatever the person was told since.
+    const keyBody = goesOn !== undefined ? msg.body : line.body;
+    const handle = () => (msg.id && store && !store.firstTime(chatLineKey(msg.fromBare, msg.id, keyBody ?? '')) ? 'duplicate' : desk.handle(line));
     const outcome = store ? store.atomically(handle) : handle();
     logger.debug({ from: msg.from, outcome, thread: msg.thread }, 'chat line');
     if (takenIn(outcome)) receipt();
@@ -84,7 +95,10 @@ const lines = new LinesAtRisk(agent.transport);
 
 function say(line: ChatEmitted, o: { keepChoices?: boolean } = {}): void {
   // A number the person types next means one of these choices, or none once another answer came.
-  if (line.text !== undefined && line.chatState === 'active' && line.to && !o.keepChoices) shownChoices.shown(bare(line.to), line.text, line.choices);
+  if (line.text !== undefined && line.chatState === 'active' && line.to && !o.keepChoices) {
+    shownChoices.shown(bare(line.to), line.text, line.choices);
+    lastValue.told(bare(line.to), line.text); // and a number is what "and times 2" goes on from
+  }
   if (line.chatState === 'active' && line.text !== undefined && taps.has(line.thread)) {
     taps.get(line.thread)?.(line.text);
     taps.delete(line.thread);
@@ -123,6 +137,7 @@ function say(line: ChatEmitted, o: { keepChoices?: boolean } = {}): void {
 const threadOwners = new SqliteThreadOwners(path.join(paths(config).data, 'presenter-threads.sqlite'));
 groupWith(threadOwners.group());
 const shownChoices = new ShownChoices(threadOwners.connection);
+const lastValue = new LastValue(threadOwners.connection);
 const desk = new ChatDesk({
   allow,
   conversationIds: new ConversationIds(tunables.presenterIdleMs, undefined, undefined, threadOwners),

@@ -25,6 +25,8 @@ export const TEXT = {
   notAllowed: 'Sorry, this assistant is not available to your account.',
   /** A number past the choices last shown (shown-choices.ts). */
   noSuchChoice: (count: number) => (count === 1 ? 'There is only one choice: reply 1 to take it.' : `There is no such choice: reply a number from 1 to ${count}.`),
+  /** "times 2" with no number told lately to go on from (last-value.ts). */
+  nothingToGoOn: 'Go on from what? "times 2", "plus 5" or "divide that by 3" work right after I answer a calculation with a number: ask one first, e.g. "what is 17 * 23?".',
   kbNote: '(not saved to memory: the knowledge base is unavailable, so I cannot recall this later)',
   kbStoreFailedNote: '(not saved to memory: the knowledge base could not store it, so I cannot recall this later)',
   tooLong: (chars: number) =>

@@ -7,6 +7,7 @@
 // to them without choices (another answer) replaces them, so a number never reaches back past it.
 import type { Db } from '../../shared/store/index.js';
 import type { Choice } from './choices.js';
+import { PersonRows } from './person-rows.js';
 
 export const CHOICES_TTL_MS = 12 * 3600_000;
 
@@ -26,18 +27,10 @@ export function pickedIndex(text: string): number | undefined {
 }
 
 export class ShownChoices {
-  private readonly putStmt;
-  private readonly getStmt;
-  private readonly dropStmt;
-  /** Who has a row: every answer to a person passes here (the hot path), and most have nothing to forget. */
-  private readonly holders: Set<string>;
+  private readonly rows: PersonRows;
 
   constructor(db: Db, private readonly now: () => number = Date.now) {
-    db.exec('CREATE TABLE IF NOT EXISTS shown_choices (person TEXT PRIMARY KEY, choices TEXT NOT NULL, at INTEGER NOT NULL)');
-    this.putStmt = db.prepare('INSERT OR REPLACE INTO shown_choices (person, choices, at) VALUES (?, ?, ?)');
-    this.getStmt = db.prepare<[string], { choices: string; at: number }>('SELECT choices, at FROM shown_choices WHERE person = ?');
-    this.dropStmt = db.prepare('DELETE FROM shown_choices WHERE person = ?');
-    this.holders = new Set((db.prepare('SELECT person FROM shown_choices').all() as Array<{ person: string }>).map((r) => r.person));
+    this.rows = new PersonRows(db, 'shown_choices', 'choices');
   }
 
   /**
@@ -46,12 +39,8 @@ export class ShownChoices {
    * task, are answered in words: a stray "2" must not decline a task).
    */
   shown(person: string, text: string, choices: readonly Choice[] | undefined): void {
-    if (choices?.length && /(?:^|\n)1\. /.test(text)) {
-      this.putStmt.run(person, JSON.stringify(choices), this.now());
-      this.holders.add(person);
-    } else if (this.holders.delete(person)) {
-      this.dropStmt.run(person);
-    }
+    if (choices?.length && /(?:^|\n)1\. /.test(text)) this.rows.put(person, JSON.stringify(choices), this.now());
+    else this.rows.drop(person);
   }
 
   /**
@@ -62,9 +51,9 @@ export class ShownChoices {
   resolve(person: string, text: string): { line: string } | { outOf: number } | undefined {
     const index = pickedIndex(text);
     if (index === undefined) return undefined;
-    const row = this.getStmt.get(person);
+    const row = this.rows.get(person);
     if (!row || this.now() - row.at > CHOICES_TTL_MS) return undefined;
-    const choices = JSON.parse(row.choices) as Choice[];
+    const choices = JSON.parse(row.value) as Choice[];
     const picked = choices[index];
     return picked ? { line: picked.say } : { outOf: choices.length };
   }

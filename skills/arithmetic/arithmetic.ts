@@ -69,6 +69,10 @@ const PRIME = /^(?:is\s+)?(\d{1,15})\s+(?:a\s+)?prime(?:\s+number)?$/i;
 const POLITE = /^(?:please\s+|can you\s+|could you\s+)*(?:tell me\s+)?/i;
 const LEAD = /^(?:(?:wh?at|waht|whta)(?:'s|’s|s|\s+s|\s+is|\s+are)(?:\s+the\s+(?:value|result|answer)\s+(?:of|to))?|calculate|compute|evaluate|work\s+out|how\s+much\s+(?:is|are)|convert|solve)\s+/i;
 
+/** "double 21", "half of 90", "a third of 120": a multiple or share of what follows it. */
+const SHARES: Readonly<Record<string, string>> = { double: '2 * ', twice: '2 * ', triple: '3 * ', half: '(1/2) * ', third: '(1/3) * ', quarter: '(1/4) * ' };
+const SHARE = /^(?:(double|twice|triple)\s+(?:of\s+)?|(?:one\s+|an?\s+)?(half|third|quarter)\s+of\s+)(?=[-\d$€£(])/i;
+
 /** Rewrites a question into a mathjs expression (no evaluation). */
 export function toExpression(question: string): string {
   let s = question.trim().replace(/\s+/g, ' ');
@@ -77,7 +81,9 @@ export function toExpression(question: string): string {
   s = s.replace(/(?<!\d)[?!.=\s]+$|[?!=\s]+$/, '');
   // "how many miles is 2.5 km" → "2.5 km to miles"
   const howMany = /^how\s+many\s+(.+?)\s+(?:is|are|in|make|makes)\s+(.+)$/i.exec(s);
-  if (howMany) s = `${howMany[2]} to ${howMany[1]}`;
+  // "how many seconds in a day": the article is one of them.
+  if (howMany) s = `${(howMany[2] as string).replace(/^(?:an?|one)\s+(?=[a-z])/i, '1 ')} to ${howMany[1]}`;
+  s = s.replace(SHARE, (_m, many: string | undefined, part: string | undefined) => SHARES[(many ?? part ?? '').toLowerCase()] ?? '');
   const listed = listFunction(s);
   if (listed) return listed;
   const prime = PRIME.exec(s);

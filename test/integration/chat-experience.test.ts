@@ -81,6 +81,16 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
     expect(answer).to.equal('Sorry, I could not answer that: the result is not a finite number (division by zero or overflow)');
   });
 
+  it('a calculation goes on from the number just answered ("and times 2?", "divide that by 17"), and says so when there is none', async () => {
+    expect((await dora.ask('what is 17 * 23?')).answer).to.equal('391');
+    expect((await dora.ask('and times 2?')).answer).to.equal('782');
+    expect((await dora.ask('divide that by 17')).answer).to.equal('46');
+    expect((await dora.ask('squared')).answer).to.equal('2116');
+    expect((await dora.ask('what time is it in Tokyo?')).answer).to.match(/^It is \d\d:\d\d in Tokyo/);
+    // The last answer was not a number: nothing to go on from, said in words (before: mathjs's "Value expected").
+    expect((await dora.ask('times 2')).answer).to.match(/^Go on from what\? /).and.contain('what is 17 * 23?');
+  });
+
   it('a compound question is answered in full', async () => {
     const { answer } = await dora.ask('answer both: what is 17 * 23; what time is it in Tokyo?');
     expect(answer).to.match(/^1\. what is 17 \* 23: 391/m).and.match(/^2\. what time is it in Tokyo: It is \d\d:\d\d in Tokyo/m);

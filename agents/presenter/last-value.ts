@@ -1,0 +1,67 @@
+// "and times 2", "divide that by 3", "squared": a calculation that goes on from the number a person
+// was just told, as on a calculator. Before, such a line had no left-hand side and nobody took it
+// ("I can't help with that one"). The Presenter puts that number in its place, as it puts the chosen
+// line in place of "2" after numbered choices (shown-choices.ts), and handles the line as typed:
+// "and times 2?" after "391" asks "391 times 2". Only an answer that is a number counts, and only
+// the last line to that person (any other answer forgets it), for VALUE_TTL_MS; kept per person in
+// presenter-threads.sqlite, so a restart forgets nothing.
+import type { Db } from '../../shared/store/index.js';
+import { PersonRows } from './person-rows.js';
+
+export const VALUE_TTL_MS = 30 * 60_000;
+
+/** An answer that is a number and nothing else: "391", "-0.5", "1.5e+20", "18446744073709551616". */
+const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+/** What stands for the last answer in a line. */
+const PRONOUN = String.raw`(?:that|it|this|the\s+(?:answer|result|number))`;
+const OPERATOR = String.raw`(?:times|multiplied\s+by|plus|minus|divided\s+by|over|to\s+the\s+power\s+of|mod)`;
+/** An operand: it starts like a number, a bracket, pi or a function call ("sqrt(2)"); not a word ("times square"). */
+const OPERAND = String.raw`(?:[-\d.($€£]|pi\b|[a-z]+\s*\()`;
+const LEAD = /^(?:and|then|now|so|ok(?:ay)?)[,\s]+/i;
+/** "what's that squared": only a line naming the answer may start so ("what is minus 5 plus 2" stands on its own). */
+const ASKED = /^(?:what(?:'s|’s|s|\s+is)|how\s+much\s+is)\s+/i;
+
+/** How a line goes on from `value`, or undefined when it stands on its own. */
+export function continued(text: string, value: string): string | undefined {
+  const plain = text.trim().replace(/\s+/g, ' ').replace(/[?!.\s]+$/, '').replace(LEAD, '');
+  const s = plain.replace(ASKED, '');
+  const asked = s !== plain;
+  let m: RegExpExecArray | null;
+  if ((m = new RegExp(`^(multiply|divide)\\s+${PRONOUN}\\s+by\\s+(.*\\d.*)$`, 'i').exec(s))) return `${value} ${(m[1] as string).toLowerCase() === 'multiply' ? '*' : '/'} ${m[2]}`;
+  if ((m = new RegExp(`^add\\s+(.*\\d.*?)\\s+to\\s+${PRONOUN}$`, 'i').exec(s))) return `${value} + ${m[1]}`;
+  if ((m = new RegExp(`^(?:subtract|take\\s+away)\\s+(.*\\d.*?)\\s+from\\s+${PRONOUN}$`, 'i').exec(s))) return `${value} - ${m[1]}`;
+  if ((m = new RegExp(`^((?:double|triple|twice|(?:one\\s+|an?\\s+)?(?:half|third|quarter)\\s+of|(?:the\\s+)?(?:square|cube)\\s+root\\s+of|sqrt\\s+of))\\s+${PRONOUN}$`, 'i').exec(s))) return `${m[1]} ${value}`;
+  if ((m = new RegExp(`^${PRONOUN}\\s+((?:${OPERATOR})\\s+${OPERAND}.*|squared|cubed)$`, 'i').exec(s))) return `${value} ${m[1]}`;
+  if (asked) return undefined;
+  if (new RegExp(`^(?:${OPERATOR})\\s+${OPERAND}`, 'i').test(s) || /^(?:squared|cubed)$/i.test(s)) return `${value} ${s}`;
+  // Symbols: "* 2", "x 3", "/4", "^2", "- 5" ("-5" alone is a number of its own).
+  if (/^(?:[*/+^×÷]\s*|x\s+|-\s+)[\d.(]/i.test(s)) return `${value} ${s}`;
+  return undefined;
+}
+
+export class LastValue {
+  private readonly rows: PersonRows;
+
+  constructor(db: Db, private readonly now: () => number = Date.now) {
+    this.rows = new PersonRows(db, 'last_value', 'value');
+  }
+
+  /** A line went to `person`: a number is what their next calculation may go on from; anything else forgets it. */
+  told(person: string, text: string): void {
+    const value = text.trim();
+    if (NUMBER.test(value)) this.rows.put(person, value, this.now());
+    else this.rows.drop(person);
+  }
+
+  /**
+   * The line `text` with the number `person` was just told in place; `nothing` when the line goes
+   * on from a number but none was told lately; undefined when the line stands on its own.
+   */
+  resolve(person: string, text: string): { line: string } | 'nothing' | undefined {
+    const row = this.rows.get(person);
+    const value = row && this.now() - row.at <= VALUE_TTL_MS ? row.value : undefined;
+    const line = continued(text, value ?? '0');
+    if (line === undefined) return undefined;
+    return value === undefined ? 'nothing' : { line };
+  }
+}
