@@ -24,7 +24,7 @@ const INTENTS = {
   week: /\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:which|what)\s+(?:calendar\s+)?week\s+(?:is|was|will)\b|\bcalendar\s+week\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
   time: /\bwhat\s+time\s+is\s+it\b|\bwhat(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time\b|\b(?:current|local)\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\s+[a-z]/i,
-  date: /\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b/i,
+  date: /\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:days?|weeks?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now|tomorrow|yesterday)|ago)\b/i,
 } as const;
 type Intent = keyof typeof INTENTS;
 
@@ -37,6 +37,10 @@ const HOLIDAYS: ReadonlyArray<[RegExp, string]> = [
 function intentOf(question: string): Intent | undefined {
   return (Object.keys(INTENTS) as Intent[]).find((k) => INTENTS[k].test(question));
 }
+
+const WORD_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+/** "3 weeks from today", "ten days after tomorrow": chrono reads only the day named, not the shift. */
+const SHIFT = /\b(\d{1,4}|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(day|week|month|year)s?\s+(?:from|after)\s+(today|now|tomorrow|yesterday)\b/i;
 
 const clean = (q: string) => q.trim().replace(/\s+/g, ' ').replace(/[?!.]+$/, '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -60,6 +64,12 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   /** Dates written in the question, as calendar days in `zone`. */
   function datesIn(q: string, zone: string, forward: boolean): DateTime[] {
+    const shift = SHIFT.exec(q);
+    if (shift) {
+      const n = WORD_NUMBERS[(shift[1] as string).toLowerCase()] ?? Number(shift[1]);
+      const from = today(zone).startOf('day').plus({ days: { tomorrow: 1, yesterday: -1 }[(shift[3] as string).toLowerCase()] ?? 0 });
+      return [from.plus({ [`${(shift[2] as string).toLowerCase()}s`]: n })];
+    }
     let text = q;
     for (const [re, to] of HOLIDAYS) text = text.replace(re, to);
     const ref = { instant: now(), timezone: today(zone).offset };
@@ -70,8 +80,8 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
   /** "in new york and london", "in Tokyo, Paris": every place, when each is one (else undefined). */
   function placesOf(q: string): Place[] | undefined {
     const { unknown } = placeOf(q);
-    if (!unknown || !/,|&|\band\b/i.test(unknown)) return undefined;
-    const places = unknown.split(/\s*(?:,|&|\band\b)\s*/i).filter(Boolean).map((p) => resolvePlace(p));
+    if (!unknown || !/,|&|\band\b|\bvs\b|\bversus\b/i.test(unknown)) return undefined;
+    const places = unknown.split(/\s*(?:,|&|\band\b|\bvs\b\.?|\bversus\b)\s*/i).filter(Boolean).map((p) => resolvePlace(p));
     return places.length >= 2 && places.length <= 10 && places.every((p): p is Place => p !== undefined) ? places : undefined;
   }
 
@@ -136,7 +146,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       return { answer: `In ${span} it will be ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone: defaultZone, iso: t.toISO() } };
     },
     difference(q) {
-      const m = /\bbetween\s+(.+?)\s+(?:and|&)\s+(.+)$/i.exec(q) ?? /\b(?:difference|ahead|behind)\s+(?:is\s+|of\s+|from\s+|in\s+)?(.+?)\s+(?:and|&|of|from)\s+(.+)$/i.exec(q);
+      const m = /\bbetween\s+(.+?)\s+(?:and|&)\s+(.+)$/i.exec(q) ?? /\b(?:difference|ahead|behind)\s+(?:is\s+|of\s+|from\s+|in\s+)?(.+?)\s+(?:and|&|of|from|vs\.?|versus)\s+(.+)$/i.exec(q);
       if (!m) throw invalidArgs('name two places (try "what is the time difference between Tokyo and London?")');
       const [a, b] = [m[1] as string, m[2] as string].map((name) => {
         const place = resolvePlace(name.trim());
