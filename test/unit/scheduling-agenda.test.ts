@@ -259,6 +259,11 @@ describe('Coordinator [tasks] an answer may name which open task it is about', (
     expect(pickTask(open, 'Q1 rep: numbers in')).to.deep.equal({ task: open[1], comment: 'numbers in' });
     expect(pickTask(open, '"slid" almost')).to.deep.equal({ task: open[2], comment: 'almost' });
     expect(pickTask(open, 'repo: which one?')).to.deep.equal({ task: open[0], comment: 'repo: which one?' });
+    // "I finished the report" for "write report": words pointing at the task are no comment.
+    const written = [task('5', 'write report')];
+    expect(pickTask(written, 'the report')).to.deep.equal({ task: written[0] });
+    expect(pickTask(written, 'it')).to.deep.equal({ task: written[0] });
+    expect(pickTask(written, 'the report, numbers inside')).to.deep.equal({ task: written[0], comment: 'the report, numbers inside' });
   });
 
   it('the route answers the named task: `done "Slides"` with three open', () => {

@@ -172,6 +172,22 @@ describe('Coordinator [scheduling parse] cancel, assign and task answers', () =>
     expect(parseTaskAnswer('how far is the moon?')).to.equal(undefined);
   });
 
+  it('reads an answer written as a sentence, and leaves questions and other sentences alone', () => {
+    const done = (comment?: string) => ({ kind: 'task-answer', status: 'COMPLETED', progress: 100, ...(comment ? { comment } : {}) });
+    expect(parseTaskAnswer('I finished the report')).to.deep.equal(done('the report'));
+    expect(parseTaskAnswer("I've just completed Q1 report.")).to.deep.equal(done('Q1 report'));
+    expect(parseTaskAnswer("I'm done with the slides")).to.deep.equal(done('the slides'));
+    expect(parseTaskAnswer("I'm done")).to.deep.equal(done());
+    expect(parseTaskAnswer('mark write report as done')).to.deep.equal(done('write report'));
+    expect(parseTaskAnswer('the Q1 report is finished!')).to.deep.equal(done('the Q1 report'));
+    expect(parseTaskAnswer("ok, I'll do it by Thursday")).to.deep.equal({ kind: 'task-answer', status: 'ACCEPTED', comment: 'by Thursday' });
+    expect(parseTaskAnswer("sorry, I can't do it this week")).to.deep.equal({ kind: 'task-answer', status: 'DECLINED', comment: 'this week' });
+    expect(parseTaskAnswer("I'm stuck on the numbers")).to.deep.equal({ kind: 'task-answer', status: 'BLOCKED', comment: 'the numbers' });
+    for (const t of ['what is done?', 'is the report done?', 'how is it done', "I can't make it to lunch", "I'll take a look", 'I think so', 'dinner is ready?']) {
+      expect(parseTaskAnswer(t), t).to.equal(undefined);
+    }
+  });
+
   it('leaves questions to the expert flow', () => {
     for (const t of ['How far is the moon?', 'what is 2+2?', 'what time is it in Tokyo?', 'schedule of the trains?']) expect(classifyIntent(t, NOW).kind, t).to.equal('ask');
     expect(classifyIntent('/meet 30m bob 2026-12-10T09:00Z..2026-12-10T18:00Z', NOW).kind).to.equal('scheduling');

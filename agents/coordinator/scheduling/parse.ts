@@ -13,6 +13,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { type AgendaQuestion, parseAgenda } from './agenda-parse.js';
+import { parseTaskAnswer, type TaskAnswer, type TaskStatus } from './task-answer-parse.js';
 import type { AskBack } from './follow-up.js';
 import { dayWindow, type Window } from './slots.js';
 import { deadlineText, when } from './texts.js';
@@ -42,7 +43,7 @@ export type SchedulingIntent =
   /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings"; "… with bob": the one with bob. */
   | { kind: 'cancel-meeting'; index?: number; with?: string[] }
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
-  | { kind: 'task-answer'; status: TaskStatus; progress?: number; comment?: string }
+  | TaskAnswer
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
@@ -51,7 +52,7 @@ export type SchedulingIntent =
   /** Recognised as a scheduling command but unusable: the person is told why. */
   | { kind: 'scheduling-error'; detail: string; askBack?: AskBack };
 
-export type TaskStatus = 'ACCEPTED' | 'DECLINED' | 'IN_PROGRESS' | 'COMPLETED' | 'BLOCKED';
+export { parseTaskAnswer, type TaskStatus };
 
 const NAME = /^[a-z][a-z0-9._-]{0,60}$/i;
 const STOP = new Set([
@@ -246,37 +247,11 @@ function parseDeadline(text: string, now: Date, zone: string): string {
 const ASSIGN = /^\s*(?:please\s+)?assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+([a-z][a-z0-9._-]*)\b(.*)$/i;
 const ASSIGN_STRICT = /^\s*\/?assign\s+([a-z][a-z0-9._-]*)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\s+(.+)$/i;
 
-const TASK_WORDS: Array<[RegExp, TaskStatus]> = [
-  [/^(?:i\s+)?(?:accept(?:ed)?|ok(?:ay)?,?\s+i(?:'ll| will) do it|yes,? i(?:'ll| will) do it)\b/i, 'ACCEPTED'],
-  [/^(?:i\s+)?(?:decline(?:d)?|reject(?:ed)?|no,? i can'?t)\b/i, 'DECLINED'],
-  [/^(?:done|finished|completed?|it'?s done)\b/i, 'COMPLETED'],
-  [/^(?:blocked|stuck)\b/i, 'BLOCKED'],
-];
-
-/** The assignee's answer to a task (§4.2 TaskUpdate): status, progress and a comment. */
 /** "… with bob and carol" after "my meeting": the people named, else undefined. */
 export function meetingWith(rest: string): string[] | undefined {
   const m = /^\s*with\s+([a-z][a-z0-9._-]*(?:\s*(?:,|and|&)\s*[a-z][a-z0-9._-]*)*)/i.exec(rest);
   const names = m ? (m[1] as string).split(/\s*(?:,|\band\b|&)\s*/i).map((n) => n.toLowerCase()).filter((n) => n && !STOP.has(n)) : [];
   return names.length ? names : undefined;
-}
-
-export function parseTaskAnswer(text: string): SchedulingIntent | undefined {
-  const t = text.trim().replace(/[.!]+$/, '');
-  const pct = /^(\d{1,3})\s*%\s*[,:;-]?\s*(.*)$/s.exec(t);
-  if (pct) {
-    const progress = Number(pct[1]);
-    if (progress > 100) return undefined;
-    const comment = pct[2]?.trim();
-    return { kind: 'task-answer', status: progress === 100 ? 'COMPLETED' : 'IN_PROGRESS', progress, ...(comment ? { comment } : {}) };
-  }
-  for (const [re, status] of TASK_WORDS) {
-    const m = re.exec(t);
-    if (!m) continue;
-    const comment = t.slice(m[0].length).replace(/^\s*[,:;-]\s*/, '').trim();
-    return { kind: 'task-answer', status, ...(status === 'COMPLETED' ? { progress: 100 } : {}), ...(comment ? { comment } : {}) };
-  }
-  return undefined;
 }
 
 const SET_ZONE = /^\s*(?:\/?tz|\/?time\s?zone|(?:please\s+)?(?:set\s+)?my\s+time\s?zone(?:\s+is|\s+to)?|i(?:'m| am)\s+in\s+time\s?zone)\s+(\S+)\s*[.!]?\s*$/i;

@@ -14,13 +14,20 @@ export function pickTask(open: readonly TaskRecord[], comment: string | undefine
   // A title counts as whole words only: a task called "x" is not named by "fixed the tax table".
   const found = open.map((t) => ({ t, at: wordsAt(text, t.title) })).filter((f) => f.at >= 0)
     .sort((a, b) => b.t.title.length - a.t.title.length)[0];
-  if (!found) return byPart(open, text) ?? { task: latest, ...(comment ? { comment } : {}) };
+  if (!found) return byPart(open, text) ?? { task: latest, ...(comment && !paraphrase(comment, latest.title) ? { comment } : {}) };
   const { t: named, at } = found;
   // The title with the quotes around it and the punctuation after it ("… 'Q1 report': draft").
   const before = text.slice(0, at).replace(/["'“‘]\s*$/, '');
   const after = text.slice(at + named.title.length).replace(/^["'”’]/, '').replace(/^\s*[,:;-]\s*/, ' ');
   const rest = `${before} ${after}`.replace(/\s+/g, ' ').replace(QUOTES, '').trim();
   return { task: named, ...(rest ? { comment: rest } : {}) };
+}
+
+/** "the report" for "write report", "it", "my task": words that only point at the task are no comment ("I finished the report"). */
+function paraphrase(comment: string, title: string): boolean {
+  const words = (t: string) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const inTitle = new Set(words(title));
+  return words(comment).every((w) => inTitle.has(w) || /^(?:the|my|a|an|it|this|that|task|job)$/.test(w));
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
