@@ -7,7 +7,7 @@ import { type Expert, invalidArgs } from '../../shared/skills/expert.js';
 
 const MAX_EXPRESSION = 500;
 
-const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
+const REWRITES: ReadonlyArray<[RegExp, string | ((m: string, ...groups: string[]) => string)]> = [
   [/\bto\s+the\s+power\s+of\b/gi, '^'],
   // Of a signed number or a bracket: "the square root of -1" is i, "cube root of (20 + 7)" 3.
   [/\b(?:the\s+)?square\s+root\s+of\s+(-?\s*\d+(?:\.\d+)?|\([^()]*\))/gi, 'sqrt($1)'],
@@ -38,6 +38,16 @@ const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
   [/(deg[CF]|celsius|fahrenheit|kelvin)(.*\s(?:to|in))\s+([CF])$/i, '$1$2 deg$3'],
   [/\b(Celsius|Fahrenheit|Kelvin)\b/g, (m) => m.toLowerCase()],
   [/\binto\b/gi, 'to'],
+  // "round 3.14159 to 2 decimals", "round 2.5".
+  [/\bround\s+(-?\d+(?:\.\d+)?)\s+to\s+(\d{1,2})\s+(?:decimal(?:\s+place)?s?|places|digits)\b/gi, 'round($1, $2)'],
+  [/\bround\s+(-?\d+(?:\.\d+)?)$/gi, 'round($1)'],
+  // "the log of 100" is the common logarithm (as on a calculator); "ln of", "natural log of" the natural one.
+  [/\b(?:the\s+)?(?:natural\s+log(?:arithm)?|ln)\s+of\s+(-?\d+(?:\.\d+)?)/gi, 'log($1)'],
+  [/\b(?:the\s+)?log(?:arithm)?\s+of\s+(-?\d+(?:\.\d+)?)/gi, 'log10($1)'],
+  // "sin of 90 degrees", "the cosine of 60 deg".
+  [/\b(?:the\s+)?(sin|cos|tan)(?:e|gent)?\s+of\s+(-?\d+(?:\.\d+)?(?:\s*(?:deg(?:rees?)?|rad(?:ians?)?))?)/gi, '$1($2)'],
+  // "30 c to f": single letters after a number and before a target are degrees, not the speed of light.
+  [/^(-?\d+(?:\.\d+)?)\s*([cf])\s+(to|in)\s+([cf])$/i, (_m, n, x, w, y) => `${n} deg${(x as string).toUpperCase()} ${w} deg${(y as string).toUpperCase()}`],
   // "10 factorial", "factorial of 10" (mathjs reads "10!" itself).
   [/\b(\d+)\s+factorial\b/gi, 'factorial($1)'],
   [/\b(?:the\s+)?factorial\s+of\s+(\d+)\b/gi, 'factorial($1)'],
@@ -47,15 +57,16 @@ const REWRITES: ReadonlyArray<[RegExp, string | ((m: string) => string)]> = [
 const LIST_FUNCTIONS: Readonly<Record<string, string>> = {
   average: 'mean', mean: 'mean', median: 'median', sum: 'sum', total: 'sum', product: 'prod',
   maximum: 'max', max: 'max', largest: 'max', biggest: 'max', minimum: 'min', min: 'min', smallest: 'min',
+  gcd: 'gcd', 'greatest common divisor': 'gcd', lcm: 'lcm', 'least common multiple': 'lcm', 'lowest common multiple': 'lcm',
 };
-const LIST_OF = /^(?:the\s+)?(average|mean|median|sum|total|product|maximum|max|largest|biggest|minimum|min|smallest)\s+(?:value\s+)?of\s+(.+)$/i;
+const LIST_OF = /^(?:the\s+)?(average|mean|median|sum|total|product|maximum|max|largest|biggest|minimum|min|smallest|gcd|greatest\s+common\s+divisor|lcm|l(?:ea|owe)st\s+common\s+multiple)\s+(?:value\s+)?of\s+(.+)$/i;
 
 function listFunction(s: string): string | undefined {
   const m = LIST_OF.exec(s);
   if (!m) return undefined;
   const items = (m[2] as string).replace(/^the\s+numbers\s+/i, '').split(/\s*(?:,|;|\band\b|&)\s*/i).filter(Boolean);
   if (items.length < 2 || items.some((i) => !/^-?\d+(?:\.\d+)?$/.test(i))) return undefined;
-  return `${LIST_FUNCTIONS[(m[1] as string).toLowerCase()]}(${items.join(', ')})`;
+  return `${LIST_FUNCTIONS[(m[1] as string).toLowerCase().replace(/\s+/g, ' ')]}(${items.join(', ')})`;
 }
 
 /** "is 97 a prime number?", "is 91 prime": answered in words, with a factor when it is not. */
@@ -88,7 +99,7 @@ export function toExpression(question: string): string {
   if (listed) return listed;
   const prime = PRIME.exec(s);
   if (prime) return `isPrime(${prime[1]})`;
-  for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
+  for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to as (m: string, ...g: string[]) => string);
   return s.replace(/\s+/g, ' ').trim();
 }
 

@@ -38,10 +38,29 @@ const CITIES: Record<string, string> = {
   japan: 'Asia/Tokyo', 'south korea': 'Asia/Seoul', korea: 'Asia/Seoul', india: 'Asia/Kolkata', 'united kingdom': 'Europe/London',
   uk: 'Europe/London', england: 'Europe/London', ireland: 'Europe/Dublin', ukraine: 'Europe/Kyiv', greece: 'Europe/Athens',
   egypt: 'Africa/Cairo', israel: 'Asia/Jerusalem', 'new zealand': 'Pacific/Auckland',
-  utc: 'UTC', gmt: 'UTC', 'coordinated universal time': 'UTC',
+  utc: 'UTC', 'coordinated universal time': 'UTC',
 };
 
-export const KNOWN_PLACES: number = Object.keys(CITIES).length;
+/**
+ * Time zone abbreviations as people use them ("9am PST", "what is the time in EST?"): the zone of
+ * the place they stand for, so the answer follows its daylight saving time (EST in July is New
+ * York's EDT); US states with one zone by name.
+ */
+const ABBREVIATIONS: Record<string, string> = {
+  GMT: 'UTC', EST: 'America/New_York', EDT: 'America/New_York', ET: 'America/New_York', CST: 'America/Chicago', CDT: 'America/Chicago', CT: 'America/Chicago',
+  MST: 'America/Denver', MDT: 'America/Denver', PST: 'America/Los_Angeles', PDT: 'America/Los_Angeles', PT: 'America/Los_Angeles',
+  BST: 'Europe/London', CET: 'Europe/Berlin', CEST: 'Europe/Berlin', EET: 'Europe/Athens', EEST: 'Europe/Athens', IST: 'Asia/Kolkata',
+  JST: 'Asia/Tokyo', KST: 'Asia/Seoul', AEST: 'Australia/Sydney', AEDT: 'Australia/Sydney', NZST: 'Pacific/Auckland', NZDT: 'Pacific/Auckland',
+};
+const STATES: Record<string, string> = {
+  california: 'America/Los_Angeles', oregon: 'America/Los_Angeles', nevada: 'America/Los_Angeles',
+  texas: 'America/Chicago', illinois: 'America/Chicago', colorado: 'America/Denver', arizona: 'America/Phoenix', utah: 'America/Denver',
+  'new york state': 'America/New_York', florida: 'America/New_York', georgia: 'America/New_York', massachusetts: 'America/New_York',
+  hawaii: 'Pacific/Honolulu', alaska: 'America/Anchorage',
+};
+Object.assign(CITIES, STATES); // (Washington stays the city, D.C.)
+
+export const KNOWN_PLACES: number = Object.keys(CITIES).length + Object.keys(ABBREVIATIONS).length;
 
 export interface Place {
   /** How the answer names the place (as asked, e.g. "Tokyo"). */
@@ -56,6 +75,8 @@ const titleCase = (s: string) => s.replace(/\p{L}+/gu, (w) => (w.length <= 2 ? w
 export function resolvePlace(text: string): Place | undefined {
   const label = text.trim().replace(/^(?:the\s+)?(?:city\s+of\s+)?/i, '').replace(/[?!.,]+$/, '').trim();
   if (label === '') return undefined;
+  const abbreviation = ABBREVIATIONS[label.toUpperCase()];
+  if (abbreviation) return { label: label.toUpperCase(), zone: abbreviation };
   const zone = CITIES[label.toLowerCase()];
   if (zone) return { label: label === label.toLowerCase() ? titleCase(label) : label, zone };
   // IANA names: Area/Location (case as in the tz database; luxon is case-insensitive).

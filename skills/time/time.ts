@@ -14,12 +14,18 @@ export interface TimeExpertOptions {
   zone?: string;
 }
 
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
 const INTENTS = {
+  // "how many days in february 2028?": before `count`, which would read it as days until 1 February.
+  monthDays: new RegExp(`\\bhow\\s+many\\s+days\\s+(?:are\\s+)?(?:there\\s+)?in\\s+(?:the\\s+month\\s+of\\s+)?(${MONTHS.join('|')})\\b(?:\\s+(\\d{4}))?`, 'i'),
+  // "is 2028 a leap year?"
+  leap: /\bleap\s+year\b/i,
   // "what is 3 hours from now?", "what time will it be in 90 minutes?": before `time`.
   later: /\b\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\s+from\s+now\b|\btime\s+will\s+it\s+be\s+in\s+\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\b/i,
   // "what is the time difference between Tokyo and London?": before `time`, which "what is the time" matches.
   difference: /\btime\s+difference\b|\bdifference\s+in\s+time\b|\bhours?\s+(?:ahead|behind)\b/i,
-  count: /\bhow\s+(?:many\s+(days|weeks)|long\s+(?:ago|since|until|till|before|is\s+it\s+(?:until|till|since)))\b/i,
+  count: /\bhow\s+(?:many\s+(days|weeks)|long\s+(?:ago|since|until|till|before|is\s+it\s+(?:until|till|since)))\b|^(?:number\s+of\s+)?(days|weeks)\s+(?:between|until|till|since)\b/i,
   // "what week number is it?", "which week is 2026-12-25 in?", "calendar week": ISO 8601 weeks.
   week: /\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:which|what)\s+(?:calendar\s+)?week\s+(?:is|was|will)\b|\bcalendar\s+week\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
@@ -34,7 +40,38 @@ const HOLIDAYS: ReadonlyArray<[RegExp, string]> = [
   [/\bnew\s+year'?s?(?:\s+day)?\b/i, 'January 1'],
 ];
 
-function intentOf(question: string): Intent | undefined {
+/**
+ * "what time is 9am PST in Berlin?", "convert 3pm Tokyo time to London time", "15:30 CET in New
+ * York": a time of day in one place, read in another. Both places must be known, so "5 km in
+ * miles" is never one.
+ */
+export interface Conversion {
+  hour: number;
+  minute: number;
+  from: Place;
+  to: Place;
+}
+const CONVERT = /^(?:(?:convert|what\s+time\s+is|what(?:'s|\s+is)|when\s+it(?:'s|\s+is)|if\s+it(?:'s|\s+is))\s+)?(\d{1,2}|noon|midnight)(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?\s+(?:in\s+)?(.+?)(?:\s+time)?(?:\s+(?:to|in|into)|,?\s+what\s+time\s+is\s+it\s+in)\s+(.+?)(?:\s+time)?$/i;
+
+export function conversionOf(question: string): Conversion | undefined {
+  const m = CONVERT.exec(clean(question));
+  if (!m) return undefined;
+  const word = (m[1] as string).toLowerCase();
+  let hour = word === 'noon' ? 12 : word === 'midnight' ? 0 : Number(word);
+  const minute = Number(m[2] ?? 0);
+  const half = m[3]?.toLowerCase().replace(/\./g, '');
+  if (half) {
+    if (hour < 1 || hour > 12 || word === 'noon' || word === 'midnight') return undefined;
+    hour = (hour % 12) + (half === 'pm' ? 12 : 0);
+  }
+  if (hour > 23 || minute > 59) return undefined;
+  const from = resolvePlace(m[4] as string);
+  const to = resolvePlace(m[5] as string);
+  return from && to ? { hour, minute, from, to } : undefined;
+}
+
+function intentOf(question: string): Intent | 'convert' | undefined {
+  if (conversionOf(question)) return 'convert';
   return (Object.keys(INTENTS) as Intent[]).find((k) => INTENTS[k].test(question));
 }
 
@@ -100,7 +137,19 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
     return { zone: defaultZone };
   }
 
-  const answers: Record<Intent, (q: string) => ExpertAnswer> = {
+  const answers: Record<Intent | 'convert', (q: string) => ExpertAnswer> = {
+    convert(q) {
+      const c = conversionOf(q) as Conversion;
+      const at = today(c.from.zone).set({ hour: c.hour, minute: c.minute, second: 0, millisecond: 0 });
+      const there = at.setZone(c.to.zone).setLocale('en-GB');
+      const [d0, d1] = [at.toISODate() as string, there.toISODate() as string];
+      const day = d1 === d0 ? '' : ` ${d1 < d0 ? 'the day before' : 'the next day'} (${there.toFormat('cccc')})`;
+      const name = (p: Place) => (p.label === p.zone ? p.label : `${p.label} (${p.zone})`);
+      return {
+        answer: `${at.toFormat('HH:mm')} today in ${name(c.from)} is ${there.toFormat('HH:mm')}${day} in ${name(c.to)}.`,
+        meta: { from: at.toISO(), to: there.toISO() },
+      };
+    },
     time(q) {
       const several = placesOf(q);
       if (several) {
@@ -114,6 +163,20 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const { zone, label } = zoneFor(q, true);
       const { t, where } = clockIn(zone, label);
       return { answer: `It is ${t.toFormat('HH:mm')} ${where} on ${longDate(t)}.`, meta: { zone, iso: t.toISO() } };
+    },
+    monthDays(q) {
+      const m = INTENTS.monthDays.exec(q) as RegExpExecArray;
+      const year = m[2] ? Number(m[2]) : today(defaultZone).year;
+      const first = DateTime.fromObject({ year, month: MONTHS.indexOf((m[1] as string).toLowerCase()) + 1, day: 1 }, { zone: defaultZone }).setLocale('en-GB');
+      return { answer: `${first.toFormat('LLLL yyyy')} has ${first.daysInMonth} days.`, meta: { year, month: first.month, days: first.daysInMonth } };
+    },
+    leap(q) {
+      const year = Number(/\b(\d{4})\b/.exec(q)?.[1] ?? today(defaultZone).year);
+      const isLeap = (y: number) => DateTime.fromObject({ year: y }).isInLeapYear;
+      let next = year + 1;
+      while (!isLeap(next)) next += 1;
+      const answer = isLeap(year) ? `Yes, ${year} is a leap year: February has 29 days.` : `No, ${year} is not a leap year; the next one is ${next}.`;
+      return { answer, meta: { year, leap: isLeap(year) } };
     },
     week(q) {
       const d = datesIn(q, defaultZone, false)[0] ?? today(defaultZone).startOf('day');
@@ -167,7 +230,8 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const [a, b] = dates.length >= 2 ? [dates[0]!, dates[1]!] : [today(defaultZone).startOf('day'), dates[0]!];
       const days = Math.round(b.diff(a, 'days').days);
       if (/\bhow\s+long\b/i.test(q) && dates.length === 1) return howLong(a, b, days);
-      const unit = INTENTS.count.exec(q)?.[1]?.toLowerCase() === 'weeks' ? 'weeks' : 'days';
+      const counted = INTENTS.count.exec(q);
+      const unit = (counted?.[1] ?? counted?.[2])?.toLowerCase() === 'weeks' ? 'weeks' : 'days';
       const amount = (n: number) => (unit === 'weeks' ? `${plural(Math.floor(n / 7), 'week')} and ${plural(n % 7, 'day')}` : plural(n, 'day'));
       let answer: string;
       if (dates.length >= 2) answer = `${amount(Math.abs(days))} between ${longDate(a)} and ${longDate(b)}.`;
@@ -190,7 +254,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   return {
     name: 'time',
-    description: 'Current time in cities and time zones (several at once), time differences, dates, weekdays, week numbers and days between dates, offline.',
+    description: 'Current time in cities and time zones (several at once), a time of day in another place ("9am PST in Berlin"), time differences, dates, weekdays, week numbers, days between dates and leap years, offline.',
     topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
     examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
     recognise: (question) => (question.length <= 500 && intentOf(question) ? 1 : 0),

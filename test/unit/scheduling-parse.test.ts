@@ -50,6 +50,11 @@ describe('Coordinator [scheduling parse] natural chat', () => {
     }
     expect(parseScheduling('I want to schedule 30 min with bob tomorrow at 10', NOW)).to.deep.include({ kind: 'schedule', durationMin: 30, participants: ['bob'] });
     expect(parseScheduling('could you book a room for 4 tomorrow at 10 for an hour', NOW)).to.deep.include({ kind: 'schedule', durationMin: 60, participants: [] });
+    // Everything said at once: booked, not asked back "With whom, for how long and when?".
+    for (const t of ['set up a call with bob next monday at 2pm for 45 minutes', 'plan a meeting with bob and carol tomorrow at 10 for 1 hour', 'organise an appointment with bob on friday for 30 min']) {
+      expect(parseScheduling(t, NOW), t).to.deep.include({ kind: 'schedule' });
+    }
+    expect(parseScheduling('set up a call with bob next monday at 2pm for 45 minutes', NOW)).to.deep.include({ durationMin: 45, participants: ['bob'] });
     for (const t of ['help me with maths', 'can you tell me a joke', 'I want to know the time']) expect(parseScheduling(t, NOW), t).to.equal(undefined);
     expect(parseScheduling('schedule 25 hours with bob on friday', NOW)).to.deep.equal({ kind: 'scheduling-error', detail: 'A meeting can be at most 24 hours long, not 25 hours.' });
   });

@@ -161,7 +161,7 @@ function roomWish(rest: string): { room?: RoomWish; rest: string } {
 
 /** "schedule …", "book …" with someone, or "book a room …" alone (the asker and the room). */
 function parseSchedule(text: string, now: Date, zone: string): SchedulingIntent {
-  const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|reserve|set up|arrange|plan)\s+(?:a\s+)?(?:meeting\s+)?/i, '');
+  const body = text.replace(/^\s*(?:please\s+)?(?:schedule|book|reserve|set\s+up|arrange|plan|organi[sz]e)\s+(?:a\s+|an\s+)?(?:meeting\s+|call\s+|appointment\s+)?/i, '');
   const w = /\bwith\s+(.+)$/i.exec(body);
   const names = w?.[1] ? parseNames(w[1]) : { required: [], optional: [] };
   const anyone = names.required.length + names.optional.length > 0;
@@ -293,7 +293,7 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   const plain = /^\s*(?:please\s+)?meet\s+(?:with\s+)?([a-z][a-z0-9._-]*\b(?![,?]).*)$/i.exec(t);
   if (plain && !/^\d/.test(plain[1] as string) && !/^-\s/.test(plain[1] as string)) return parseSchedule(`schedule with ${plain[1]}`, now, zone);
   if (/^\/?meet\s/i.test(t) || /^\/meet$/i.test(t)) return parseMeet(t, now, zone);
-  if (/^\s*(?:please\s+)?(?:schedule|book|arrange)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
+  if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan|organi[sz]e)\b/i.test(t) && /\bwith\b/i.test(t)) return parseSchedule(t, now, zone);
   // "book a room for 5 people tomorrow at 10 for an hour", "reserve room atlas …": the asker and a room.
   if (/^\s*(?:please\s+)?(?:book|reserve)\s+(?:a\s+|the\s+)?(?:(?:meeting\s+)?room\b|[a-z][a-z0-9_-]*\s+room\b)/i.test(t)) return parseSchedule(t, now, zone);
   // "schedule a meeting": a meeting without anyone to meet is asked back, not left to the experts.
