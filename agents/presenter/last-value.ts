@@ -21,22 +21,31 @@ const LEAD = /^(?:and|then|now|so|ok(?:ay)?)[,\s]+/i;
 /** "what's that squared": only a line naming the answer may start so ("what is minus 5 plus 2" stands on its own). */
 const ASKED = /^(?:what(?:'s|’s|s|\s+is)|how\s+much\s+is)\s+/i;
 
+/** The ways a line goes on from the number, compiled once (every chat line is tested): each gives the new line. */
+const FORMS: ReadonlyArray<[RegExp, (v: string, m: RegExpExecArray) => string]> = [
+  [new RegExp(`^(multiply|divide)\\s+${PRONOUN}\\s+by\\s+(.*\\d.*)$`, 'i'), (v, m) => `${v} ${(m[1] as string).toLowerCase() === 'multiply' ? '*' : '/'} ${m[2]}`],
+  [new RegExp(`^add\\s+(.*\\d.*?)\\s+to\\s+${PRONOUN}$`, 'i'), (v, m) => `${v} + ${m[1]}`],
+  [new RegExp(`^(?:subtract|take\\s+away)\\s+(.*\\d.*?)\\s+from\\s+${PRONOUN}$`, 'i'), (v, m) => `${v} - ${m[1]}`],
+  [new RegExp(`^((?:double|triple|twice|(?:one\\s+|an?\\s+)?(?:half|third|quarter)\\s+of|(?:the\\s+)?(?:square|cube)\\s+root\\s+of|sqrt\\s+of))\\s+${PRONOUN}$`, 'i'), (v, m) => `${m[1]} ${v}`],
+  [new RegExp(`^${PRONOUN}\\s+((?:${OPERATOR})\\s+${OPERAND}.*|squared|cubed)$`, 'i'), (v, m) => `${v} ${m[1]}`],
+];
+/** Forms with no word for the answer: not after "what is" ("what is minus 5 plus 2" stands on its own). */
+const BARE = [new RegExp(`^(?:${OPERATOR})\\s+${OPERAND}`, 'i'), /^(?:squared|cubed)$/i, /^(?:[*/+^×÷]\s*|x\s+|-\s+)[\d.(]/i]; // symbols: "* 2", "x 3", "- 5" ("-5" is a number)
+
+/** Longer lines stand on their own: a follow-up is short, and the forms' backtracking stays bounded on any input. */
+const MAX_CHARS = 200;
+
 /** How a line goes on from `value`, or undefined when it stands on its own. */
 export function continued(text: string, value: string): string | undefined {
+  if (text.length > MAX_CHARS) return undefined;
   const plain = text.trim().replace(/\s+/g, ' ').replace(/[?!.\s]+$/, '').replace(LEAD, '');
   const s = plain.replace(ASKED, '');
-  const asked = s !== plain;
-  let m: RegExpExecArray | null;
-  if ((m = new RegExp(`^(multiply|divide)\\s+${PRONOUN}\\s+by\\s+(.*\\d.*)$`, 'i').exec(s))) return `${value} ${(m[1] as string).toLowerCase() === 'multiply' ? '*' : '/'} ${m[2]}`;
-  if ((m = new RegExp(`^add\\s+(.*\\d.*?)\\s+to\\s+${PRONOUN}$`, 'i').exec(s))) return `${value} + ${m[1]}`;
-  if ((m = new RegExp(`^(?:subtract|take\\s+away)\\s+(.*\\d.*?)\\s+from\\s+${PRONOUN}$`, 'i').exec(s))) return `${value} - ${m[1]}`;
-  if ((m = new RegExp(`^((?:double|triple|twice|(?:one\\s+|an?\\s+)?(?:half|third|quarter)\\s+of|(?:the\\s+)?(?:square|cube)\\s+root\\s+of|sqrt\\s+of))\\s+${PRONOUN}$`, 'i').exec(s))) return `${m[1]} ${value}`;
-  if ((m = new RegExp(`^${PRONOUN}\\s+((?:${OPERATOR})\\s+${OPERAND}.*|squared|cubed)$`, 'i').exec(s))) return `${value} ${m[1]}`;
-  if (asked) return undefined;
-  if (new RegExp(`^(?:${OPERATOR})\\s+${OPERAND}`, 'i').test(s) || /^(?:squared|cubed)$/i.test(s)) return `${value} ${s}`;
-  // Symbols: "* 2", "x 3", "/4", "^2", "- 5" ("-5" alone is a number of its own).
-  if (/^(?:[*/+^×÷]\s*|x\s+|-\s+)[\d.(]/i.test(s)) return `${value} ${s}`;
-  return undefined;
+  for (const [re, make] of FORMS) {
+    const m = re.exec(s);
+    if (m) return make(value, m);
+  }
+  if (s !== plain) return undefined;
+  return BARE.some((re) => re.test(s)) ? `${value} ${s}` : undefined;
 }
 
 export class LastValue {

@@ -57,6 +57,9 @@ describe('Presenter: a calculation goes on from the number just told (last-value
       'move it to 3pm', 'what is it?', 'and what time is it in Tokyo?', 'thanks', '5 times 3']) {
       expect(continued(line, '391'), line).to.equal(undefined);
     }
+    // A long line is never taken apart (bounded work on any input): 'add 1…1' with no 'to that'.
+    expect(continued(`add ${'1 '.repeat(5000)}`, '391')).to.equal(undefined);
+    expect(continued(`times ${'2'.repeat(150)}`, '391')).to.equal(`391 times ${'2'.repeat(150)}`);
   });
 
   it('goes on only from the last line to that person, when it is a number, for 30 minutes, and after a restart', () => {
