@@ -61,8 +61,11 @@ describe('Virtual agents [end to end] one host process serving 100 specialists o
     expect(r.stdout).to.match(/agents-vm registered in \d+ ms/);
     const agents = ((await controlRequest(cfg, 'GET', '/agents'))?.body.agents ?? []) as ChildInfo[];
     expect(agents.find((a) => a.name === 'agents-vm')).to.deep.include({ kind: 'specialist', status: 'ready', role: 'math' });
-    // One REGISTERED per virtual agent, each to its own JID.
-    const registered = hostRows(`SELECT DISTINCT agent FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTERED'`).map((x) => x.agent);
+    // One REGISTERED per virtual agent, each to its own JID. The host's telemetry is written in
+    // batches, so its last rows may follow the ready line (CI read 92 of 100 once): wait for them.
+    const registeredRows = () => hostRows(`SELECT DISTINCT agent FROM envelopes WHERE direction = 'in' AND content_type = 'REGISTERED'`).map((x) => x.agent);
+    await until(() => registeredRows().length >= COUNT, `${COUNT} REGISTERED in the host's telemetry`, 10000, 100);
+    const registered = registeredRows();
     expect(registered).to.have.length(COUNT);
     expect(registered.every((a) => a?.endsWith(`@${domain()}`))).to.equal(true);
     // They reached the DF in REGISTER_MANY batches (shared/runtime/register-batch.ts), not one message each.
