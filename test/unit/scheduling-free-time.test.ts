@@ -22,6 +22,9 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(at.slot).to.deep.equal({ start: '2026-12-10T14:00:00.000Z', end: '2026-12-10T14:30:00.000Z' });
     expect(at.window, 'the whole day, to say when instead').to.deep.equal({ start: '2026-12-10T07:00:00.000Z', end: '2026-12-10T17:00:00.000Z' });
     // Nothing said: the rest of today's working hours.
+    expect(parseFreeTime('am i busy tomorrow', NOW)).to.deep.equal({ kind: 'free-time', people: ['me'], window: { start: '2026-12-10T08:00:00.000Z', end: '2026-12-10T18:00:00.000Z' }, busy: true });
+    expect(parseFreeTime('is bob busy tomorrow at 3pm?', NOW)).to.deep.include({ people: ['bob'], slot: { start: '2026-12-10T15:00:00.000Z', end: '2026-12-10T15:30:00.000Z' }, busy: true });
+    expect(parseFreeTime('is it busy in there?', NOW)).to.equal(undefined);
     expect(parseFreeTime('is bob available?', NOW)).to.deep.include({ window: { start: '2026-12-09T10:00:00.000Z', end: '2026-12-09T18:00:00.000Z' } });
     // … after hours on a Friday, or on a weekend: Monday's (a weekend day read "outside working hours", by hand on npm start).
     expect(parseFreeTime('when is bob free?', new Date('2026-12-11T19:00:00Z'))).to.deep.include({ window: { start: '2026-12-14T08:00:00.000Z', end: '2026-12-14T18:00:00.000Z' } });
@@ -71,6 +74,13 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     const no = ask('am I free tomorrow at 3pm?', [cal('alice')]);
     no.offer('calendar-alice', [s('09:00', '11:00'), s('16:00', '18:00')]);
     expect(no.last().content.text).to.equal('No: Thu 10 Dec 2026, 15:00–15:30 UTC does not suit you.\n• you: busy then; free that day 09:00–11:00, 16:00–18:00');
+    // Asked the other way round, the yes and the no are too.
+    const busy = ask('am I busy tomorrow at 3pm?', [cal('alice')]);
+    busy.offer('calendar-alice', [s('09:00', '11:00'), s('16:00', '18:00')]);
+    expect(busy.last().content.text).to.equal('Yes: Thu 10 Dec 2026, 15:00–15:30 UTC does not suit you.\n• you: busy then; free that day 09:00–11:00, 16:00–18:00');
+    const idle = ask('am I busy tomorrow at 3pm?', [cal('alice')]);
+    idle.offer('calendar-alice', [s('14:00', '16:00')]);
+    expect(idle.last().content.text).to.equal('No: you are free Thu 10 Dec 2026, 15:00–15:30 UTC.');
   });
 
   it('several people: each one\'s free time and what all share; busy, outside working hours and silence said truthfully', () => {

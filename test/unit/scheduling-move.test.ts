@@ -29,6 +29,11 @@ describe('Coordinator [move a meeting] reading what the person asks', () => {
     expect(parseMove('push the meeting back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
     expect(parseMove('move it to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm' });
     expect(parseMove('push it back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
+    expect(parseMove('delay the meeting by 30 minutes')).to.deep.equal({ kind: 'move-meeting', to: 'by 30 minutes' });
+    expect(parseMove('bring my meeting with bob forward by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'forward by an hour', with: ['bob'] });
+    expect(moveTarget(meeting, 'by 30 minutes', NOW, 'UTC')).to.deep.include({ ok: true });
+    expect(parseMove('delay the launch')).to.equal(undefined);
+    expect(parseMove('bring it on')).to.equal(undefined);
     expect(parseMove('move the couch')).to.equal(undefined);
     expect(parseMove('move it')).to.equal(undefined);
     expect(parseMove('shift items around')).to.equal(undefined);

@@ -18,10 +18,13 @@ export interface FreeTimeQuestion {
   window: Window;
   /** "at 3pm": is exactly this slot free? (30 minutes unless a length was said). */
   slot?: Window;
+  /** Asked "is bob busy …?": a slot's yes and no are the other way round. */
+  busy?: true;
 }
 
 // "am I free …", "is bob free …", "are bob and carol free …", "when is bob free …", "… available …".
-const FREE = /^\s*(?:when\s+)?(?:am\s+(i)|is\s+([a-z][a-z0-9._-]*)|are\s+(.+?))\s+(?:free|available)\b\s*(.*?)\s*[?.!]*\s*$/i;
+// "am I busy tomorrow?", "is bob busy at 3pm?" ask the same: the answer says when they are free.
+const FREE = /^\s*(?:when\s+)?(?:am\s+(i)|is\s+([a-z][a-z0-9._-]*)|are\s+(.+?))\s+(free|available|busy)\b\s*(.*?)\s*[?.!]*\s*$/i;
 
 /** The question, or undefined when the line is no such question ("is it free to use?" names nobody). */
 export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): FreeTimeQuestion | undefined {
@@ -31,7 +34,8 @@ export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): Fre
   const named = m[1] ? ['me'] : m[2] ? [m[2].toLowerCase()] : parseNames(m[3] as string).required;
   const people = [...new Set(named.map((p) => (['i', 'me', 'myself'].includes(p) ? 'me' : p)))];
   if (people.length === 0 || people.some((p) => ['it', 'you', 'this', 'that', 'there', 'we', 'they'].includes(p))) return undefined;
-  const rest = m[4] ?? '';
+  const rest = m[5] ?? '';
+  const busy = (m[4] as string).toLowerCase() === 'busy' ? { busy: true as const } : {};
   const local = DateTime.fromJSDate(now).setZone(zone);
   const said = rest.trim() === '' ? undefined : parseWindow(rest, now, 30, zone);
   // Nothing said: the rest of today's working hours, or the next day's once they are over; a
@@ -41,11 +45,11 @@ export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): Fre
   while (next.weekday > 5) next = next.plus({ days: 1 });
   const window = said ?? dayWindow(next, 8, 18);
   const exact = said && /\b(?:at|@)\s*\d/i.test(rest) && Date.parse(said.end) - Date.parse(said.start) <= 4 * 3_600_000;
-  if (!exact) return { kind: 'free-time', people, window: clampStart(window, now) };
+  if (!exact) return { kind: 'free-time', people, window: clampStart(window, now), ...busy };
   // "at 3pm": that slot, judged against the whole day so a "no" can say when instead.
   const day = dayWindow(DateTime.fromISO(said.start, { zone: 'utc' }).setZone(zone), 8, 18);
   const whole = { start: min(day.start, said.start), end: max(day.end, said.end) };
-  return { kind: 'free-time', people, window: clampStart(whole, now), slot: said };
+  return { kind: 'free-time', people, window: clampStart(whole, now), slot: said, ...busy };
 }
 
 const min = (a: string, b: string) => (Date.parse(a) <= Date.parse(b) ? a : b);
@@ -115,9 +119,10 @@ export function freeTimeText(
     const covers = (a: Answer) => normalise(freeOf(a), q.window).some((w) => w.s <= Date.parse(slot.start) && w.e >= Date.parse(slot.end));
     const busy = answers.filter(([, a]) => !covers(a));
     const verb = answers.length > 1 || answers[0]?.[0] === 'me' ? 'are' : 'is';
-    if (busy.length === 0) return `Yes: ${answers.map(([n]) => you(n)).join(' and ')} ${verb} free ${when(slot, zone)}.`;
+    const [yes, no] = q.busy ? ['No', 'Yes'] : ['Yes', 'No'];
+    if (busy.length === 0) return `${yes}: ${answers.map(([n]) => you(n)).join(' and ')} ${verb} free ${when(slot, zone)}.`;
     const lines = busy.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : 'busy then'}${'free' in a && a.free.length ? `; free that day ${intervals(a.free, q.window, zone)}` : ''}`);
-    return [`No: ${when(slot, zone)} does not suit ${answers.length > 1 ? 'everyone' : you(answers[0]?.[0] ?? '')}.`, ...lines].join('\n');
+    return [`${no}: ${when(slot, zone)} does not suit ${answers.length > 1 ? 'everyone' : you(answers[0]?.[0] ?? '')}.`, ...lines].join('\n');
   }
   if (answers.length === 1) {
     const [n, a] = answers[0] as [string, Answer];

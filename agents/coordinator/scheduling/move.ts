@@ -1,5 +1,5 @@
-// "move that meeting to 3pm", "push meeting 2 back by an hour", "reschedule my meeting to
-// tomorrow afternoon": what the person asks, the new time read against the meeting itself, and
+// "move that meeting to 3pm", "push meeting 2 back by an hour", "delay the meeting by 30 minutes",
+// "bring it forward by an hour", "reschedule my meeting to tomorrow afternoon": what the person asks, the new time read against the meeting itself, and
 // what they read afterwards. The exchange is move-machine.ts (a new OACoP revision of the same
 // thread, §3.4). Pure.
 import { DateTime } from 'luxon';
@@ -31,7 +31,7 @@ export const strictMove = (threadId: string, start: string): string => `move ${t
 const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
 // "move it to 4pm" right after a booking is the last booked meeting too.
 const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment)|it(?=\s+(?:to|back|forward|by|\d|an?\s|half|one|two|three|later|earlier)))`;
-const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
+const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push|delay|bring)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
 
 export function parseMove(text: string): MoveQuestion | undefined {
   const strict = STRICT.exec(text);
