@@ -51,14 +51,14 @@ export function continued(text: string, value: string): string | undefined {
 export class LastValue {
   private readonly rows: PersonRows;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
-    this.rows = new PersonRows(db, 'last_value', 'value');
+  constructor(db: Db, now: () => number = Date.now) {
+    this.rows = new PersonRows(db, 'last_value', 'value', VALUE_TTL_MS, now);
   }
 
   /** A line went to `person`: a number is what their next calculation may go on from; anything else forgets it. */
   told(person: string, text: string): void {
     const value = text.trim();
-    if (NUMBER.test(value)) this.rows.put(person, value, this.now());
+    if (NUMBER.test(value)) this.rows.put(person, value);
     else this.rows.drop(person);
   }
 
@@ -67,8 +67,7 @@ export class LastValue {
    * on from a number but none was told lately; undefined when the line stands on its own.
    */
   resolve(person: string, text: string): { line: string } | 'nothing' | undefined {
-    const row = this.rows.get(person);
-    const value = row && this.now() - row.at <= VALUE_TTL_MS ? row.value : undefined;
+    const value = this.rows.get(person);
     const line = continued(text, value ?? '0');
     if (line === undefined) return undefined;
     return value === undefined ? 'nothing' : { line };

@@ -46,20 +46,17 @@ const { agent, config, logger, store, groupWith } = createAgent({
       const ack = acknowledgement(msg);
       if (ack) agent.transport.sendRaw(ack).catch((err: Error) => logger.debug({ err: err.message }, 'receipt not sent'));
     };
-    if (picked && 'outOf' in picked) {
-      say({ type: 'chat', to: msg.from, text: TEXT.noSuchChoice(picked.outOf), chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
-      receipt();
-      return;
-    }
     // "and times 2" after "391": the calculation goes on from it (last-value.ts).
     const onFrom = submitted === undefined && picked === undefined ? lastValue.resolve(msg.fromBare, msg.body ?? '') : undefined;
-    if (onFrom === 'nothing') {
-      say({ type: 'chat', to: msg.from, text: TEXT.nothingToGoOn, chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
+    // A number past the choices, or "times 2" with no number told lately: answered here, at once.
+    const atOnce = picked && 'outOf' in picked ? TEXT.noSuchChoice(picked.outOf) : onFrom === 'nothing' ? TEXT.nothingToGoOn : undefined;
+    if (atOnce !== undefined) {
+      say({ type: 'chat', to: msg.from, text: atOnce, chatState: 'active', thread: msg.thread ?? '' }, { keepChoices: true });
       receipt();
       return;
     }
-    const goesOn = onFrom?.line;
-    const chosen = submitted ?? picked?.line ?? goesOn;
+    const goesOn = onFrom === 'nothing' ? undefined : onFrom?.line;
+    const chosen = submitted ?? (picked && 'line' in picked ? picked.line : undefined) ?? goesOn;
     const line = chosen ? { ...msg, body: chosen } : msg;
     // A copy of a line that went on from a number is the same line, whatever the person was told since.
     const keyBody = goesOn !== undefined ? msg.body : line.body;

@@ -29,8 +29,8 @@ export function pickedIndex(text: string): number | undefined {
 export class ShownChoices {
   private readonly rows: PersonRows;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
-    this.rows = new PersonRows(db, 'shown_choices', 'choices');
+  constructor(db: Db, now: () => number = Date.now) {
+    this.rows = new PersonRows(db, 'shown_choices', 'choices', CHOICES_TTL_MS, now);
   }
 
   /**
@@ -39,7 +39,7 @@ export class ShownChoices {
    * task, are answered in words: a stray "2" must not decline a task).
    */
   shown(person: string, text: string, choices: readonly Choice[] | undefined): void {
-    if (choices?.length && /(?:^|\n)1\. /.test(text)) this.rows.put(person, JSON.stringify(choices), this.now());
+    if (choices?.length && /(?:^|\n)1\. /.test(text)) this.rows.put(person, JSON.stringify(choices));
     else this.rows.drop(person);
   }
 
@@ -51,9 +51,9 @@ export class ShownChoices {
   resolve(person: string, text: string): { line: string } | { outOf: number } | undefined {
     const index = pickedIndex(text);
     if (index === undefined) return undefined;
-    const row = this.rows.get(person);
-    if (!row || this.now() - row.at > CHOICES_TTL_MS) return undefined;
-    const choices = JSON.parse(row.value) as Choice[];
+    const shown = this.rows.get(person);
+    if (shown === undefined) return undefined;
+    const choices = JSON.parse(shown) as Choice[];
     const picked = choices[index];
     return picked ? { line: picked.say } : { outOf: choices.length };
   }

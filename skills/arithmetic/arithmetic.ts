@@ -47,7 +47,7 @@ const REWRITES: ReadonlyArray<[RegExp, string | ((m: string, ...groups: string[]
   // "sin of 90 degrees", "the cosine of 60 deg".
   [/\b(?:the\s+)?(sin|cos|tan)(?:e|gent)?\s+of\s+(-?\d+(?:\.\d+)?(?:\s*(?:deg(?:rees?)?|rad(?:ians?)?))?)/gi, '$1($2)'],
   // "30 c to f": single letters after a number and before a target are degrees, not the speed of light.
-  [/^(-?\d+(?:\.\d+)?)\s*([cf])\s+(to|in)\s+([cf])$/i, (_m, n, x, w, y) => `${n} deg${(x as string).toUpperCase()} ${w} deg${(y as string).toUpperCase()}`],
+  [/^(-?\d+(?:\.\d+)?)\s*([cf])\s+(to|in)\s+([cf])$/i, (_m, n, x, w, y) => `${n} deg${x.toUpperCase()} ${w} deg${y.toUpperCase()}`],
   // "10 factorial", "factorial of 10" (mathjs reads "10!" itself).
   [/\b(\d+)\s+factorial\b/gi, 'factorial($1)'],
   [/\b(?:the\s+)?factorial\s+of\s+(\d+)\b/gi, 'factorial($1)'],
@@ -99,7 +99,7 @@ export function toExpression(question: string): string {
   if (listed) return listed;
   const prime = PRIME.exec(s);
   if (prime) return `isPrime(${prime[1]})`;
-  for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to as (m: string, ...g: string[]) => string);
+  for (const [re, to] of REWRITES) s = typeof to === 'string' ? s.replace(re, to) : s.replace(re, to);
   return s.replace(/\s+/g, ' ').trim();
 }
 

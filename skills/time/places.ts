@@ -39,12 +39,17 @@ const CITIES: Record<string, string> = {
   uk: 'Europe/London', england: 'Europe/London', ireland: 'Europe/Dublin', ukraine: 'Europe/Kyiv', greece: 'Europe/Athens',
   egypt: 'Africa/Cairo', israel: 'Asia/Jerusalem', 'new zealand': 'Pacific/Auckland',
   utc: 'UTC', 'coordinated universal time': 'UTC',
+  // US states with one zone (Washington stays the city, D.C.)
+  california: 'America/Los_Angeles', oregon: 'America/Los_Angeles', nevada: 'America/Los_Angeles',
+  texas: 'America/Chicago', illinois: 'America/Chicago', colorado: 'America/Denver', arizona: 'America/Phoenix', utah: 'America/Denver',
+  'new york state': 'America/New_York', florida: 'America/New_York', georgia: 'America/New_York', massachusetts: 'America/New_York',
+  hawaii: 'Pacific/Honolulu', alaska: 'America/Anchorage',
 };
 
 /**
  * Time zone abbreviations as people use them ("9am PST", "what is the time in EST?"): the zone of
  * the place they stand for, so the answer follows its daylight saving time (EST in July is New
- * York's EDT); US states with one zone by name.
+ * York's EDT).
  */
 const ABBREVIATIONS: Record<string, string> = {
   GMT: 'UTC', EST: 'America/New_York', EDT: 'America/New_York', ET: 'America/New_York', CST: 'America/Chicago', CDT: 'America/Chicago', CT: 'America/Chicago',
@@ -52,13 +57,6 @@ const ABBREVIATIONS: Record<string, string> = {
   BST: 'Europe/London', CET: 'Europe/Berlin', CEST: 'Europe/Berlin', EET: 'Europe/Athens', EEST: 'Europe/Athens', IST: 'Asia/Kolkata',
   JST: 'Asia/Tokyo', KST: 'Asia/Seoul', AEST: 'Australia/Sydney', AEDT: 'Australia/Sydney', NZST: 'Pacific/Auckland', NZDT: 'Pacific/Auckland',
 };
-const STATES: Record<string, string> = {
-  california: 'America/Los_Angeles', oregon: 'America/Los_Angeles', nevada: 'America/Los_Angeles',
-  texas: 'America/Chicago', illinois: 'America/Chicago', colorado: 'America/Denver', arizona: 'America/Phoenix', utah: 'America/Denver',
-  'new york state': 'America/New_York', florida: 'America/New_York', georgia: 'America/New_York', massachusetts: 'America/New_York',
-  hawaii: 'Pacific/Honolulu', alaska: 'America/Anchorage',
-};
-Object.assign(CITIES, STATES); // (Washington stays the city, D.C.)
 
 export const KNOWN_PLACES: number = Object.keys(CITIES).length + Object.keys(ABBREVIATIONS).length;
 

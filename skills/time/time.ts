@@ -14,6 +14,12 @@ export interface TimeExpertOptions {
   zone?: string;
 }
 
+const WORD_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+/** "3", "three", "a": how many of a unit ("3 weeks", "a year"). */
+const COUNT = String.raw`(\d{1,4}|${Object.keys(WORD_NUMBERS).join('|')})`;
+/** "3 weeks from today", "ten days after tomorrow": chrono reads only the day named, not the shift. */
+const SHIFT = new RegExp(String.raw`\b${COUNT}\s+(day|week|month|year)s?\s+(?:from|after)\s+(today|now|tomorrow|yesterday)\b`, 'i');
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const INTENTS = {
@@ -30,7 +36,8 @@ const INTENTS = {
   week: /\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:which|what)\s+(?:calendar\s+)?week\s+(?:is|was|will)\b|\bcalendar\s+week\b/i,
   weekday: /\bwhat\s+day\s+(?:of\s+the\s+week\s+)?(?:is|was|will)\b|\b(?:which|what)\s+(?:day\s+of\s+the\s+)?weekday\b|\bday\s+of\s+the\s+week\b/i,
   time: /\bwhat\s+time\s+is\s+it\b|\bwhat(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time\b|\b(?:current|local)\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\s+[a-z]/i,
-  date: /\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:days?|weeks?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now|tomorrow|yesterday)|ago)\b/i,
+  // …and "what's 3 weeks from today?", "2 months ago".
+  date: new RegExp(String.raw`\b(?:what(?:'s|\s+is|\s+was|\s+will\s+be)?|which)\s+(?:the\s+)?date\b|\btoday'?s\s+date\b|\bdate\s+today\b|${SHIFT.source}|\b${COUNT}\s+(?:days?|weeks?|months?|years?)\s+ago\b`, 'i'),
 } as const;
 type Intent = keyof typeof INTENTS;
 
@@ -70,14 +77,10 @@ export function conversionOf(question: string): Conversion | undefined {
   return from && to ? { hour, minute, from, to } : undefined;
 }
 
-function intentOf(question: string): Intent | 'convert' | undefined {
-  if (conversionOf(question)) return 'convert';
+function intentOf(question: string): Intent | undefined {
   return (Object.keys(INTENTS) as Intent[]).find((k) => INTENTS[k].test(question));
 }
 
-const WORD_NUMBERS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
-/** "3 weeks from today", "ten days after tomorrow": chrono reads only the day named, not the shift. */
-const SHIFT = /\b(\d{1,4}|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(day|week|month|year)s?\s+(?:from|after)\s+(today|now|tomorrow|yesterday)\b/i;
 
 const clean = (q: string) => q.trim().replace(/\s+/g, ' ').replace(/[?!.]+$/, '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -137,9 +140,8 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
     return { zone: defaultZone };
   }
 
-  const answers: Record<Intent | 'convert', (q: string) => ExpertAnswer> = {
-    convert(q) {
-      const c = conversionOf(q) as Conversion;
+  /** A time of day in another place (conversionOf). */
+  function convert(c: Conversion): ExpertAnswer {
       const at = today(c.from.zone).set({ hour: c.hour, minute: c.minute, second: 0, millisecond: 0 });
       const there = at.setZone(c.to.zone).setLocale('en-GB');
       const [d0, d1] = [at.toISODate() as string, there.toISODate() as string];
@@ -149,7 +151,9 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
         answer: `${at.toFormat('HH:mm')} today in ${name(c.from)} is ${there.toFormat('HH:mm')}${day} in ${name(c.to)}.`,
         meta: { from: at.toISO(), to: there.toISO() },
       };
-    },
+  }
+
+  const answers: Record<Intent, (q: string) => ExpertAnswer> = {
     time(q) {
       const several = placesOf(q);
       if (several) {
@@ -257,9 +261,11 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
     description: 'Current time in cities and time zones (several at once), a time of day in another place ("9am PST in Berlin"), time differences, dates, weekdays, week numbers, days between dates and leap years, offline.',
     topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
     examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
-    recognise: (question) => (question.length <= 500 && intentOf(question) ? 1 : 0),
+    recognise: (question) => (question.length <= 500 && (conversionOf(question) || intentOf(question)) ? 1 : 0),
     answer: async (question) => {
       const q = clean(question);
+      const conversion = conversionOf(q);
+      if (conversion) return convert(conversion);
       const intent = intentOf(q);
       if (!intent) throw invalidArgs('not a question about time or dates');
       return answers[intent](q);
