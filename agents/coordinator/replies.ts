@@ -158,7 +158,7 @@ export const MEETING_COMMANDS = [
   { command: 'meet 30m bob,carol 2026-12-10T09:00Z..2026-12-12T18:00Z room', description: 'the same, strictly (times in UTC)' },
   { command: 'book a room for 4 for 1 hour tomorrow at 10', description: 'a room for you alone; "in atlas" names one, "rooms" lists them' },
   { command: 'when is bob free tomorrow?', description: 'free time from the calendars ("am I free at 3pm?", "are bob and carol free …?"); nothing is booked' },
-  { command: 'cancel that meeting', description: 'cancel the last meeting you booked; everyone is told' },
+  { command: 'cancel that meeting', description: 'cancel the last meeting you booked ("cancel my 3pm meeting", "… with bob", "tomorrow\'s meeting" say which); everyone is told' },
   { command: 'move that meeting to 3pm', description: 'move it in every calendar and the room at once ("move meeting 2 to friday at 11", "… an hour later")' },
   { command: "assign 'Q1 report' to bob by Friday", description: 'give someone a task; you hear each update' },
   { command: 'my meetings, my tasks', description: 'the meetings ahead I booked for you and your open tasks (agenda: both)' },

@@ -182,7 +182,7 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     });
     const from = identify('presenter@localhost', DOMAIN);
     expect(parseScheduling('cancel my meeting with bob', NOW)).to.deep.equal({ kind: 'cancel-meeting', with: ['bob'] });
-    expect(parseScheduling('cancel the meeting with Bob and carol tomorrow', NOW)).to.deep.equal({ kind: 'cancel-meeting', with: ['bob', 'carol'] });
+    expect(parseScheduling('cancel the meeting with Bob and carol tomorrow', NOW)).to.deep.equal({ kind: 'cancel-meeting', with: ['bob', 'carol'], when: 'tomorrow' });
     expect(parseScheduling('cancel that meeting', NOW)).to.deep.equal({ kind: 'cancel-meeting' });
     expect(f(userMsg('cancel my meeting with carol'), from).input).to.deep.include({ meeting: withCarol });
     expect(f(userMsg('move my meeting with carol to 3pm'), from).input).to.deep.include({ meeting: withCarol });
@@ -200,6 +200,52 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     expect(open.choices).to.equal(undefined);
     expect(listing).to.deep.equal(['urn:uuid:b1', 'urn:uuid:b2']);
     expect(f(userMsg('cancel meeting 2'), from).input).to.deep.include({ meeting: withBob[1] });
+  });
+
+  it('"cancel my 3pm meeting", "the meeting at 15:30", "tomorrow\'s meeting", "the budget meeting": the one described, never the last booked instead', () => {
+    // Found by hand on npm start: "cancel the meeting at 15:30" cancelled the last booked meeting, at 14:00.
+    const budget = meeting('a1', 'Budget review', '2026-12-09T15:30:00Z');
+    const monday = meeting('b1', 'Meeting with bob', '2026-12-14T14:00:00Z');
+    const roomOnly = meeting('c1', 'Room booking', '2026-12-10T09:00:00Z', { participants: ['calendar-alice'], room: 'room-atlas' });
+    const carols = meeting('d1', 'Carol sync', '2026-12-10T15:00:00Z', { organizer: 'carol@localhost', participants: ['calendar-carol', 'calendar-alice'] });
+    const all = [budget, roomOnly, carols, monday];
+    let listing: string[] | undefined;
+    let zone = 'UTC';
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: {
+        oacopTimeoutMs: 5000, lastMeeting: () => monday, openTasks: () => [], now: () => NOW, meetingsAhead: () => all, zones: () => ({ 'alice@localhost': zone }),
+        listing: () => listing, saveListing: (_p, ids) => { listing = ids; }, meeting: (id) => all.find((m) => m.threadId === id),
+      },
+    });
+    const from = identify('presenter@localhost', DOMAIN);
+    const picks = (line: string) => (f(userMsg(line), from).input as { meeting?: MeetingRecord }).meeting?.title;
+    const says = (line: string) => (f(userMsg(line), from).input as { detail?: string }).detail;
+    expect(picks('cancel the meeting at 15:30')).to.equal('Budget review');
+    expect(picks('please cancel my 3:30pm meeting.')).to.equal('Budget review');
+    expect(picks("cancel tomorrow's meeting"), 'carol booked the other one tomorrow').to.equal('Room booking');
+    expect(picks('cancel my meeting on monday')).to.equal('Meeting with bob');
+    expect(picks("cancel my 2 o'clock meeting"), 'without am/pm, 14:00 as well as 02:00').to.equal('Meeting with bob');
+    expect(picks('cancel the budget meeting')).to.equal('Budget review');
+    expect(picks('cancel the room booking')).to.equal('Room booking');
+    expect(picks('cancel the atlas meeting')).to.equal('Room booking');
+    expect(picks('cancel my next meeting')).to.equal('Budget review');
+    expect(picks('cancel that meeting'), 'nothing described: the last booked, as before').to.equal('Meeting with bob');
+    expect(says('cancel the meeting at 11pm')).to.equal('You have no meeting ahead at 11pm that you booked. "my meetings" lists the ones you have.');
+    expect(says('cancel the meeting with bob tomorrow')).to.equal('You have no meeting ahead with bob tomorrow that you booked. "my meetings" lists the ones you have.');
+    expect(says('cancel the standup meeting')).to.equal('You have no meeting ahead called "standup" that you booked. "my meetings" lists the ones you have.');
+    expect(says('cancel the meeting tomorrow at 3pm')).to.equal('Only carol, who booked "Carol sync" (Thu 10 Dec 2026, 15:00–15:30 UTC), can cancel it.');
+    // Several fit: listed, each a choice.
+    expect(says('cancel my meeting with bob')).to.match(/^You have 2 meetings ahead with bob:\n1\. Budget review: .*\n2\. Meeting with bob: /);
+    expect(listing).to.deep.equal(['urn:uuid:a1', 'urn:uuid:b1']);
+    // A move reads the meeting before "to" and the new time after it.
+    expect(f(userMsg('move the meeting at 3:30pm to 4pm'), from).input).to.deep.include({ meeting: budget });
+    expect(f(userMsg('move my 3:30pm meeting to 5pm'), from).input).to.deep.include({ meeting: budget });
+    expect(says('move the meeting at 11pm to 4pm')).to.match(/^You have no meeting ahead at 11pm that you booked/);
+    // The person's zone: 15:30 UTC is 00:30 on Thursday in Tokyo.
+    zone = 'Asia/Tokyo';
+    expect(picks('cancel the meeting at 00:30 tomorrow')).to.equal('Budget review');
+    expect(says('cancel the meeting at 15:30')).to.match(/^You have no meeting ahead at 15:30/);
   });
 
   it('the route reads the store for the person who asked', () => {

@@ -31,6 +31,15 @@ describe('Coordinator [move a meeting] reading what the person asks', () => {
     expect(parseMove('push it back by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'back by an hour' });
     expect(parseMove('delay the meeting by 30 minutes')).to.deep.equal({ kind: 'move-meeting', to: 'by 30 minutes' });
     expect(parseMove('bring my meeting with bob forward by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'forward by an hour', with: ['bob'] });
+    // The meeting described by a day or time, before the noun or before "to"/"by" (meeting-ref.ts).
+    expect(parseMove('move the meeting at 3pm to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm', when: 'at 3pm' });
+    expect(parseMove('move my 3pm meeting to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm', when: '3pm' });
+    expect(parseMove("move tomorrow's meeting to friday")).to.deep.equal({ kind: 'move-meeting', to: 'friday', when: 'tomorrow' });
+    expect(parseMove('delay the meeting on friday by an hour')).to.deep.equal({ kind: 'move-meeting', to: 'by an hour', when: 'on friday' });
+    expect(parseMove('move the meeting tomorrow with bob to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm', with: ['bob'], when: 'tomorrow' });
+    expect(parseMove('move my next meeting to 4pm')).to.deep.equal({ kind: 'move-meeting', to: '4pm', next: true });
+    // After "to" it is all the new time.
+    expect(parseMove('move my meeting to friday by noon')).to.deep.equal({ kind: 'move-meeting', to: 'friday by noon' });
     expect(moveTarget(meeting, 'by 30 minutes', NOW, 'UTC')).to.deep.include({ ok: true });
     expect(parseMove('delay the launch')).to.equal(undefined);
     expect(parseMove('bring it on')).to.equal(undefined);

@@ -3,20 +3,19 @@
 // what they read afterwards. The exchange is move-machine.ts (a new OACoP revision of the same
 // thread, §3.4). Pure.
 import { DateTime } from 'luxon';
-import { meetingWith, parseWindow } from './parse.js';
+import type { MeetingRef } from './meeting-ref.js';
+import { meetingRef, parseWindow } from './parse.js';
 import { displayName } from './oacop.js';
 import { minutesOf, type Window } from './slots.js';
 import type { MeetingRecord } from './store.js';
 import { type Miss, nearestTimesLines, when } from './texts.js';
 
-export interface MoveQuestion {
+export interface MoveQuestion extends MeetingRef {
   kind: 'move-meeting';
   /** The new time as the person wrote it ("3pm", "tomorrow at 10", "an hour later"), '' when none. */
   to: string;
   /** "move meeting 2 …": the second of "my meetings"; absent = the asker's last booked meeting. */
   index?: number;
-  /** "move my meeting with bob …": the one with these people. */
-  with?: string[];
   /** The strict form a choice says ("move urn:uuid:… to 2026-11-30T09:00Z"): that meeting, that start. */
   thread?: string;
 }
@@ -28,18 +27,29 @@ const STRICT_START = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/;
 /** The chat line that moves meeting `threadId` to start at `start` (UTC): what a choice says. */
 export const strictMove = (threadId: string, start: string): string => `move ${threadId} to ${new Date(start).toISOString().slice(0, 16)}Z`;
 
-const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|and)\s*[a-z][a-z0-9._-]*)*)?`;
-// "move it to 4pm" right after a booking is the last booked meeting too.
-const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment)|it(?=\s+(?:to|back|forward|by|\d|an?\s|half|one|two|three|later|earlier)))`;
-const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push|delay|bring)\s+${WHICH}\b${NAMES}\s*(?:to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
+const NAMES = String.raw`(\s+with\s+[a-z][a-z0-9._-]*(?:\s*(?:,|\band\b)\s*[a-z][a-z0-9._-]*)*)?`;
+// "move it to 4pm" right after a booking is the last booked meeting too; "move my 3pm meeting",
+// "move tomorrow's meeting": the words before the noun describe it (meeting-ref.ts).
+const WHICH = String.raw`(?:(?:my\s+|the\s+)?meeting\s+(?:number\s+|no\.?\s*|#)?(\d{1,2})|(?:(?:that|the|my|our|this)\s+)?(?:last\s+)?(?:(\S.{0,30}?)\s+)?(?:meeting|appointment|call)|it(?=\s+(?:to|back|forward|by|\d|an?\s|half|one|two|three|later|earlier)))`;
+const MOVE = new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:move|reschedule|postpone|shift|push|delay|bring)\s+${WHICH}\b${NAMES}\s*(to\s+)?(.*?)\s*[?.!]*\s*$`, 'i');
+// "move the meeting at 3pm to 4pm", "delay the meeting on friday by an hour": what comes before
+// "to"/"by" describes the meeting when it starts like a day or time.
+const REF_THEN_TARGET = /^((?:at|on|tomorrow|today|tonight|this|next|mon|tue|wed|thu|fri|sat|sun|\d)\S*(?:\s+\S+)*?)\s+(?:to\s+(.+)|((?:by|back|forward)\b.*))$/i;
 
 export function parseMove(text: string): MoveQuestion | undefined {
   const strict = STRICT.exec(text);
   if (strict) return { kind: 'move-meeting', to: strict[2] as string, thread: (strict[1] as string).toLowerCase() };
   const m = MOVE.exec(text);
   if (!m) return undefined;
-  const people = meetingWith(m[2] ?? '');
-  return { kind: 'move-meeting', to: (m[3] ?? '').trim(), ...(m[1] ? { index: Number(m[1]) } : {}), ...(people ? { with: people } : {}) };
+  let to = (m[5] ?? '').trim();
+  let described = `${m[2] ?? ''} ${m[3] ?? ''}`;
+  // After "to" it is all the new time ("to friday by noon").
+  const split = m[4] ? null : REF_THEN_TARGET.exec(to);
+  if (split) {
+    described += ` ${split[1]}`;
+    to = (split[2] ?? split[3] ?? '').trim();
+  }
+  return { kind: 'move-meeting', to, ...(m[1] ? { index: Number(m[1]) } : {}), ...meetingRef(described) };
 }
 
 const NAMES_A_DAY = /\b(?:today|tomorrow|yesterday|tonight|next|mon|tue|wed|thu|fri|sat|sun|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})/i;

@@ -13,6 +13,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { type AgendaQuestion, parseAgenda } from './agenda-parse.js';
+import { type MeetingRef, refWords } from './meeting-ref.js';
 import { parseTaskAnswer, type TaskAnswer, type TaskStatus } from './task-answer-parse.js';
 import type { AskBack } from './follow-up.js';
 import { dayWindow, type Window } from './slots.js';
@@ -40,8 +41,8 @@ export interface ScheduleRequest {
 
 export type SchedulingIntent =
   | ScheduleRequest
-  /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings"; "… with bob": the one with bob. */
-  | { kind: 'cancel-meeting'; index?: number; with?: string[] }
+  /** "cancel that meeting": the last booked; "cancel meeting 2": the second in "my meetings"; "… with bob", "my 3pm meeting": the one described. */
+  | ({ kind: 'cancel-meeting'; index?: number } & MeetingRef)
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | TaskAnswer
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
@@ -247,11 +248,22 @@ function parseDeadline(text: string, now: Date, zone: string): string {
 const ASSIGN = /^\s*(?:please\s+)?assign\s+(?:["'“‘](.+?)["'”’]|(.+?))\s+to\s+([a-z][a-z0-9._-]*)\b(.*)$/i;
 const ASSIGN_STRICT = /^\s*\/?assign\s+([a-z][a-z0-9._-]*)\s+(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?Z)\s+(.+)$/i;
 
+const WITH = String.raw`with\s+([a-z][a-z0-9._-]*(?:\s*(?:,|\band\b|&)\s*[a-z][a-z0-9._-]*)*)`;
+const namesOf = (m: RegExpExecArray | null): string[] =>
+  (m ? (m[1] as string).split(/\s*(?:,|\band\b|&)\s*/i).map((n) => n.toLowerCase()).filter((n) => n && !STOP.has(n)) : []);
+
 /** "… with bob and carol" after "my meeting": the people named, else undefined. */
 export function meetingWith(rest: string): string[] | undefined {
-  const m = /^\s*with\s+([a-z][a-z0-9._-]*(?:\s*(?:,|and|&)\s*[a-z][a-z0-9._-]*)*)/i.exec(rest);
-  const names = m ? (m[1] as string).split(/\s*(?:,|\band\b|&)\s*/i).map((n) => n.toLowerCase()).filter((n) => n && !STOP.has(n)) : [];
+  const names = namesOf(new RegExp(String.raw`^\s*${WITH}`, 'i').exec(rest));
   return names.length ? names : undefined;
+}
+
+/** The meeting the words around "meeting" describe: "with bob" anywhere in them, a day, a time, words of its title (meeting-ref.ts). */
+export function meetingRef(words: string): MeetingRef {
+  const m = new RegExp(String.raw`\b${WITH}`, 'i').exec(words);
+  const names = namesOf(m);
+  const rest = m ? words.replace(m[0], ' ') : words;
+  return { ...(names.length ? { with: names } : {}), ...refWords(rest) };
 }
 
 const SET_ZONE = /^\s*(?:\/?tz|\/?time\s?zone|(?:please\s+)?(?:set\s+)?my\s+time\s?zone(?:\s+is|\s+to)?|i(?:'m| am)\s+in\s+time\s?zone)\s+(\S+)\s*[.!]?\s*$/i;
@@ -282,6 +294,10 @@ function assignment(title: string, assignee: string, deadline: string, now: Date
 // request after the lead-in (each got "I can't help with that one").
 const LEAD_IN = /^(?:(?:please|can\s+you|could\s+you|would\s+you|help\s+me(?:\s+to)?|i\s+(?:want|need|would\s+like)\s+to|i'd\s+like\s+to|let'?s)\s+)+(?=(?:schedule|book|arrange|set\s+up|plan|meet|reserve)\b)/i;
 
+// "cancel my 3pm meeting", "cancel tomorrow's meeting with bob", "cancel the room booking": the
+// words before and after the noun say which (meetingRef).
+const CANCEL = /^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?cancel\s+(?:(?:that|the|my|our|this)\s+)?(.{0,40}?)\s*\b(?:meeting|appointment|event|call|(room)?\s*booking)s?\b(.*)$/i;
+
 export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): SchedulingIntent | undefined {
   const t = text.trim().replace(LEAD_IN, '');
   const z = parseZoneCommand(t);
@@ -302,11 +318,8 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   }
   const numbered = /^\s*(?:please\s+)?\/?cancel\s+(?:meeting|appointment)\s+#?(\d{1,3})\s*[.!]?\s*$/i.exec(t);
   if (numbered) return { kind: 'cancel-meeting', index: Number(numbered[1]) };
-  const cancel = /^\s*(?:please\s+)?cancel\s+(?:that|the|my|our|this)\s+(?:last\s+)?(?:meeting|appointment|event)\b(.*)$/i.exec(t);
-  if (cancel || /^\/?cancel(?:\s+meeting)?$/i.test(t)) {
-    const people = meetingWith(cancel?.[1] ?? '');
-    return { kind: 'cancel-meeting', ...(people ? { with: people } : {}) };
-  }
+  const cancel = CANCEL.exec(t);
+  if (cancel || /^\/?cancel(?:\s+meeting)?$/i.test(t)) return { kind: 'cancel-meeting', ...meetingRef(cancel ? `${cancel[1]} ${cancel[2] ?? ''} ${cancel[3]}` : '') };
   const strict = ASSIGN_STRICT.exec(t);
   if (strict) return assignment((strict[3] as string).trim(), strict[1] as string, DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, now, zone);
   const a = ASSIGN.exec(t);

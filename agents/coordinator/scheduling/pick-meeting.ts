@@ -1,10 +1,11 @@
 // Which booked meeting "cancel …" / "move …" means: the asker's last booked one, the n-th of the
-// "my meetings" list they were last shown ("cancel meeting 2"), or the one with the people named
-// ("cancel my meeting with bob"; several → they are listed, numbered, to pick one). Reads the
+// "my meetings" list they were last shown ("cancel meeting 2"), or the one described ("cancel my
+// meeting with bob", "my 3pm meeting", "tomorrow's meeting": meeting-ref.ts; several → they are
+// listed, numbered, to pick one; none → said so, never the last booked instead). Reads the
 // Coordinator's store through the route's deps; only the person who booked a meeting may change it.
-import { displayName } from './oacop.js';
+import { hasRef, matchesRef, type MeetingRef, refText } from './meeting-ref.js';
 import type { MeetingRecord } from './store.js';
-import { list, when } from './texts.js';
+import { when } from './texts.js';
 
 export interface MeetingsDeps {
   lastMeeting(organizer: string): MeetingRecord | undefined;
@@ -18,9 +19,8 @@ export interface MeetingsDeps {
 
 export type Picked = { meeting: MeetingRecord | undefined } | { detail: string; choices?: Array<{ label: string; say: string }> };
 
-export interface Which {
+export interface Which extends MeetingRef {
   index?: number;
-  with?: string[];
   /** The meeting by its thread (the strict line behind a choice, move.ts strictMove). */
   thread?: string;
 }
@@ -28,7 +28,7 @@ export interface Which {
 export function pickMeeting(which: Which, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: 'cancel' | 'move'; rest?: string }): Picked {
   if (which.thread !== undefined) return byThread(which.thread, user, deps, o.now, o.verb);
   if (which.index !== undefined) return numbered(which.index, user, deps, o.now, o.verb);
-  if (which.with?.length) return withPeople(which.with, user, deps, o);
+  if (hasRef(which)) return described(which, user, deps, o);
   return { meeting: deps.lastMeeting(user) };
 }
 
@@ -62,19 +62,25 @@ function byThread(threadId: string, user: string, deps: MeetingsDeps, now: strin
   return gone ? { detail: `"${meeting.title}" is already ${gone}. Say "my meetings" for the ones ahead.` } : { meeting };
 }
 
-/** The asker's meetings ahead with every named person (or room) in them: one is it; several are listed to pick from. */
-function withPeople(names: string[], user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {
-  const has = (m: MeetingRecord, n: string) => [...m.participants, ...(m.room ? [m.room] : [])].some((p) => displayName(p).toLowerCase() === n.toLowerCase());
-  const mine = (deps.meetingsAhead?.(user, o.now) ?? []).filter((m) => m.organizer === user && names.every((n) => has(m, n)));
-  if (mine.length === 0) return { detail: `You have no meeting ahead with ${list(names)} that you booked. "my meetings" lists the ones you have.` };
-  if (mine.length === 1) return { meeting: mine[0] };
+/** The asker's meetings ahead that fit the description: one is it; several are listed to pick from. */
+function described(ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {
+  const fits = (deps.meetingsAhead?.(user, o.now) ?? []).filter((m) => matchesRef(m, ref, new Date(o.now), o.zone));
+  const mine = fits.filter((m) => m.organizer === user);
+  const what = refText(ref);
+  if (mine.length === 0) {
+    const other = fits[0];
+    if (other) return { detail: `Only ${other.organizer.split('@')[0]}, who booked "${other.title}" (${when(other.slot, o.zone)}), can ${o.verb} it.` };
+    return { detail: `You have no meeting ahead${what ? ` ${what}` : ''} that you booked. "my meetings" lists the ones you have.` };
+  }
+  // "my next meeting": the soonest (meetingsAhead lists them soonest first).
+  if (mine.length === 1 || ref.next) return { meeting: mine[0] };
   deps.saveListing?.(user, mine.map((m) => m.threadId));
   const rest = o.rest ? ` ${o.rest}` : '';
   // With nothing left to ask (a cancel, or a move with its new time), each meeting is a choice: "2" picks it.
   const whole = !rest.includes('<');
   return {
     detail: [
-      `You have ${mine.length} meetings ahead with ${list(names)}:`,
+      `You have ${mine.length} meetings ahead${what ? ` ${what}` : ''}:`,
       ...mine.map((m, i) => `${i + 1}. ${m.title}: ${when(m.slot, o.zone)}`),
       whole ? `Which one? Reply its number, or say e.g. "${o.verb} meeting 1${rest}".` : `Which one? Say e.g. "${o.verb} meeting 1${rest}".`,
     ].join('\n'),
