@@ -43,7 +43,7 @@ export const helpMachine = setup({
     reply: emit(({ context }, p: { profiles: AgentProfile[] | undefined }) => ({
       type: 'send' as const,
       envelope: context.greeting
-        ? presenterReply(context.request, briefText(context.greeting, p.profiles), { kind: 'smalltalk', greeting: context.greeting })
+        ? presenterReply(context.request, briefText(context.greeting, p.profiles, context.request.reply_with), { kind: 'smalltalk', greeting: context.greeting })
         : context.topic === 'rooms'
           ? presenterReply(context.request, roomsText(p.profiles), { kind: 'rooms', directory: p.profiles === undefined ? 'unavailable' : 'ok', rooms: roomsOf(p.profiles ?? []) })
           : presenterReply(context.request, helpText(p.profiles), richOf(p.profiles)),

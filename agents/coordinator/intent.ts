@@ -23,7 +23,7 @@ const RECALL =
 const RECENT =
   /^\s*(?:what\s+(?:did|have)\s+i\s+(?:ask(?:ed)?|said\s+to)(?:\s+you)?(?:\s+(?:before|earlier|so\s+far|last|recently))?|what\s+have\s+you\s+told\s+me(?:\s+(?:so\s+far|before|recently))?|what\s+did\s+we\s+talk\s+about|(?:show\s+)?(?:my\s+)?(?:chat\s+)?history)\s*[?.!]*\s*$/i;
 
-export type Greeting = 'hello' | 'who' | 'thanks' | 'bye' | 'ack';
+export type Greeting = 'hello' | 'who' | 'thanks' | 'bye' | 'ack' | 'how' | 'joke';
 
 const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
   [/^\s*(?:hi|hello|hey|hallo|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|moin|servus|bonjour|hola|ciao)(?:\s+(?:there|parley|presenter|again))?\s*[!.,?]*\s*$/i, 'hello'],
@@ -31,6 +31,9 @@ const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
   [/^\s*(?:who|what)\s+(?:are|r)\s+(?:you|u)(?:\s+exactly)?\s*[?!.]*\s*$|^\s*what\s+(?:is|'s)\s+parley\s*[?!.]*\s*$|^\s*(?:please\s+)?introduce\s+yourself\s*[?!.]*\s*$/i, 'who'],
   [/^\s*(?:thanks?(?:\s+you)?|thank\s+you(?:\s+(?:very|so)\s+much)?|thx|ty|cheers|danke(?:\s+schön)?|merci)(?:\s+(?:a\s+lot|parley))?\s*[!.,]*\s*$/i, 'thanks'],
   [/^\s*(?:bye|goodbye|good\s+bye|see\s+you(?:\s+later)?|ciao|tschüss)\s*[!.,]*\s*$/i, 'bye'],
+  [/^\s*(?:how\s+are\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how'?s\s+it\s+going|how\s+do\s+you\s+do|what'?s\s+up|wassup|sup)\s*[?!.,]*\s*$/i, 'how'],
+  // "tell me a joke": one, offline; each line asked gets another (replies.ts JOKES).
+  [/^\s*(?:(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:tell|give)\s+(?:me|us)\s+(?:a|another|one\s+more)\s+joke|(?:another|a)\s+joke|joke|make\s+me\s+laugh|say\s+something\s+funny|do\s+you\s+know\s+(?:a|any)\s+jokes?)(?:\s+please)?\s*[?!.,]*\s*$/i, 'joke'],
   // An acknowledgement is not a question: "ok", "got it", "👍".
   [/^\s*(?:ok(?:ay)?|k|cool|great|nice|perfect|alright|all\s+right|got\s+it|sounds\s+good|understood|👍|👌|🙂|😊)\s*[!.,]*\s*$/iu, 'ack'],
 ];

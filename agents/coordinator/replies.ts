@@ -221,10 +221,25 @@ const OPENERS: Record<string, string> = {
   thanks: "You're welcome!",
   bye: 'Bye! Write any time.',
   ack: 'All right.',
+  how: "I'm fine, thank you: every specialist is at work.",
 };
 
+// Clean, short, offline; picked by the line's own id, so asking again gets another.
+const JOKES = [
+  'Why do programmers prefer dark mode? Because light attracts bugs.',
+  'I would tell you a UDP joke, but you might not get it.',
+  'Why did the two calendar agents break up? They had no time for each other.',
+  'There are 10 kinds of people: those who read binary and those who do not.',
+  'Why was the calendar so popular? It had a lot of dates.',
+  'A SQL query walks into a bar, goes up to two tables and asks: "May I join you?"',
+  'Why did the agent refuse the request? It did not like the protocol.',
+  'Time flies like an arrow; fruit flies like a banana.',
+];
+const jokeFor = (seed: string): string => JOKES[[...seed].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % JOKES.length] as string;
+
 /** "hello"/"thanks": one friendly line and a few things to try, from the live directory (issue 16). */
-export function briefText(greeting: string, profiles: readonly AgentProfile[] | undefined): string {
+export function briefText(greeting: string, profiles: readonly AgentProfile[] | undefined, seed = ''): string {
+  if (greeting === 'joke') return `${jokeFor(seed)} Say "another joke" for one more, or "help" to see what I can do.`;
   const examples = (profiles ?? []).filter((p) => !isCalendar(p) && !isRoom(p)).map((p) => p.examples?.[0]).filter((e): e is string => !!e);
   const unique = [...new Set(examples)].slice(0, 3).map((e) => `"${e}"`);
   const tries = unique.length === 0 ? '' : ` Try e.g. ${unique.length === 1 ? unique[0] : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`}.`;

@@ -27,6 +27,8 @@ const INTENTS = {
   monthDays: new RegExp(`\\bhow\\s+many\\s+days\\s+(?:are\\s+)?(?:there\\s+)?in\\s+(?:the\\s+month\\s+of\\s+)?(${MONTHS.join('|')})\\b(?:\\s+(\\d{4}))?`, 'i'),
   // "is 2028 a leap year?"
   leap: /\bleap\s+year\b/i,
+  // "how old is someone born in 1990?", "what's my age if I was born on 3 May 1990?": before `count`.
+  age: /\b(?:how\s+old|age)\b.*\bborn\b/i,
   // "what is 3 hours from now?", "what time will it be in 90 minutes?": before `time`.
   later: /\b\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\s+from\s+now\b|\btime\s+will\s+it\s+be\s+in\s+\d+\s*(?:hours?|hrs?|h|minutes?|mins?)\b/i,
   // "what is the time difference between Tokyo and London?": before `time`, which "what is the time" matches.
@@ -85,6 +87,7 @@ function intentOf(question: string): Intent | undefined {
 const clean = (q: string) => q.trim().replace(/\s+/g, ' ').replace(/[?!.]+$/, '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const longDate = (d: DateTime) => d.toFormat('cccc, d LLLL yyyy');
+const ordinal = (n: number) => `${n}${[11, 12, 13].includes(n % 100) ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
 
 export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
   const now = opts.now ?? (() => new Date());
@@ -182,6 +185,29 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const answer = isLeap(year) ? `Yes, ${year} is a leap year: February has 29 days.` : `No, ${year} is not a leap year; the next one is ${next}.`;
       return { answer, meta: { year, leap: isLeap(year) } };
     },
+    age(q) {
+      const after = /\bborn\b(?:\s+(?:in|on))?\s+(.+)$/i.exec(q)?.[1] ?? '';
+      const day = today(defaultZone).startOf('day');
+      const yearOnly = /^(\d{4})$/.exec(after.trim());
+      if (yearOnly) {
+        const year = Number(yearOnly[1]);
+        if (year > day.year) throw invalidArgs(`${year} is still ahead`);
+        const age = day.year - year;
+        const answer = age === 0 ? `Someone born in ${year} is under a year old.` : `Someone born in ${year} is ${age - 1} or ${age}: ${age} once their birthday this year has passed (today is ${longDate(day)}).`;
+        return { answer, meta: { born: year, age: [Math.max(age - 1, 0), age] } };
+      }
+      const born = datesIn(after, defaultZone, false)[0];
+      if (!born || !after) throw invalidArgs('no birth date found (try "how old is someone born on 3 May 1990?")');
+      if (born > day) throw invalidArgs(`${longDate(born)} is still ahead`);
+      const d = day.diff(born, ['years', 'months', 'days']).toObject();
+      const years = d.years ?? 0;
+      const next = born.plus({ years: years + 1 });
+      const birthday = born.plus({ years }).hasSame(day, 'day') ? ' Happy birthday: it is today.' : '';
+      const exact = [[years, 'year'], [d.months ?? 0, 'month'], [Math.round(d.days ?? 0), 'day']].filter(([n]) => (n as number) > 0).map(([n, w]) => plural(n as number, w as string));
+      const span = exact.length > 1 ? `${exact.slice(0, -1).join(', ')} and ${exact.at(-1)}` : exact[0] ?? '0 days';
+      const answer = `Born on ${longDate(born)}: ${span} old today (${Math.round(day.diff(born, 'days').days).toLocaleString('en-GB')} days).${birthday} The next birthday, the ${ordinal(years + 1)}, is ${longDate(next)} (in ${plural(Math.round(next.diff(day, 'days').days), 'day')}).`;
+      return { answer, meta: { born: born.toISODate(), years, next: next.toISODate() } };
+    },
     week(q) {
       const d = datesIn(q, defaultZone, false)[0] ?? today(defaultZone).startOf('day');
       const monday = d.startOf('week');
@@ -258,7 +284,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
 
   return {
     name: 'time',
-    description: 'Current time in cities and time zones (several at once), a time of day in another place ("9am PST in Berlin"), time differences, dates, weekdays, week numbers, days between dates and leap years, offline.',
+    description: 'Current time in cities and time zones (several at once), a time of day in another place ("9am PST in Berlin"), time differences, dates, weekdays, week numbers, days between dates, ages and leap years, offline.',
     topics: ['time', 'date', 'timezone', 'time zone', 'clock', 'calendar', 'day of the week', 'days until', 'weekday'],
     examples: ['what time is it in Tokyo?', 'how many days until 2027-01-01?', 'what day of the week is 2026-12-25?', 'what is the date in 10 days?'],
     recognise: (question) => (question.length <= 500 && (conversionOf(question) || intentOf(question)) ? 1 : 0),

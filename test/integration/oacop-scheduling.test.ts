@@ -150,14 +150,18 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     expect((await who('u14').ask('meet 60m u15 2027-03-11T10:00Z..2027-03-11T11:00Z')).answer).to.match(/^Booked/);
     const before = bookedEvents(w.calFile('u14')).length;
     expect((await who('u16').ask('when is u14 free on 11 March 2027?')).answer)
-      .to.equal(["u14's free time, Thu 11 Mar 2027, 08:00–18:00 UTC: 09:00–10:00, 11:00–17:00.", 'To book 30 minutes with u14, reply its number (1–2):',
-        '1. Thu 11 Mar 2027, 09:00–09:30 UTC', '2. Thu 11 Mar 2027, 11:00–11:30 UTC', 'The first in full: meet 30m u14 2027-03-11T09:00Z..2027-03-11T09:30Z'].join('\n'));
+      .to.equal(["u14's free time, Thu 11 Mar 2027, 08:00–18:00 UTC: 09:00–10:00, 11:00–17:00.", 'To book 30 minutes with u14, reply its number (1–3):',
+        '1. Thu 11 Mar 2027, 09:00–09:30 UTC', '2. Thu 11 Mar 2027, 11:00–11:30 UTC', '3. Thu 11 Mar 2027, 12:00–12:30 UTC', 'The first in full: meet 30m u14 2027-03-11T09:00Z..2027-03-11T09:30Z'].join('\n'));
     expect(bookedEvents(w.calFile('u14')), 'asking books nothing').to.have.length(before);
     // "2" books the second of the times shown (agents/presenter/shown-choices.ts).
     expect((await who('u16').ask('2')).answer).to.match(/^Booked: Meeting with u14\nWhen: Thu 11 Mar 2027, 11:00–11:30 UTC/);
     expect(bookedEvents(w.calFile('u14'))).to.have.length(before + 1);
     expect((await who('u15').ask('am I free on 11 March 2027 at 10:00?')).answer).to.equal('No: Thu 11 Mar 2027, 10:00–10:30 UTC does not suit you.\n• you: busy then; free that day 09:00–10:00, 11:00–17:00');
     expect((await who('u16').ask('are u14 and u15 free on 11 March 2027 afternoon?')).answer).to.contain('All free: 12:00–17:00.');
+    // "find a time for u15 and me …": the times both share, each a choice; "1" books it with u15.
+    const found = (await who('u16').ask('find a time for u15 and me on 11 March 2027 afternoon')).answer;
+    expect(found).to.contain('All free: 12:00–17:00.').and.contain('To book 30 minutes with u15, reply its number (1–3):\n1. Thu 11 Mar 2027, 12:00–12:30 UTC');
+    expect((await who('u16').ask('1')).answer).to.match(/^Booked: Meeting with u15\nWhen: Thu 11 Mar 2027, 12:00–12:30 UTC/);
     expect(bookedEvents(w.calFile('u14')), 'asking books nothing').to.have.length(before + 1);
     // A room is asked like a person: eclipse was booked at 14:00 on 10 March in the rooms test.
     expect((await who('u16').ask('is eclipse free on 10 March 2027 at 14:00?')).answer).to.match(/^No: Wed 10 Mar 2027, 14:00–14:30 UTC does not suit eclipse\.\n• eclipse: busy then; free that day /);

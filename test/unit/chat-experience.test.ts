@@ -33,6 +33,20 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     expect(briefText('who', [])).to.equal("I'm Parley, an assistant backed by a team of specialists: each question goes to the one that knows the answer, and meetings go to everyone's calendar. Say \"help\" to see everything I can do.");
   });
 
+  it('"tell me a joke" gets one, and asking again another; "how are you?" an answer (each got "I can\'t help")', () => {
+    for (const q of ['tell me a joke', 'Tell me a joke!', 'can you tell me a joke?', 'another joke', 'joke', 'give me one more joke please', 'make me laugh', 'do you know any jokes?']) {
+      expect(classifyIntent(q), q).to.deep.equal({ kind: 'smalltalk', greeting: 'joke' });
+    }
+    for (const q of ['how are you?', "how's it going", 'how are you doing today?', "what's up?"]) expect(classifyIntent(q), q).to.deep.equal({ kind: 'smalltalk', greeting: 'how' });
+    expect(classifyIntent('tell me a joke about quantum physics in German').kind, 'not one of ours: an expert may know').to.equal('ask');
+    expect(classifyIntent('how are you computing that?').kind).to.equal('ask');
+    const jokes = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((seed) => briefText('joke', [], `urn:uuid:${seed}`)));
+    expect(jokes.size, 'different lines, different jokes').to.be.greaterThan(3);
+    for (const j of jokes) expect(j).to.match(/[.?!"] Say "another joke" for one more, or "help" to see what I can do\.$/);
+    expect(briefText('joke', [], 'urn:uuid:x'), 'the same line, the same joke (a resend is answered alike)').to.equal(briefText('joke', [], 'urn:uuid:x'));
+    expect(briefText('how', [])).to.match(/^I'm fine, thank you: every specialist is at work\. /);
+  });
+
   it('every command has a plain-word form, and the slash forms stay aliases', () => {
     for (const [plain, slash] of [['tz Europe/Berlin', '/tz Europe/Berlin'], ['tz', '/tz'], ['cancel', '/cancel'],
       ['meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z', '/meet 30m bob 2026-12-10T09:00Z..2026-12-10T12:00Z'],

@@ -199,6 +199,11 @@ describe('experts [time] answers with an injected clock', () => {
     ['what week number is it?', '2026-03-12 is in week 11 of 2026 (ISO 8601: Monday 9 to Sunday 15 March).'],
     ['which week is 2027-01-01?', '2027-01-01 is in week 53 of 2026 (ISO 8601: Monday 28 December to Sunday 3 January).'],
     ['calendar week of 2026-02-01', '2026-02-01 was in week 5 of 2026 (ISO 8601: Monday 26 January to Sunday 1 February).'],
+    // Ages (each got "I can't help with that one" on npm start).
+    ['how old is someone born in 1990?', 'Someone born in 1990 is 35 or 36: 36 once their birthday this year has passed (today is Thursday, 12 March 2026).'],
+    ["what's my age if I was born on 3 May 1990", 'Born on Thursday, 3 May 1990: 35 years, 10 months and 9 days old today (13,097 days). The next birthday, the 36th, is Sunday, 3 May 2026 (in 52 days).'],
+    ['how old am I if I was born on 12 march 2000?', 'Born on Sunday, 12 March 2000: 26 years old today (9,496 days). Happy birthday: it is today. The next birthday, the 27th, is Friday, 12 March 2027 (in 365 days).'],
+    ['age of someone born on 29 feb 2000', 'Born on Tuesday, 29 February 2000: 26 years and 12 days old today (9,508 days). The next birthday, the 27th, is Sunday, 28 February 2027 (in 353 days).'],
   ];
   for (const [q, a] of cases) {
     it(`${JSON.stringify(q)} → ${a}`, async () => {
@@ -215,6 +220,9 @@ describe('experts [time] answers with an injected clock', () => {
   it('answers INVALID_ARGS for an unknown place or a missing date', async () => {
     expect((await invalid(ask(time, 'what time is it in Atlantis?'))).detail).to.match(/^unknown place "Atlantis"/);
     expect((await invalid(ask(time, 'how many days until the heat death of the universe?'))).detail).to.match(/no date found/);
+    expect((await invalid(ask(time, 'how old is someone born in 2030?'))).detail).to.equal('2030 is still ahead');
+    expect((await invalid(ask(time, 'how old is someone born on 1 jan 2030?'))).detail).to.equal('Tuesday, 1 January 2030 is still ahead');
+    expect((await invalid(ask(time, 'how old am I if I was born yesterdayish?'))).detail).to.match(/no birth date found/);
   });
 
   it('knows 40+ places and IANA names', () => {

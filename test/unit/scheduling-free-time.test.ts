@@ -57,12 +57,13 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(reject.content).to.deep.include({ type: 'CancelCollaboration', threadId: THREAD, revision: 2 });
     expect(t.sent.some((e) => e.performative === 'ACCEPT-PROPOSAL'), 'nothing is booked').to.equal(false);
     expect(t.last().content.text).to.equal([
-      "bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.", 'To book 30 minutes with bob, reply its number (1–2):',
-      '1. Thu 10 Dec 2026, 09:00–09:30 UTC', '2. Thu 10 Dec 2026, 13:30–14:00 UTC', 'The first in full: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z',
+      "bob's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 09:00–10:00, 13:30–17:00.", 'To book 30 minutes with bob, reply its number (1–3):',
+      // The first half-hour of each free interval, then more an hour apart (one free afternoon is not one choice).
+      '1. Thu 10 Dec 2026, 09:00–09:30 UTC', '2. Thu 10 Dec 2026, 13:30–14:00 UTC', '3. Thu 10 Dec 2026, 14:30–15:00 UTC', 'The first in full: meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z',
     ].join('\n'));
     // Each a choice: "2" books it in any client (agents/presenter/shown-choices.ts), a form where the client has forms.
     expect((t.last().content.rich as { choices: Array<{ say: string }> }).choices.map((c) => c.say))
-      .to.deep.equal(['meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z', 'meet 30m bob 2026-12-10T13:30Z..2026-12-10T14:00Z']);
+      .to.deep.equal(['meet 30m bob 2026-12-10T09:00Z..2026-12-10T09:30Z', 'meet 30m bob 2026-12-10T13:30Z..2026-12-10T14:00Z', 'meet 30m bob 2026-12-10T14:30Z..2026-12-10T15:00Z']);
     expect(t.isDone()).to.equal(true);
   });
 
@@ -107,6 +108,36 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(sly.last().content.text).to.equal('bob has no free time Thu 10 Dec 2026, 08:00–18:00 UTC: busy then.');
   });
 
+  it('"find a time for bob and me next week", "when can bob and I meet?": the times they share, each a choice that books it', () => {
+    // Each got "I can't help with that one" (tried by hand on npm start).
+    const nextWeek = { start: '2026-12-14T08:00:00.000Z', end: '2026-12-18T18:00:00.000Z' };
+    expect(parseFreeTime('find a time for bob and me next week', NOW)).to.deep.equal({ kind: 'free-time', people: ['bob', 'me'], window: nextWeek });
+    expect(parseFreeTime('can you find me a slot with bob next week?', NOW)).to.deep.equal({ kind: 'free-time', people: ['bob', 'me'], window: nextWeek });
+    expect(parseFreeTime('find a time for a meeting with bob and carol tomorrow', NOW)).to.deep.include({ people: ['bob', 'carol', 'me'] });
+    expect(parseFreeTime('when can bob and I meet?', NOW)).to.deep.include({ people: ['bob', 'me'] });
+    expect(parseFreeTime('when can I meet bob on friday?', NOW)).to.deep.include({ people: ['bob', 'me'], window: { start: '2026-12-11T08:00:00.000Z', end: '2026-12-11T18:00:00.000Z' } });
+    expect(parseFreeTime('is there a time bob and carol are both free on friday?', NOW)).to.deep.include({ people: ['bob', 'carol'] });
+    expect(parseFreeTime('are bob and carol both free tomorrow?', NOW), '"both" is nobody').to.deep.include({ people: ['bob', 'carol'] });
+    for (const line of ['when can we meet?', 'find a time', 'find the time to read']) expect(parseFreeTime(line, NOW), line).to.equal(undefined);
+
+    const t = ask('find a time with bob tomorrow', [cal('alice'), cal('bob')]);
+    t.offer('calendar-bob', [s('09:00', '12:00'), s('14:00', '16:00')]);
+    t.offer('calendar-alice', [s('10:00', '11:00'), s('15:00', '18:00')]);
+    expect(t.last().content.text).to.equal([
+      'Free time, Thu 10 Dec 2026, 08:00–18:00 UTC:', '• bob: 09:00–12:00, 14:00–16:00', '• you: 10:00–11:00, 15:00–18:00', 'All free: 10:00–11:00, 15:00–16:00.',
+      'To book 30 minutes with bob, reply its number (1–2):', '1. Thu 10 Dec 2026, 10:00–10:30 UTC', '2. Thu 10 Dec 2026, 15:00–15:30 UTC',
+      'The first in full: meet 30m bob 2026-12-10T10:00Z..2026-12-10T10:30Z',
+    ].join('\n'));
+    expect((t.last().content.rich as { choices: Array<{ say: string }> }).choices.map((c) => c.say))
+      .to.deep.equal(['meet 30m bob 2026-12-10T10:00Z..2026-12-10T10:30Z', 'meet 30m bob 2026-12-10T15:00Z..2026-12-10T15:30Z']);
+    // Without the asker among them, nothing to book: the asker's own time was never asked.
+    const others = ask('are bob and carol free tomorrow?', [cal('bob'), cal('carol')]);
+    others.offer('calendar-bob', [s('09:00', '12:00')]);
+    others.offer('calendar-carol', [s('11:00', '15:00')]);
+    expect(others.last().content.text).to.not.contain('To book');
+    expect((others.last().content.rich as { choices?: unknown[] } | undefined)?.choices ?? []).to.deep.equal([]);
+  });
+
   it('someone without a calendar, or an asker without one, is told so; no CFP goes out', () => {
     const zed = ask('is zed free tomorrow?', [cal('bob')]);
     expect(zed.last().content.text).to.equal("I don't know a calendar or room for zed. Only people with a calendar agent, and rooms, can be asked.");
@@ -129,7 +160,8 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     const list = ask('when is atlas free tomorrow?', [cal('bob')], 'alice@localhost', [room]);
     list.offer('room-atlas', [s('11:00', '18:00')]);
     expect(list.last().content.text).to.equal([
-      "atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.", 'To book 30 minutes in atlas, reply 1:', '1. Thu 10 Dec 2026, 11:00–11:30 UTC',
+      "atlas's free time, Thu 10 Dec 2026, 08:00–18:00 UTC: 11:00–18:00.", 'To book 30 minutes in atlas, reply its number (1–3):', '1. Thu 10 Dec 2026, 11:00–11:30 UTC',
+      '2. Thu 10 Dec 2026, 12:00–12:30 UTC', '3. Thu 10 Dec 2026, 13:00–13:30 UTC',
       'The first in full: meet 30m - 2026-12-10T11:00Z..2026-12-10T11:30Z atlas',
     ].join('\n'));
   });

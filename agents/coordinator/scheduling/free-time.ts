@@ -26,9 +26,31 @@ export interface FreeTimeQuestion {
 // "am I busy tomorrow?", "is bob busy at 3pm?" ask the same: the answer says when they are free.
 const FREE = /^\s*(?:when\s+)?(?:am\s+(i)|is\s+([a-z][a-z0-9._-]*)|are\s+(.+?))\s+(free|available|busy)\b\s*(.*?)\s*[?.!]*\s*$/i;
 
+const NAMES = String.raw`([a-z][a-z0-9._-]*(?:\s*(?:,|\band\b|&)\s*[a-z][a-z0-9._-]*)*)`;
+// Other ways to ask the same, each said again as "are … free …" (each got "I can't help"):
+// "find a time for bob and me next week", "find a slot with bob tomorrow" (the asker is in it),
+// "when can bob and I meet?", "when can I meet bob on friday?", "is there a time bob and carol
+// are both free on friday?".
+const SAID_AGAIN: Array<[RegExp, (names: string, rest: string) => string]> = [
+  [new RegExp(String.raw`^\s*(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:find|suggest|propose|look\s+for|give\s+me)\s+(?:me\s+|us\s+)?(?:a\s+|some\s+)?(?:good\s+|free\s+|common\s+)?(?:time|slot|time\s+slot|moment)s?\s+(?:for\s+(?:a\s+)?(?:meeting|call)\s+)?(?:for|with|to\s+meet(?:\s+with)?)\s+(?:me\s+and\s+)?${NAMES}(.*)$`, 'i'),
+    (names, rest) => `are ${names} and I free ${rest}`],
+  [new RegExp(String.raw`^\s*when\s+(?:can|could|shall|should|do)\s+i\s+meet(?:\s+up)?(?:\s+with)?\s+${NAMES}(.*)$`, 'i'), (names, rest) => `are ${names} and I free ${rest}`],
+  [new RegExp(String.raw`^\s*when\s+(?:can|could|shall|should|do)\s+${NAMES}\s+meet(?:\s+up)?\b(.*)$`, 'i'), (names, rest) => `are ${names} free ${rest}`],
+  [new RegExp(String.raw`^\s*is\s+there\s+(?:a\s+|any\s+)?(?:time|slot|moment)\s+(?:when\s+)?${NAMES}\s+(?:are|is)\s+(?:both\s+|all\s+)?(?:free|available)\b(.*)$`, 'i'), (names, rest) => `are ${names} free ${rest}`],
+];
+
+function saidAgain(text: string): string {
+  for (const [re, as] of SAID_AGAIN) {
+    const m = re.exec(text);
+    if (m) return as(m[1] as string, m[2] ?? '');
+  }
+  // "are bob and carol both free …": "both" is no one's name.
+  return text.replace(/\s+(?:both|all)\s+(?=(?:free|available|busy)\b)/i, ' ');
+}
+
 /** The question, or undefined when the line is no such question ("is it free to use?" names nobody). */
 export function parseFreeTime(text: string, now: Date, zone = DEFAULT_ZONE): FreeTimeQuestion | undefined {
-  const m = FREE.exec(text);
+  const m = FREE.exec(saidAgain(text));
   if (!m) return undefined;
   // "are bob and I free …": the asker is 'me' however they name themselves, once.
   const named = m[1] ? ['me'] : m[2] ? [m[2].toLowerCase()] : parseNames(m[3] as string).required;
@@ -94,12 +116,47 @@ type Choice = { label: string; say: string };
  * (up to 3), each with the line that books it with them (parse.ts parseMeet's strict form).
  */
 export function freeTimeChoices(q: FreeTimeQuestion, answers: ReadonlyArray<[string, Answer]>, zone: string, rooms: ReadonlySet<string> = new Set()): Choice[] {
-  const [n, a] = answers[0] ?? [];
-  if (q.slot || answers.length !== 1 || !n || !a || n === 'me' || !('free' in a)) return [];
-  return a.free.filter((w) => Date.parse(w.end) - Date.parse(w.start) >= HALF_HOUR_MS).slice(0, MAX_ALTERNATIVES).map((w) => {
-    const slot = { start: new Date(w.start).toISOString(), end: new Date(Date.parse(w.start) + HALF_HOUR_MS).toISOString() };
-    return { label: when(slot, zone), say: bookCommand(slot, rooms.has(n) ? { minutes: 30, names: [], roomWanted: true, room: `room-${n}` } : { minutes: 30, names: [n], roomWanted: false }) };
+  if (q.slot || !answers.every(([, a]) => 'free' in a)) return [];
+  const [n] = answers[0] ?? [];
+  let free: Window[];
+  let names: string[];
+  if (answers.length === 1 && n && n !== 'me') {
+    free = (answers[0]?.[1] as { free: Window[] }).free;
+    names = [n];
+  } else if (answers.length > 1 && answers.some(([p]) => p === 'me')) {
+    // The asker and others ("find a time for bob and me"): the times all of them share.
+    free = intersect(answers.map(([, a]) => (a as { free: Window[] }).free), q.window);
+    names = answers.map(([p]) => p).filter((p) => p !== 'me');
+  } else return [];
+  const room = names.filter((p) => rooms.has(p));
+  if (room.length > 1) return [];
+  const people = names.filter((p) => !rooms.has(p));
+  return halfHours(free).map((start) => {
+    const slot = { start: new Date(start).toISOString(), end: new Date(start + HALF_HOUR_MS).toISOString() };
+    return { label: when(slot, zone), say: bookCommand(slot, room[0] ? { minutes: 30, names: people, roomWanted: true, room: `room-${room[0]}` } : { minutes: 30, names: people, roomWanted: false }) };
   });
+}
+
+/**
+ * Up to MAX_ALTERNATIVES half-hour starts: the first of each free interval, then, when there are
+ * fewer intervals, later ones an hour apart in them, soonest first (a free day offered one time only).
+ */
+function halfHours(free: readonly Window[]): number[] {
+  const long = free.map((w) => ({ s: Date.parse(w.start), e: Date.parse(w.end) })).filter((w) => w.e - w.s >= HALF_HOUR_MS);
+  const starts = long.slice(0, MAX_ALTERNATIVES).map((w) => w.s);
+  for (const w of long) {
+    for (let t = w.s + 2 * HALF_HOUR_MS; t + HALF_HOUR_MS <= w.e && starts.length < MAX_ALTERNATIVES; t += 2 * HALF_HOUR_MS) starts.push(t);
+  }
+  return starts.sort((a, b) => a - b);
+}
+
+/** "To book 30 minutes with bob, reply its number (1–3):", the times, the first line in full; '' without choices. */
+function bookHint(choices: readonly Choice[], names: string[], rooms: ReadonlySet<string>): string {
+  if (choices.length === 0) return '';
+  const people = names.filter((p) => p !== 'me' && !rooms.has(p));
+  const room = names.find((p) => rooms.has(p));
+  const whom = [...(people.length ? [` with ${people.join(' and ')}`] : []), ...(room ? [` in ${room}`] : [])].join('');
+  return ['', `To book 30 minutes${whom}, ${replyPick(choices.length)}:`, ...numbered(choices.map((c) => c.label)), `The first in full: ${(choices[0] as Choice).say}`].join('\n');
 }
 
 /**
@@ -127,14 +184,11 @@ export function freeTimeText(
   if (answers.length === 1) {
     const [n, a] = answers[0] as [string, Answer];
     if ('none' in a) return `${n === 'me' ? 'You have' : `${n} has`} no free time ${span}: ${a.none}.`;
-    const hint = choices.length === 0 ? ''
-      : ['', `To book 30 minutes${rooms.has(n) ? ` in ${n}` : ` with ${n}`}, ${replyPick(choices.length)}:`,
-        ...numbered(choices.map((c) => c.label)), `The first in full: ${(choices[0] as Choice).say}`].join('\n');
-    return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${hint}`;
+    return `${n === 'me' ? 'Your' : `${n}'s`} free time, ${span}: ${intervals(a.free, q.window, zone)}.${bookHint(choices, [n], rooms)}`;
   }
   const lines = answers.map(([n, a]) => `• ${you(n)}: ${'none' in a ? a.none : intervals(a.free, q.window, zone)}`);
   const all = intersect(answers.map(([, a]) => freeOf(a)), q.window);
   const shared = answers.every(([, a]) => 'free' in a) && all.length ? `All free: ${intervals(all, q.window, zone)}.` : 'There is no time when all are free.';
-  return [`Free time, ${span}:`, ...lines, shared].join('\n');
+  return [`Free time, ${span}:`, ...lines, shared].join('\n') + bookHint(choices, answers.map(([n]) => n), rooms);
 }
 
