@@ -6,7 +6,7 @@ import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { expertMachine } from '../../agents/coordinator/expert/machine.js';
 import { cancelMachine } from '../../agents/coordinator/scheduling/cancel.js';
 import type { MeetingRecord, TaskRecord } from '../../agents/coordinator/scheduling/store.js';
-import { taskAnswerMachine } from '../../agents/coordinator/scheduling/tasks.js';
+import { assignMachine, taskAnswerMachine } from '../../agents/coordinator/scheduling/tasks.js';
 import { notifyMachine } from '../../agents/presenter/notify.js';
 import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
 
@@ -25,6 +25,24 @@ describe('Coordinator [tasks] the assignee answers from chat (OACoP §4.2)', () 
     const from = identify('presenter@localhost', DOMAIN);
     expect(f(userMsg('50% draft started', 'bob@localhost'), from).machine).to.equal(taskAnswerMachine);
     expect(f(userMsg('50% draft started', 'carol@localhost'), from).machine).to.equal(expertMachine);
+  });
+
+  it('the same task given again is said, not sent a second time; another title, assignee or a closed one is a new task', () => {
+    // Found by hand: "assign "write report" to bob by friday" sent twice made two tasks for bob.
+    let tasks: TaskRecord[] = [TASK];
+    const deps = { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], tasksOf: (who: string) => tasks.filter((x) => x.assigner === who || x.assignee === who) };
+    const f = userMsgFactory({ self: 'Coordinator', domain: DOMAIN, timeouts: T, scheduling: deps });
+    const from = identify('presenter@localhost', DOMAIN);
+    const again = f(userMsg("assign '  q1   REPORT ' to Bob by friday"), from);
+    expect(again.machine).to.not.equal(assignMachine);
+    expect((again.input as { detail: string }).detail).to.equal('bob already has "Q1 report" from you, due Fri 11 Dec 2026, 17:00 UTC (not answered yet): nothing new was sent. To give a second one, name it differently.');
+    tasks = [{ ...TASK, status: 'IN_PROGRESS', progress: 40 }];
+    expect((f(userMsg("assign 'Q1 report' to bob by friday"), from).input as { detail: string }).detail).to.contain('(40% done)');
+    expect(f(userMsg("assign 'Q1 report' to carol by friday"), from).machine, 'another assignee').to.equal(assignMachine);
+    expect(f(userMsg("assign 'Q2 report' to bob by friday"), from).machine, 'another title').to.equal(assignMachine);
+    expect(f(userMsg("assign 'Q1 report' to bob by friday", 'carol@localhost'), from).machine, 'another assigner').to.equal(assignMachine);
+    tasks = [];
+    expect(f(userMsg("assign 'Q1 report' to bob by friday"), from).machine, 'done or declined: open tasks only').to.equal(assignMachine);
   });
 
   it('TaskDecision → TaskUpdate → saved, the assigner told (NOTIFY_USER), the assignee answered', async () => {

@@ -35,7 +35,7 @@ export function within(a: { meetings: MeetingRecord[]; tasks: TaskRecord[] }, wi
   };
 }
 
-const TASK_STATE: Record<string, string> = {
+export const TASK_STATE: Record<string, string> = {
   ASSIGNED: 'not answered yet', ACCEPTED: 'accepted', IN_PROGRESS: 'in progress', BLOCKED: 'blocked',
 };
 

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
-import { agendaMachine, within } from './agenda.js';
+import { agendaMachine, TASK_STATE, within } from './agenda.js';
+import { deadlineText } from './texts.js';
 import { type MeetingsDeps, pickMeeting } from './pick-meeting.js';
 import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
@@ -40,6 +41,12 @@ export interface SchedulingDeps extends MeetingsDeps {
   /** What was asked back of a person (follow-up.ts): the factory completes their next line with it. */
   askedBack?(person: string): AskedBack | undefined;
   saveAskedBack?(person: string, asked: AskedBack): void;
+}
+
+/** An open task `assigner` gave `assignee` (a name) under the same title, ignoring case and spaces. */
+function sameOpenTask(tasks: readonly TaskRecord[], assigner: string, assignee: string, title: string): TaskRecord | undefined {
+  const norm = (x: string) => x.trim().replace(/\s+/g, ' ').toLowerCase();
+  return tasks.find((x) => x.assigner === assigner && norm(x.assignee.split('@')[0] ?? '') === norm(assignee) && norm(x.title) === norm(title));
 }
 
 const beingChanged = (title: string) => `"${title}" is being changed right now (a move or cancel of it is under way). Try again in a moment.`;
@@ -111,8 +118,16 @@ export function schedulingRoute(
       if (sends && deps.claim && !deps.claim(meeting.threadId)) return { machine: usageMachine, input: { ...base, detail: beingChanged(meeting.title) } };
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
     }
-    case 'assign':
+    case 'assign': {
+      // The same task given again (a line sent twice, or forgotten): said, nothing new sent (it was a second task).
+      const same = sameOpenTask(deps.tasksOf?.(user as string) ?? [], user as string, command.assignee, command.title);
+      if (same) {
+        const zone = zones[user as string] ?? DEFAULT_ZONE;
+        const state = same.progress !== undefined && same.status === 'IN_PROGRESS' ? `${same.progress}% done` : TASK_STATE[same.status] ?? same.status.toLowerCase();
+        return { machine: usageMachine, input: { ...base, detail: `${command.assignee} already has "${same.title}" from you, due ${deadlineText(same.deadline, zone)} (${state}): nothing new was sent. To give a second one, name it differently.` } };
+      }
       return { machine: m.assign ?? assignMachine, input: { ...base, ...t, threadId, title: command.title, assignee: command.assignee, deadline: command.deadline } };
+    }
     case 'task-answer': {
       const picked = pickTask(deps.openTasks(user as string), command.comment);
       if (!picked) return undefined;
