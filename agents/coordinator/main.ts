@@ -46,9 +46,10 @@ onShutdown(() => store.close());
 const saveMeeting = { save: fromPromise(async ({ input }: { input: MeetingRecord }) => store.saveMeeting(input)) };
 // Slots of meetings being confirmed right now (holds.ts): kept a minute, past any proposal round.
 const holds = new Holds(Math.max(60000, 4 * oacopTimeoutMs));
-// One move or cancel at a time per meeting; a claim never let go (a crash mid-exchange) lapses
-// after the longest exchange: three OACoP rounds (a move that restores) and a margin.
-const locks = new MeetingLocks(4 * oacopTimeoutMs + 10_000);
+// One move or cancel at a time per meeting, claimed on disk (a move restored after a crash keeps
+// its meeting); a claim never let go lapses after the longest exchange: three OACoP rounds (a
+// move that restores) and a margin.
+const locks = new MeetingLocks(4 * oacopTimeoutMs + 10_000, Date.now, store);
 const scheduleActors = {
   ...saveMeeting,
   holds: fromPromise(async ({ input }: { input: HoldsInput }) => holds.held(input.parties, input.threadId, input.padMin)),

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fromPromise } from 'xstate';
 import type { Envelope } from '../../shared/acl/index.js';
 import { classifyIntent } from '../../agents/coordinator/intent.js';
 import { moveTarget, parseMove } from '../../agents/coordinator/scheduling/move.js';
 import { MeetingLocks } from '../../agents/coordinator/scheduling/meeting-locks.js';
 import { moveMachine } from '../../agents/coordinator/scheduling/move-machine.js';
-import type { MeetingRecord } from '../../agents/coordinator/scheduling/store.js';
+import { type MeetingRecord, SchedulingStore } from '../../agents/coordinator/scheduling/store.js';
 import { schedulingRoute } from '../../agents/coordinator/scheduling/route.js';
 import { usageMachine } from '../../agents/coordinator/scheduling/usage.js';
 import { DOMAIN, harness, T, userMsg } from './coordinator-harness.js';
@@ -286,5 +289,33 @@ describe('Coordinator [move a meeting] one change at a time per meeting', () => 
     // A claim never let go (a crash) lapses.
     t += 20_001;
     expect(locks.claim('urn:uuid:1')).to.equal(true);
+  });
+
+  it('attack on consistency across a crash: the claim is on disk, so a move restored after a kill -9 still holds its meeting until it ends', () => {
+    // In memory, a Coordinator restarted mid-move had forgotten the claim: a second move could run beside the restored one.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-claims-'));
+    const file = path.join(dir, 'scheduling.sqlite');
+    let t = 1_000_000;
+    try {
+      const before = new SchedulingStore(file);
+      const locks = new MeetingLocks(20_000, () => t, before);
+      expect(locks.claim('urn:uuid:1')).to.equal(true);
+      expect(locks.claim('urn:uuid:1'), 'a second change at once').to.equal(false);
+      expect(locks.claim('urn:uuid:2'), 'another meeting').to.equal(true);
+      // The process dies without letting go (the store is not even closed); a new one opens the same file.
+      const after = new SchedulingStore(file);
+      const restarted = new MeetingLocks(20_000, () => t, after);
+      expect(restarted.claim('urn:uuid:1'), 'the restored move still holds it').to.equal(false);
+      // The restored exchange ends: its unclaim lets it go.
+      restarted.release('urn:uuid:1');
+      expect(restarted.claim('urn:uuid:1')).to.equal(true);
+      // One never let go lapses.
+      t += 20_001;
+      expect(restarted.claim('urn:uuid:2')).to.equal(true);
+      after.close();
+      before.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

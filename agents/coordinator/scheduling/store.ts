@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE INDEX IF NOT EXISTS tasks_assignee ON tasks(assignee, updated_at);
 CREATE TABLE IF NOT EXISTS time_zones (person TEXT PRIMARY KEY, zone TEXT NOT NULL, updated_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS listings (person TEXT PRIMARY KEY, thread_ids TEXT NOT NULL, shown_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS asked_back (person TEXT PRIMARY KEY, text TEXT NOT NULL, missing TEXT NOT NULL, at REAL NOT NULL, used_by TEXT);`;
+CREATE TABLE IF NOT EXISTS asked_back (person TEXT PRIMARY KEY, text TEXT NOT NULL, missing TEXT NOT NULL, at REAL NOT NULL, used_by TEXT);
+CREATE TABLE IF NOT EXISTS meeting_claims (thread_id TEXT PRIMARY KEY, until REAL NOT NULL);`;
 
 /** How long "cancel meeting 2" means the second of the list last shown, not of today's list. */
 export const LISTING_TTL_MS = 12 * 3600_000;
@@ -180,6 +181,16 @@ export class SchedulingStore {
   private askedHolders(): Set<string> {
     this.asked ??= new Set((this.db.prepare('SELECT person FROM asked_back').all() as Array<{ person: string }>).map((r) => r.person));
     return this.asked;
+  }
+
+  /** meeting-locks.ts ClaimRows: one statement, so a claim is taken or refused atomically. */
+  claimRow(threadId: string, until: number, now: number): boolean {
+    return this.db.prepare('INSERT INTO meeting_claims VALUES (?, ?) ON CONFLICT(thread_id) DO UPDATE SET until = excluded.until WHERE meeting_claims.until <= ?')
+      .run(threadId, until, now).changes === 1;
+  }
+
+  releaseRow(threadId: string): void {
+    this.db.prepare('DELETE FROM meeting_claims WHERE thread_id = ?').run(threadId);
   }
 
   /** "my time zone is …" (zones.ts). */
