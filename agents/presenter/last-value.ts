@@ -10,8 +10,11 @@ import { PersonRows } from './person-rows.js';
 
 export const VALUE_TTL_MS = 30 * 60_000;
 
-/** An answer that is a number and nothing else: "391", "-0.5", "1.5e+20", "18446744073709551616". */
-const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+/**
+ * An answer that is a number and nothing else: "391", "-0.5", "1.5e+20", "18446744073709551616";
+ * a note in brackets after it is not part of it ("4.605… (the natural logarithm; …)").
+ */
+const NUMBER = /^(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(?:\s+\((?:[^()]|\([^()]*\))*\))?$/i;
 /** What stands for the last answer in a line. */
 const PRONOUN = String.raw`(?:that|it|this|the\s+(?:answer|result|number))`;
 const OPERATOR = String.raw`(?:times|multiplied\s+by|plus|minus|divided\s+by|over|to\s+the\s+power\s+of|mod)`;
@@ -57,8 +60,8 @@ export class LastValue {
 
   /** A line went to `person`: a number is what their next calculation may go on from; anything else forgets it. */
   told(person: string, text: string): void {
-    const value = text.trim();
-    if (NUMBER.test(value)) this.rows.put(person, value);
+    const value = NUMBER.exec(text.trim())?.[1];
+    if (value !== undefined) this.rows.put(person, value);
     else this.rows.drop(person);
   }
 

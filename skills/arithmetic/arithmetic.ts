@@ -173,7 +173,17 @@ async function answerOne(question: string): Promise<{ answer: string; meta: Reco
   if (exact) return { answer: exact, meta: { expression: checked.node.toString(), exact: true } };
   if (!isFiniteResult(value)) throw invalidArgs('the result is not a finite number (division by zero or overflow)');
   if (typeof value === 'boolean' && /^isPrime\(\d+\)$/.test(expression)) return { answer: primeText(Number(expression.slice(8, -1)), value), meta: { expression } };
-  return { answer: formatValue(value), meta: { expression: checked.node.toString() } };
+  return { answer: formatValue(value) + (/\blog\s*\(/i.test(question) ? logNote(checked.node.toString()) : ''), meta: { expression: checked.node.toString() } };
+}
+
+/**
+ * `log(100)` typed is mathjs's natural logarithm (4.605…), where a calculator's log key gives 2:
+ * the answer says which it is and gives the other ("the log of 100" in words is already log10).
+ */
+function logNote(expression: string): string {
+  const m = /^log\((-?\d+(?:\.\d+)?)\)$/.exec(expression.replace(/\s+/g, ''));
+  if (!m || Number(m[1]) <= 0) return '';
+  return ` (the natural logarithm; log10(${m[1]}) = ${formatValue(Math.log10(Number(m[1])))})`;
 }
 
 /**

@@ -60,6 +60,8 @@ describe('experts [arithmetic] answers real questions exactly', () => {
     ['double 21', '42'],
     ['round 3.14159 to 2 decimals', '3.14'],
     ['what is the log of 100?', '2'],
+    // Typed, log is mathjs's natural logarithm: the answer says so and gives the common one.
+    ['log(100)', '4.60517018599 (the natural logarithm; log10(100) = 2)'],
     ['natural log of 1', '0'],
     ['what is the sine of 90 degrees', '1'],
     ['cos of 60 deg', '0.5'],

@@ -72,6 +72,11 @@ describe('Presenter: a calculation goes on from the number just told (last-value
     expect(last.resolve('mallory@localhost', 'times 2'), "another person's number").to.equal('nothing');
     last.told(alice, 'It is 21:30 in Tokyo.');
     expect(last.resolve(alice, 'times 2'), 'another answer came since').to.equal('nothing');
+    // A note in brackets after the number is not part of it (log(100) typed says which logarithm it is).
+    last.told(alice, '4.60517018599 (the natural logarithm; log10(100) = 2)');
+    expect(last.resolve(alice, 'times 2')).to.deep.equal({ line: '4.60517018599 times 2' });
+    last.told(alice, '12 (or so) (really)');
+    expect(last.resolve(alice, 'times 2'), 'only one note').to.equal('nothing');
     last.told(alice, '1.5e+20');
     owners.close();
     owners = new SqliteThreadOwners(path.join(dir, 'presenter-threads.sqlite'));
