@@ -63,7 +63,7 @@ export const VARIABLES = {
   PARLEY_HEARTBEAT_MS: { kind: 'ms', shown: 'lease / 3', doc: 'heartbeat period of registered agents' },
   PARLEY_OACOP_TIMEOUT_MS: { kind: 'ms', default: 5000, doc: 'how long the Coordinator waits for a calendar or room agent' },
   // Specialists and scaling
-  PARLEY_SPECIALISTS: { kind: 'string', default: 'math:arithmetic,time:time', doc: 'the specialists `npm start` runs: `name[@role]:skill+skill,…`' },
+  PARLEY_SPECIALISTS: { kind: 'string', default: 'math:arithmetic,time:time,words@researcher:define+text_stats', doc: 'the specialists `npm start` runs: `name[@role]:skill+skill,…` (words: definitions from WordNet and text statistics)' },
   PARLEY_SPECIALIST_CONCURRENCY: { kind: 'number', default: 8, min: 1, integer: true, doc: 'skill jobs running at once per specialist' },
   PARLEY_SPECIALIST_AGREE_AFTER_MS: { kind: 'number', default: 250, min: 0, integer: true, doc: 'issue 15: how long a specialist holds its AGREE for a skill still running; an answer ready sooner goes out alone (FIPA SC00026: the agree is optional when the action is quick), two signed envelopes fewer per quick question. `0`: AGREE at once. Keep it below the Coordinator\'s AGREE timeout' },
   PARLEY_SPECIALIST_QUEUE: { kind: 'number', shown: '2 × concurrency', min: 0, integer: true, doc: 'jobs a specialist accepts beyond that, waiting for a worker; past it: REFUSE `busy` (also `--queue`)' },

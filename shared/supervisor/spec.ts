@@ -11,7 +11,7 @@ import type { ReadyMoment } from './ipc.js';
 import { assertPerson } from '../calendar/config.js';
 import { assertLocalpart } from '../ejabberd/index.js';
 import { freshBundle } from './bundles.js';
-import { envFlag, envNumber } from '../config/index.js';
+import { envFlag, envNumber, VARIABLES } from '../config/index.js';
 import { repoRoot } from '../runtime/repo-root.js';
 
 export interface AgentSpec {
@@ -45,7 +45,8 @@ export interface SpecialistDef {
 
 /** The core agents, each `dist/agents/<role>/main.js`, ready when online (roles.ts CORE_AGENTS). */
 export { CORE_ROLES };
-export const DEFAULT_SPECIALISTS = 'math:arithmetic,time:time';
+/** The specialists `npm start` runs, as PARLEY_SPECIALISTS' default says (one place: shared/config/variables.ts). */
+export const DEFAULT_SPECIALISTS = VARIABLES.PARLEY_SPECIALISTS.default;
 
 /**
  * "math:arithmetic,time:time+date" → [{name: math, experts: [arithmetic]}, {name: time, experts: [time, date]}];

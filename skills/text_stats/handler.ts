@@ -6,6 +6,8 @@ const PREFIX = /^\s*(?:text\s+stat(?:istic)?s|word\s+count|count\s+(?:the\s+)?wo
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'is', 'it', 'on', 'was', 'for', 'that', 'with', 'as', 'at', 'be']);
 
+const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 export function textStats(text: string) {
   const words = text.match(WORD) ?? [];
   const sentences = text.split(/[.!?]+(?:\s|$)/).filter((s) => WORD.test(s) && ((WORD.lastIndex = 0), true)).length;
@@ -30,7 +32,7 @@ export function run(input: { question: string }) {
   const s = textStats(text);
   const top = s.top.length ? `; most frequent: ${s.top.map(([w, n]) => `${w} (${n})`).join(', ')}` : '';
   return {
-    answer: `${s.words} words, ${s.sentences} sentences, ${s.characters} characters (${s.letters} letters), average word length ${s.avgWordLength}, reading time about ${s.readingSeconds} s${top}.`,
+    answer: `${n(s.words, 'word')}, ${n(s.sentences, 'sentence')}, ${n(s.characters, 'character')} (${n(s.letters, 'letter')}), average word length ${s.avgWordLength}, reading time about ${s.readingSeconds} s${top}.`,
     meta: { words: s.words, sentences: s.sentences, characters: s.characters, reading_seconds: s.readingSeconds },
   };
 }
