@@ -54,8 +54,13 @@ export function suggestionsFrom(attempts: readonly Attempt[]): string[] {
 const NEAR: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:remind(?:er)?s?|alarm|wake\s+me)\b/i, "I can't set reminders. I can book a meeting in everyone's calendar (\"schedule 30 min with bob tomorrow at 10\") or give someone a task with a due date (\"assign 'Q1 report' to bob by Friday\")."],
   [/\b(?:weather|forecast|news|stocks?|share\s+price|exchange\s+rates?|bitcoin|search\s+the\s+web|google)\b/i, "I work offline, without the internet, so I can't look up the weather, news or prices."],
+  // "convert 100 usd to eur": money needs today's rates (a unit the maths specialist does not take).
+  [/\b(?:usd|eur|gbp|jpy|chf|cad|aud|cny|inr|dollars?|euros?|yen|francs?|rupees?|currenc(?:y|ies))\b|[$€£¥]\s*\d/i, "I work offline, without the internet, so I don't know today's exchange rates."],
   [/\b(?:meetings?|appointments?|calendar|schedule|booking|call\s+with)\b/i, 'For meetings, say e.g. "schedule 30 min with bob tomorrow afternoon", "my meetings" or "when is bob free tomorrow?".'],
   [/\b(?:tasks?|to-?dos?|assign(?:ment)?)\b/i, 'For tasks, say e.g. "assign \'Q1 report\' to bob by Friday" or "my tasks".'],
+  // General knowledge: nothing here knows it, and saying so beats "I can't help" with no reason.
+  [/\b(?:capital\s+(?:city\s+)?of|population\s+of|president\s+of|prime\s+minister\s+of|who\s+(?:(?:is|was)\s+(?!free|available|busy|online|here|there|in\b|on\b|coming|attending)|invented|wrote|discovered|painted)|when\s+(?:was|did)\s+\w+\s+(?:born|die|invented|founded|built))\b/i,
+    "I have no encyclopaedia: my specialists know maths, time and dates, word definitions and your calendars."],
 ];
 
 /** The friendly answer to a question nobody could take: what it was near, or what to try instead (issue 16). */

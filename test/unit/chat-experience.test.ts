@@ -98,7 +98,16 @@ describe('Coordinator [fallback] a question nobody takes says what it was near',
     expect(fallbackText([], "what's the weather in Paris?")).to.equal(`I work offline, without the internet, so I can't look up the weather, news or prices.${tail}`);
     expect(fallbackText([], 'move my appointment please')).to.match(/^For meetings, say e\.g\. "schedule 30 min with bob tomorrow afternoon"/);
     expect(fallbackText([], 'show my todo list')).to.match(/^For tasks, say e\.g\. "assign 'Q1 report' to bob by Friday" or "my tasks"\./);
-    for (const q of ['tell me a joke', 'what is the best book?', 'what is the capital of France?', 'write me a poem']) {
+    // Money needs today's rates; general knowledge has nobody here: each says why instead of "I can't help".
+    for (const q of ['convert 100 usd to eur', 'how much is $50 in pounds?', 'what is 20 euros in yen']) {
+      expect(fallbackText([], q), q).to.equal(`I work offline, without the internet, so I don't know today's exchange rates.${tail}`);
+    }
+    for (const q of ['what is the capital of France?', 'who is the president of France?', 'who invented the telephone?', 'when was Mozart born?']) {
+      expect(fallbackText([], q), q).to.equal(`I have no encyclopaedia: my specialists know maths, time and dates, word definitions and your calendars.${tail}`);
+    }
+    expect(fallbackText([], 'who is free tomorrow?'), 'a question about people here').to.not.contain('encyclopaedia');
+    expect(fallbackText([], 'who is in my meeting tomorrow?')).to.match(/^For meetings, say/);
+    for (const q of ['what is the best book?', 'write me a poem']) {
       expect(fallbackText(['what is 17 * 23?'], q), q).to.equal(`I can't help with that one. Try e.g. "what is 17 * 23?".${tail}`);
     }
     // Through the expert flow's end: every specialist refused OUT_OF_SCOPE.
