@@ -42,6 +42,10 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
       ['which meetings have I got', 'meetings'], ['any meetings?', 'meetings'], ['do i have meetings', 'meetings']] as const) {
       expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part });
     }
+    // "who is in my meeting on monday?" got the meetings hint (by hand on npm start): the agenda lists who is in each.
+    expect(parseScheduling('who is in my meeting on monday?', NOW)).to.deep.equal({ kind: 'agenda', part: 'meetings', within: { label: 'Monday', window: { start: '2026-12-14T00:00:00.000Z', end: '2026-12-15T00:00:00.000Z' } } });
+    expect(parseScheduling("who's coming to my next meeting?", NOW)).to.deep.equal({ kind: 'agenda', part: 'meetings', next: true });
+    expect(parseScheduling('who is attending the meeting', NOW)).to.deep.equal({ kind: 'agenda', part: 'meetings' });
     for (const q of ['when is my next meeting?', "what's my next meeting", 'next meeting?', 'When is my next meeting']) {
       expect(parseScheduling(q, NOW), q).to.deep.equal({ kind: 'agenda', part: 'meetings', next: true });
     }
@@ -319,5 +323,22 @@ describe('Coordinator [tasks] an answer may name which open task it is about', (
     });
     const r = f(userMsg('done "Slides"', 'bob@localhost'), identify('presenter@localhost', DOMAIN));
     expect(r.input).to.deep.include({ task: open[2], status: 'COMPLETED' });
+  });
+
+  it('a sentence that names a task ("I will do the budget") answers that task, or says none is open by that name; never the latest instead', () => {
+    // By hand on npm start: "I will do the budget", with "budget" no longer open, accepted "write report" with "the budget" as its comment.
+    const two = [task('7', 'write report'), task('6', 'Slides')];
+    expect(pickTask(two, 'the budget', true)).to.deep.equal({ detail: 'You have no open task called "budget". Your open tasks: "write report", "Slides". Name it as it is, e.g. done "write report".' });
+    expect(pickTask(two, 'the slides', true), 'a paraphrase of an older one').to.deep.equal({ task: two[1] });
+    expect(pickTask(two, 'the report', true)).to.deep.equal({ task: two[0] });
+    expect(pickTask([task('8', 'write report'), task('9', 'read report')], 'the report', true)).to.deep.equal({ detail: '"report" could be "write report" or "read report": name it as it is, e.g. done "write report".' });
+    expect(pickTask(two, 'the budget'), 'a comment, not a name ("50% the budget"): the latest, as before').to.deep.equal({ task: two[0], comment: 'the budget' });
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => two, now: () => NOW },
+    });
+    const said = f(userMsg('I will do the budget', 'bob@localhost'), identify('presenter@localhost', DOMAIN));
+    expect((said.input as { detail: string }).detail).to.match(/^You have no open task called "budget"\./);
+    expect(f(userMsg('I finished the slides', 'bob@localhost'), identify('presenter@localhost', DOMAIN)).input).to.deep.include({ task: two[1], status: 'COMPLETED' });
   });
 });

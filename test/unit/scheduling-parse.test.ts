@@ -178,7 +178,8 @@ describe('Coordinator [scheduling parse] cancel, assign and task answers', () =>
   });
 
   it('reads an answer written as a sentence, and leaves questions and other sentences alone', () => {
-    const done = (comment?: string) => ({ kind: 'task-answer', status: 'COMPLETED', progress: 100, ...(comment ? { comment } : {}) });
+    // A sentence's object names the task (`names`: pick-task.ts says when no open task is called so).
+    const done = (comment?: string) => ({ kind: 'task-answer', status: 'COMPLETED', progress: 100, ...(comment ? { comment, names: true } : {}) });
     expect(parseTaskAnswer('I finished the report')).to.deep.equal(done('the report'));
     expect(parseTaskAnswer("I've just completed Q1 report.")).to.deep.equal(done('Q1 report'));
     expect(parseTaskAnswer("I'm done with the slides")).to.deep.equal(done('the slides'));
@@ -188,6 +189,13 @@ describe('Coordinator [scheduling parse] cancel, assign and task answers', () =>
     expect(parseTaskAnswer("ok, I'll do it by Thursday")).to.deep.equal({ kind: 'task-answer', status: 'ACCEPTED', comment: 'by Thursday' });
     expect(parseTaskAnswer("sorry, I can't do it this week")).to.deep.equal({ kind: 'task-answer', status: 'DECLINED', comment: 'this week' });
     expect(parseTaskAnswer("I'm stuck on the numbers")).to.deep.equal({ kind: 'task-answer', status: 'BLOCKED', comment: 'the numbers' });
+    // "I will do the budget" got "I can't help" (by hand on npm start); the task named is the comment pick-task reads.
+    expect(parseTaskAnswer('I will do the budget')).to.deep.equal({ kind: 'task-answer', status: 'ACCEPTED', comment: 'the budget', names: true });
+    expect(parseTaskAnswer("I'll take on the report")).to.deep.equal({ kind: 'task-answer', status: 'ACCEPTED', comment: 'the report', names: true });
+    expect(parseTaskAnswer("I can't do the budget this week")).to.deep.equal({ kind: 'task-answer', status: 'DECLINED', comment: 'the budget this week', names: true });
+    // A line about a meeting is no task answer: "decline the meeting with alice" declined bob's task "budget" (by hand).
+    for (const t of ['decline the meeting with alice', 'accept the invitation', 'decline my call tomorrow', 'reject the meeting.']) expect(parseTaskAnswer(t), t).to.equal(undefined);
+    expect(parseTaskAnswer('done the meeting notes'), 'a title with "meeting" in it').to.deep.equal({ kind: 'task-answer', status: 'COMPLETED', progress: 100, comment: 'the meeting notes' });
     for (const t of ['what is done?', 'is the report done?', 'how is it done', "I can't make it to lunch", "I'll take a look", 'I think so', 'dinner is ready?']) {
       expect(parseTaskAnswer(t), t).to.equal(undefined);
     }

@@ -29,6 +29,9 @@ const WHATS_ON = new RegExp(`^\\s*what(?:(?:'s|\\s+is)\\s+on|\\s+do\\s+i\\s+have
 // "when is my next meeting?", "what's my next meeting", "next meeting?".
 const NEXT = /^\s*(?:(?:when|what|where)(?:'s|\s+is)\s+)?(?:my\s+)?next\s+meeting\s*[?.!]?\s*$/i;
 
+// "who is in my meeting on monday?", "who's coming to my next meeting?": the agenda lists who is in each.
+const WHO_IS_IN = new RegExp(`^\\s*who(?:'s|\\s+is|\\s+are)\\s+(?:coming\\s+to|in|attending|invited\\s+to|at)\\s+(?:my|the|our)\\s+(next\\s+)?meetings?(?:\\s+(?:for\\s+)?${SPAN})?${END}`, 'i');
+
 /** The days a "today" … "next week" or a weekday names, in the person's zone, written in UTC. */
 export function agendaWindow(word: string, now: Date, zone: string): { label: string; window: Window } {
   const words = word.toLowerCase().replace(/\s+/g, ' ').replace(/^on /, '');
@@ -57,6 +60,8 @@ const partOf = (word: string): AgendaQuestion['part'] => {
 /** An agenda question in `text` (a leading "/" already cut), or undefined. */
 export function parseAgenda(text: string, now: Date, zone: string): AgendaQuestion | undefined {
   if (NEXT.test(text)) return { kind: 'agenda', part: 'meetings', next: true };
+  const who = WHO_IS_IN.exec(text);
+  if (who) return { kind: 'agenda', part: 'meetings', ...(who[1] ? { next: true as const } : {}), ...(who[2] ? { within: agendaWindow(who[2], now, zone) } : {}) };
   const span = (w: string | undefined) => (w ? { within: agendaWindow(w, now, zone) } : {});
   const mine = MINE.exec(text);
   // A bare "schedule" or "calendar" is not a question about one's own agenda.

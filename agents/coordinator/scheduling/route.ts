@@ -129,8 +129,9 @@ export function schedulingRoute(
       return { machine: m.assign ?? assignMachine, input: { ...base, ...t, threadId, title: command.title, assignee: command.assignee, deadline: command.deadline } };
     }
     case 'task-answer': {
-      const picked = pickTask(deps.openTasks(user as string), command.comment);
+      const picked = pickTask(deps.openTasks(user as string), command.comment, command.names);
       if (!picked) return undefined;
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
       return { machine: m.answer ?? taskAnswerMachine, input: { ...base, ...t, task: picked.task, status: command.status, progress: command.progress, comment: picked.comment } };
     }
   }
