@@ -332,6 +332,8 @@ describe('Coordinator [tasks] an answer may name which open task it is about', (
     expect(pickTask(two, 'the slides', true), 'a paraphrase of an older one').to.deep.equal({ task: two[1] });
     expect(pickTask(two, 'the report', true)).to.deep.equal({ task: two[0] });
     expect(pickTask([task('8', 'write report'), task('9', 'read report')], 'the report', true)).to.deep.equal({ detail: '"report" could be "write report" or "read report": name it as it is, e.g. done "write report".' });
+    const twice = [task('11', 'write report'), task('10', 'write report')];
+    expect(pickTask(twice, 'the report', true), 'the same title twice: the last assigned').to.deep.equal({ task: twice[0] });
     expect(pickTask(two, 'the budget'), 'a comment, not a name ("50% the budget"): the latest, as before').to.deep.equal({ task: two[0], comment: 'the budget' });
     const f = userMsgFactory({
       self: 'Coordinator', domain: DOMAIN, timeouts: T,

@@ -25,7 +25,8 @@ export function pickTask(open: readonly TaskRecord[], comment: string | undefine
     if (part) return part;
     if (!names || !comment) return { task: latest, ...(comment && !paraphrase(comment, latest.title) ? { comment } : {}) };
     const like = open.filter((t) => paraphrase(comment, t.title));
-    if (like.length === 1) return { task: like[0] as TaskRecord };
+    // One, or several with the same title (given twice): the one assigned last, as `done "title"` would.
+    if (like.length >= 1 && like.every((t) => t.title === like[0]?.title)) return { task: like[0] as TaskRecord };
     return { detail: notNamed(comment, open, like) };
   }
   const { t: named, at } = found;
