@@ -119,6 +119,10 @@ describe('Coordinator [free time] "when is bob free on thursday?" asked of the c
     expect(parseFreeTime('is there a time bob and carol are both free on friday?', NOW)).to.deep.include({ people: ['bob', 'carol'] });
     expect(parseFreeTime('are bob and carol both free tomorrow?', NOW), '"both" is nobody').to.deep.include({ people: ['bob', 'carol'] });
     for (const line of ['when can we meet?', 'find a time', 'find the time to read']) expect(parseFreeTime(line, NOW), line).to.equal(undefined);
+    // Without names, who is asked back.
+    for (const line of ['when can we meet?', 'find a time', 'find us a slot.']) {
+      expect(classifyIntent(line, NOW), line).to.deep.equal({ kind: 'scheduling', command: { kind: 'scheduling-error', detail: 'With whom? Say e.g. "find a time for bob and me next week" or "when can bob and I meet?".' } });
+    }
 
     const t = ask('find a time with bob tomorrow', [cal('alice'), cal('bob')]);
     t.offer('calendar-bob', [s('09:00', '12:00'), s('14:00', '16:00')]);

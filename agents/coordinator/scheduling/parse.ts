@@ -316,6 +316,10 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (/^\s*(?:please\s+)?(?:schedule|book|arrange|set\s+up|plan)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:meeting|call|appointment)\b/i.test(t)) {
     return { kind: 'scheduling-error', detail: 'With whom, for how long and when? Say e.g. "schedule 30 min with bob tomorrow afternoon".', askBack: { text: 'schedule', missing: 'details' } };
   }
+  // "when can we meet?", "find a time": for whom is asked back (free-time.ts reads the forms with names).
+  if (/^\s*(?:when\s+(?:can|could|shall|should)\s+we\s+meet(?:\s+up)?|(?:please\s+)?(?:find|suggest)\s+(?:me\s+|us\s+)?(?:a\s+)?(?:good\s+|free\s+)?(?:time|slot))\s*[?.!]*\s*$/i.test(t)) {
+    return { kind: 'scheduling-error', detail: 'With whom? Say e.g. "find a time for bob and me next week" or "when can bob and I meet?".' };
+  }
   const numbered = /^\s*(?:please\s+)?\/?cancel\s+(?:meeting|appointment)\s+#?(\d{1,3})\s*[.!]?\s*$/i.exec(t);
   if (numbered) return { kind: 'cancel-meeting', index: Number(numbered[1]) };
   const cancel = CANCEL.exec(t);
