@@ -30,12 +30,12 @@ const SMALLTALK: ReadonlyArray<[RegExp, Greeting]> = [
   // "who are you?", "what is Parley?": who answers, and what to try.
   [/^\s*(?:who|what)\s+(?:are|r)\s+(?:you|u)(?:\s+exactly)?\s*[?!.]*\s*$|^\s*what\s+(?:is|'s)\s+parley\s*[?!.]*\s*$|^\s*(?:please\s+)?introduce\s+yourself\s*[?!.]*\s*$/i, 'who'],
   [/^\s*(?:thanks?(?:\s+you)?|thank\s+you(?:\s+(?:very|so)\s+much)?|thx|ty|cheers|danke(?:\s+schön)?|merci)(?:\s+(?:a\s+lot|parley))?\s*[!.,]*\s*$/i, 'thanks'],
-  [/^\s*(?:bye|goodbye|good\s+bye|see\s+you(?:\s+later)?|ciao|tschüss)\s*[!.,]*\s*$/i, 'bye'],
+  [/^\s*(?:bye|goodbye|good\s+bye|good\s*night|night|see\s+you(?:\s+later|\s+tomorrow)?|ciao|tschüss|cya)\s*[!.,]*\s*$/i, 'bye'],
   [/^\s*(?:how\s+are\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how'?s\s+it\s+going|how\s+do\s+you\s+do|what'?s\s+up|wassup|sup)\s*[?!.,]*\s*$/i, 'how'],
   // "tell me a joke": one, offline; each line asked gets another (replies.ts JOKES).
   [/^\s*(?:(?:please\s+|can\s+you\s+|could\s+you\s+)?(?:tell|give)\s+(?:me|us)\s+(?:a|another|one\s+more)\s+joke|(?:another|a)\s+joke|joke|make\s+me\s+laugh|say\s+something\s+funny|do\s+you\s+know\s+(?:a|any)\s+jokes?)(?:\s+please)?\s*[?!.,]*\s*$/i, 'joke'],
   // An acknowledgement is not a question: "ok", "got it", "👍".
-  [/^\s*(?:ok(?:ay)?|k|cool|great|nice|perfect|alright|all\s+right|got\s+it|sounds\s+good|understood|👍|👌|🙂|😊)\s*[!.,]*\s*$/iu, 'ack'],
+  [/^\s*(?:ok(?:ay)?|k|cool|great|nice(?:\s+one)?|perfect|alright|all\s+right|got\s+it|sounds\s+good|understood|ha(?:ha)+|lol|yes|yep|no|nope|sure|fine|awesome|wow|👍|👌|🙂|😊|😂|😄)\s*[!.,]*\s*$/iu, 'ack'],
 ];
 
 /** The contract caps GET_FACTS filter.text at 1000 characters. */

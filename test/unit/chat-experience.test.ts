@@ -25,7 +25,8 @@ describe('Chat [intents] small talk and plain-word commands', () => {
     expect(classifyIntent('Good morning!')).to.deep.equal({ kind: 'smalltalk', greeting: 'hello' });
     expect(classifyIntent('thank you very much')).to.deep.equal({ kind: 'smalltalk', greeting: 'thanks' });
     expect(classifyIntent('bye')).to.deep.equal({ kind: 'smalltalk', greeting: 'bye' });
-    for (const ack of ['ok', 'Okay.', 'got it', '👍', 'sounds good!']) expect(classifyIntent(ack), ack).to.deep.equal({ kind: 'smalltalk', greeting: 'ack' });
+    for (const ack of ['ok', 'Okay.', 'got it', '👍', 'sounds good!', 'haha', 'lol', 'yes', 'no', 'nice one!', '😂']) expect(classifyIntent(ack), ack).to.deep.equal({ kind: 'smalltalk', greeting: 'ack' });
+    for (const bye of ['good night', 'goodnight!', 'see you tomorrow']) expect(classifyIntent(bye), bye).to.deep.equal({ kind: 'smalltalk', greeting: 'bye' });
     expect(classifyIntent('ok, I\'ll do it').kind).to.not.equal('smalltalk');
     expect(classifyIntent('hello, what is 2+2?').kind).to.equal('ask');
     for (const who of ['who are you?', 'What are you', 'what is Parley?', 'introduce yourself']) expect(classifyIntent(who), who).to.deep.equal({ kind: 'smalltalk', greeting: 'who' });
