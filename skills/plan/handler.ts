@@ -56,7 +56,9 @@ export function whyNot(message: string): { reason: string; code?: string } {
   const m = answered ? undefined : /^([A-Z][A-Z_]{2,}):\s*/.exec(message);
   const code = answered?.[1] || m?.[1];
   const text = (answered ? (answered[2] as string) : m ? message.slice(m[0].length) : message).trim();
-  const reason = /^I can't help with that one/.test(text) ? 'no specialist here answers that kind of question' : text.replace(/\.$/, '') || 'no answer came back';
+  // The Coordinator's fallback sentence ends with where to look for more; a part's reason is the sentence before it.
+  const said = text.replace(/\s*Say "help" to see everything I can do\.$/, '');
+  const reason = /^I can't help with that one/.test(said) ? 'no specialist here answers that kind of question' : said.replace(/\.$/, '') || 'no answer came back';
   return code ? { reason, code } : { reason };
 }
 

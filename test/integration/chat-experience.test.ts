@@ -69,11 +69,14 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
   });
 
   it('a question no specialist can answer (English or German) gets one plain sentence, never the refusal codes', async () => {
-    for (const q of ['what is the capital of France?', 'Wie spät ist es gerade bei dir?']) {
+    for (const q of ['write me a poem about spring', 'Wie spät ist es gerade bei dir?']) {
       const { answer } = await dora.ask(q);
       expect(answer, q).to.match(/^I can't help with that one\. Try e.g\. ".+"\. Say "help" to see everything I can do\.$/);
       expect(answer, q).to.not.match(CODES);
     }
+    // General knowledge: why not, in the same one sentence.
+    const capital = (await dora.ask('what is the capital of France?')).answer;
+    expect(capital).to.equal('I have no encyclopaedia: my specialists know maths, time and dates, word definitions and your calendars. Say "help" to see everything I can do.');
   });
 
   it('the one useful reason a specialist had is the sentence ("division by zero")', async () => {
@@ -99,7 +102,7 @@ describe('Chat [experience] what a person reads (real ejabberd, supervisor, agen
   it('a compound question with a part nobody can answer says which part and why, in words', async () => {
     const { answer } = await dora.ask('answer both: what is 6 * 7; what is the capital of France?');
     expect(answer).to.match(/^1\. what is 6 \* 7: 42/m);
-    expect(answer).to.match(/^2\. what is the capital of France: not answered \(no specialist here answers that kind of question\)$/m);
+    expect(answer).to.match(/^2\. what is the capital of France: not answered \(I have no encyclopaedia: my specialists know maths, time and dates, word definitions and your calendars\)$/m);
     expect(answer).to.match(/^1 of 2 parts could not be answered/m);
     expect(answer).to.not.match(CODES);
   });

@@ -63,6 +63,9 @@ describe('Chat [intents] small talk and plain-word commands', () => {
   it('plan: a part nobody answered is said in words, its code kept apart', () => {
     expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I can\'t help with that one. Say "help".'))
       .to.deep.equal({ reason: 'no specialist here answers that kind of question', code: 'NO_CANDIDATE' });
+    // A fallback that says why: its sentence, without the pointer to "help".
+    expect(whyNot('delegate_task: the Coordinator answered FAILURE NO_CANDIDATE: I work offline, without the internet, so I don\'t know today\'s exchange rates. Say "help" to see everything I can do.'))
+      .to.deep.equal({ reason: "I work offline, without the internet, so I don't know today's exchange rates", code: 'NO_CANDIDATE' });
     expect(whyNot('INTERNAL_ERROR: delegate_task: the Coordinator answered FAILURE INVALID_ARGS: only 1..3999.')).to.deep.equal({ reason: 'only 1..3999', code: 'INVALID_ARGS' });
   });
 });
