@@ -4,7 +4,7 @@
 // booking. Such a line never falls back to the last booked meeting: "cancel the meeting at 15:30"
 // once cancelled the last booked one, at 14:00, whatever it said (found by hand on npm start).
 // Read from the words around the noun (refWords: pure text), matched against the meetings with
-// the person's zone and the time now (matchesRef).
+// the person's zone and the time now (refMatcher).
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { displayName } from './oacop.js';
@@ -68,22 +68,24 @@ function readWhen(text: string, now: Date, zone: string): When | undefined {
 
 const named = (m: MeetingRecord): string[] => [...m.participants, ...(m.room ? [m.room] : [])].map((p) => displayName(p).toLowerCase());
 
-/** Whether meeting `m` is the one `ref` describes, reading its day and time in `zone`. */
-export function matchesRef(m: MeetingRecord, ref: MeetingRef, now: Date, zone: string): boolean {
-  const people = named(m);
-  if (ref.with?.some((n) => !people.includes(n.toLowerCase()))) return false;
-  if (ref.room && !m.room) return false;
-  const titleWords = m.title.toLowerCase().split(/[^a-z0-9]+/);
-  if (ref.words?.some((w) => !titleWords.includes(w) && !people.includes(w))) return false;
-  if (!ref.when) return true;
-  const w = readWhen(ref.when, now, zone);
-  if (!w) return false;
-  const start = DateTime.fromISO(m.slot.start).setZone(zone);
-  if (w.day !== undefined && start.toISODate() !== w.day) return false;
-  if (w.minute === undefined) return true;
-  const minute = start.hour * 60 + start.minute;
-  // "my 3 o'clock meeting" is 15:00 as often as 03:00: without am/pm either will do.
-  return minute === w.minute || (!w.meridiem && w.minute < 12 * 60 && minute === w.minute + 12 * 60);
+/** Which meetings `ref` describes, their day and time read in `zone` (the words parsed once, not per meeting). */
+export function refMatcher(ref: MeetingRef, now: Date, zone: string): (m: MeetingRecord) => boolean {
+  const w = ref.when ? readWhen(ref.when, now, zone) : undefined;
+  return (m) => {
+    const people = named(m);
+    if (ref.with?.some((n) => !people.includes(n.toLowerCase()))) return false;
+    if (ref.room && !m.room) return false;
+    const titleWords = m.title.toLowerCase().split(/[^a-z0-9]+/);
+    if (ref.words?.some((x) => !titleWords.includes(x) && !people.includes(x))) return false;
+    if (!ref.when) return true;
+    if (!w) return false;
+    const start = DateTime.fromISO(m.slot.start).setZone(zone);
+    if (w.day !== undefined && start.toISODate() !== w.day) return false;
+    if (w.minute === undefined) return true;
+    const minute = start.hour * 60 + start.minute;
+    // "my 3 o'clock meeting" is 15:00 as often as 03:00: without am/pm either will do.
+    return minute === w.minute || (!w.meridiem && w.minute < 12 * 60 && minute === w.minute + 12 * 60);
+  };
 }
 
 /** The description in a reply: "with bob", "tomorrow at 3pm", "called "budget"", "with a room". */

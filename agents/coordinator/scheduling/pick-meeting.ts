@@ -3,7 +3,7 @@
 // meeting with bob", "my 3pm meeting", "tomorrow's meeting": meeting-ref.ts; several → they are
 // listed, numbered, to pick one; none → said so, never the last booked instead). Reads the
 // Coordinator's store through the route's deps; only the person who booked a meeting may change it.
-import { hasRef, matchesRef, type MeetingRef, refText } from './meeting-ref.js';
+import { hasRef, type MeetingRef, refMatcher, refText } from './meeting-ref.js';
 import type { MeetingRecord } from './store.js';
 import { when } from './texts.js';
 
@@ -64,7 +64,7 @@ function byThread(threadId: string, user: string, deps: MeetingsDeps, now: strin
 
 /** The asker's meetings ahead that fit the description: one is it; several are listed to pick from. */
 function described(ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {
-  const fits = (deps.meetingsAhead?.(user, o.now) ?? []).filter((m) => matchesRef(m, ref, new Date(o.now), o.zone));
+  const fits = (deps.meetingsAhead?.(user, o.now) ?? []).filter(refMatcher(ref, new Date(o.now), o.zone));
   const mine = fits.filter((m) => m.organizer === user);
   const what = refText(ref);
   if (mine.length === 0) {
