@@ -58,7 +58,7 @@ const NEAR: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:usd|eur|gbp|jpy|chf|cad|aud|cny|inr|dollars?|euros?|yen|francs?|rupees?|currenc(?:y|ies))\b|[$€£¥]\s*\d/i, "I work offline, without the internet, so I don't know today's exchange rates."],
   // "decline the meeting with alice": invitations are answered by the person's calendar agent.
   [/\b(?:decline|reject|refuse|leave|skip|accept)\b.*\b(?:meeting|invitation|invite|appointment|call)s?\b/i,
-    'Your calendar answers invitations for you: it accepts one when you are free then. To change a meeting someone else booked, ask them to move or cancel it; one you booked, "cancel meeting 1" or "move meeting 1 to 3pm" ("my meetings" lists them).'],
+    'Your calendar answers invitations for you: it accepts one when you are free then. If you can\'t make a meeting someone else booked, say e.g. "I can\'t make the meeting on monday" and I tell them; one you booked, "cancel meeting 1" or "move meeting 1 to 3pm" ("my meetings" lists them).'],
   [/\b(?:meetings?|appointments?|calendar|schedule|booking|call\s+with)\b/i, 'For meetings, say e.g. "schedule 30 min with bob tomorrow afternoon", "my meetings" or "when is bob free tomorrow?".'],
   [/\b(?:tasks?|to-?dos?|assign(?:ment)?)\b/i, 'For tasks, say e.g. "assign \'Q1 report\' to bob by Friday" or "my tasks".'],
   // General knowledge: nothing here knows it, and saying so beats "I can't help" with no reason.

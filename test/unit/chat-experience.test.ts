@@ -110,7 +110,7 @@ describe('Coordinator [fallback] a question nobody takes says what it was near',
       expect(fallbackText([], q), q).to.equal(`I have no encyclopaedia: my specialists know maths, time and dates, word definitions and your calendars.${tail}`);
     }
     expect(fallbackText([], 'who is free tomorrow?'), 'a question about people here').to.not.contain('encyclopaedia');
-    expect(fallbackText([], 'decline the meeting with alice')).to.match(/^Your calendar answers invitations for you: it accepts one when you are free then\. To change a meeting someone else booked, ask them/);
+    expect(fallbackText([], 'decline the meeting with alice')).to.match(/^Your calendar answers invitations for you: it accepts one when you are free then\. If you can't make a meeting someone else booked, say e\.g\. "I can't make the meeting on monday" and I tell them/);
     expect(fallbackText([], 'who is in my meeting tomorrow?')).to.match(/^For meetings, say/);
     for (const q of ['what is the best book?', 'write me a poem']) {
       expect(fallbackText(['what is 17 * 23?'], q), q).to.equal(`I can't help with that one. Try e.g. "what is 17 * 23?".${tail}`);

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { identify } from '../../shared/runtime/index.js';
 import { userMsgFactory } from '../../agents/coordinator/factory.js';
 import { agendaMachine, within } from '../../agents/coordinator/scheduling/agenda.js';
+import { cantMakeMachine } from '../../agents/coordinator/scheduling/cant-make.js';
+import { createActor } from 'xstate';
+import type { Envelope } from '../../shared/acl/index.js';
 import { parseScheduling } from '../../agents/coordinator/scheduling/parse.js';
 import { pickTask } from '../../agents/coordinator/scheduling/pick-task.js';
 import { type MeetingRecord, SchedulingStore, type TaskRecord } from '../../agents/coordinator/scheduling/store.js';
@@ -250,6 +253,33 @@ describe('Coordinator [agenda] "my meetings", "my tasks"', () => {
     zone = 'Asia/Tokyo';
     expect(picks('cancel the meeting at 00:30 tomorrow')).to.equal('Budget review');
     expect(says('cancel the meeting at 15:30')).to.match(/^You have no meeting ahead at 15:30/);
+  });
+
+  it('"I can\'t make the meeting on monday": the organizer is told (NOTIFY_USER) with how to move or cancel it; the person hears so', () => {
+    const monday = meeting('m1', 'Meeting with bob', '2026-12-14T11:00:00Z');
+    const friday = meeting('f1', 'Planning', '2026-12-11T10:00:00Z', { participants: ['calendar-alice', 'calendar-bob', 'calendar-carol'] });
+    const own = meeting('o1', 'Bob\'s own', '2026-12-10T09:00:00Z', { organizer: 'bob@localhost', participants: ['calendar-bob', 'calendar-dave'] });
+    const f = userMsgFactory({
+      self: 'Coordinator', domain: DOMAIN, timeouts: T,
+      scheduling: { oacopTimeoutMs: 5000, lastMeeting: () => undefined, openTasks: () => [], now: () => NOW, meetingsAhead: () => [own, friday, monday], zones: () => ({ 'alice@localhost': 'Europe/Berlin' }) },
+    });
+    const from = identify('presenter@localhost', DOMAIN);
+    const r = f(userMsg("sorry, I can't make the meeting on monday because I'm ill", 'bob@localhost'), from);
+    expect(r.machine).to.equal(cantMakeMachine);
+    const sent: Envelope[] = [];
+    const actor = createActor(r.machine, { input: r.input });
+    actor.on('send', (e: { envelope: Envelope }) => sent.push(e.envelope));
+    actor.start();
+    expect(sent.map((e) => e.content.type)).to.deep.equal(['NOTIFY_USER', 'PRESENTER_REPLY']);
+    expect(sent[0]?.content).to.deep.include({ user: 'alice@localhost', text: 'bob can\'t make "Meeting with bob" (Mon 14 Dec 2026, 12:00–12:30 Europe/Berlin): "I\'m ill"\nTo move it, say e.g. "move my meeting with bob on 14 Dec to …"; to cancel it, "cancel my meeting with bob on 14 Dec".' });
+    expect(sent[1]?.content.text).to.equal('I told alice you can\'t make "Meeting with bob" (Mon 14 Dec 2026, 11:00–11:30 UTC). It stays in your calendar until alice moves or cancels it.');
+    const says = (line: string) => (f(userMsg(line, 'bob@localhost'), from).input as { detail?: string }).detail;
+    // The organizer's line names exactly that meeting.
+    expect(f(userMsg('cancel my meeting with bob on 14 Dec', 'alice@localhost'), from).input).to.deep.include({ meeting: monday });
+    expect(says("I can't make the meeting")).to.match(/^You are in 2 meetings ahead that others booked:\n1\. Planning: .*\n2\. Meeting with bob: .*\nWhich one\?/);
+    expect(f(userMsg("I can't attend the meeting with carol", 'bob@localhost'), from).input).to.deep.include({ meeting: friday });
+    expect(says("I can't make the meeting on thursday")).to.match(/^You booked that meeting yourself/);
+    expect(says("I can't make the meeting at 11pm")).to.equal('You are in no meeting ahead at 11pm that someone else booked. "my meetings" lists the ones you have.');
   });
 
   it('the route reads the store for the person who asked', () => {

@@ -13,6 +13,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime } from 'luxon';
 import { type AgendaQuestion, parseAgenda } from './agenda-parse.js';
+import { type CantMake, parseCantMake } from './cant-make.js';
 import { type MeetingRef, refWords } from './meeting-ref.js';
 import { parseTaskAnswer, type TaskAnswer, type TaskStatus } from './task-answer-parse.js';
 import type { AskBack } from './follow-up.js';
@@ -45,6 +46,8 @@ export type SchedulingIntent =
   | ({ kind: 'cancel-meeting'; index?: number } & MeetingRef)
   | { kind: 'assign'; title: string; assignee: string; deadline: string }
   | TaskAnswer
+  /** "I can't make the meeting on monday": its organizer is told (cant-make.ts). */
+  | CantMake
   /** "my time zone is Europe/Berlin" / "tz Europe/Berlin"; "tz" alone asks which one is set. */
   | { kind: 'set-zone'; zone: string }
   | { kind: 'show-zone' }
@@ -328,5 +331,5 @@ export function parseScheduling(text: string, now: Date, zone = DEFAULT_ZONE): S
   if (strict) return assignment((strict[3] as string).trim(), strict[1] as string, DateTime.fromISO(strict[2] as string, { zone: 'utc' }).toISO({ suppressMilliseconds: true }) as string, now, zone);
   const a = ASSIGN.exec(t);
   if (a) return assignment((a[1] ?? a[2] ?? '').trim(), a[3] as string, parseDeadline(a[4] ?? '', now, zone), now, zone);
-  return parseTaskAnswer(t);
+  return parseCantMake(t, meetingRef) ?? parseTaskAnswer(t);
 }

@@ -7,7 +7,9 @@ import type { AnyStateMachine } from 'xstate';
 import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
 import { agendaMachine, TASK_STATE, within } from './agenda.js';
-import { deadlineText } from './texts.js';
+import { cantMakeMachine } from './cant-make.js';
+import { refMatcher, refText } from './meeting-ref.js';
+import { deadlineText, when } from './texts.js';
 import { type MeetingsDeps, pickMeeting } from './pick-meeting.js';
 import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
@@ -18,7 +20,7 @@ import { freeTimeMachine } from './free-time-machine.js';
 import { type MoveQuestion, moveTarget, unmovable } from './move.js';
 import { moveMachine } from './move-machine.js';
 import { scheduleMachine } from './schedule.js';
-import type { TaskRecord } from './store.js';
+import type { MeetingRecord, TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
 import { zoneMachine } from './zone-machine.js';
 import { DEFAULT_ZONE, type Zones } from './zones.js';
@@ -117,6 +119,23 @@ export function schedulingRoute(
       const sends = meeting && meeting.status === 'CONFIRMED' && Date.parse(meeting.slot.end) > now.getTime();
       if (sends && deps.claim && !deps.claim(meeting.threadId)) return { machine: usageMachine, input: { ...base, detail: beingChanged(meeting.title) } };
       return { machine: m.cancel ?? cancelMachine, input: { ...base, ...t, ...(meeting ? { meeting } : {}) } };
+    }
+    case 'cant-make': {
+      const zone = zones[user as string] ?? DEFAULT_ZONE;
+      const fits = (deps.meetingsAhead?.(user as string, t.now) ?? []).filter(refMatcher(command, now, zone));
+      const theirs = fits.filter((x) => x.organizer !== user);
+      const say = (detail: string) => ({ machine: usageMachine, input: { ...base, detail } });
+      if (theirs.length === 1) {
+        const meeting = theirs[0] as MeetingRecord;
+        return { machine: cantMakeMachine, input: { ...base, meeting, person: user, zone, organizerZone: zones[meeting.organizer] ?? DEFAULT_ZONE, ...(command.reason ? { reason: command.reason } : {}) } };
+      }
+      const what = refText(command);
+      if (theirs.length > 1) {
+        return say([`You are in ${theirs.length} meetings ahead${what ? ` ${what}` : ''} that others booked:`, ...theirs.map((x, i) => `${i + 1}. ${x.title}: ${when(x.slot, zone)} (booked by ${x.organizer.split('@')[0]})`),
+          'Which one? Say it with its day or time, e.g. "I can\'t make the meeting on friday at 10".'].join('\n'));
+      }
+      if (fits.length > 0) return say('You booked that meeting yourself: "cancel meeting 1" or "move meeting 1 to 3pm" ("my meetings" lists them).');
+      return say(`You are in no meeting ahead${what ? ` ${what}` : ''} that someone else booked. "my meetings" lists the ones you have.`);
     }
     case 'assign': {
       // The same task given again (a line sent twice, or forgotten): said, nothing new sent (it was a second task).
