@@ -162,6 +162,12 @@ describe('OACoP [scheduling] from chat, through calendars and rooms (real ejabbe
     const found = (await who('u16').ask('find a time for u15 and me on 11 March 2027 afternoon')).answer;
     expect(found).to.contain('All free: 12:00–17:00.').and.contain('To book 30 minutes with u15, reply its number (1–3):\n1. Thu 11 Mar 2027, 12:00–12:30 UTC');
     expect((await who('u16').ask('1')).answer).to.match(/^Booked: Meeting with u15\nWhen: Thu 11 Mar 2027, 12:00–12:30 UTC/);
+    // u15 can't make it: u16, who booked it, is told with the line that cancels exactly that one.
+    const u16Seen = who('u16').lines.length;
+    expect((await who('u15').ask("sorry, I can't make the meeting at 12:00 on 11 March 2027 because of a dentist appointment")).answer)
+      .to.equal('I told u16 you can\'t make "Meeting with u15" (Thu 11 Mar 2027, 12:00–12:30 UTC). It stays in your calendar until u16 moves or cancels it.');
+    const cant = await who('u16').waitFor((l) => l.body.startsWith("u15 can't make"), 'telling u16', 10000, u16Seen);
+    expect(cant.body).to.equal('u15 can\'t make "Meeting with u15" (Thu 11 Mar 2027, 12:00–12:30 UTC): "a dentist appointment"\nTo move it, say e.g. "move my meeting with u15 on 11 Mar to …"; to cancel it, "cancel my meeting with u15 on 11 Mar".');
     expect(bookedEvents(w.calFile('u14')), 'asking books nothing').to.have.length(before + 1);
     // A room is asked like a person: eclipse was booked at 14:00 on 10 March in the rooms test.
     expect((await who('u16').ask('is eclipse free on 10 March 2027 at 14:00?')).answer).to.match(/^No: Wed 10 Mar 2027, 14:00–14:30 UTC does not suit eclipse\.\n• eclipse: busy then; free that day /);

@@ -25,7 +25,7 @@ const NOUN = /\b(?:meeting|appointment|call)s?\b/i;
 export function parseCantMake(text: string, withOf: (words: string) => { with?: string[] } & MeetingRef): CantMake | undefined {
   const m = CANT.exec(text);
   if (!m || !NOUN.test(m[1] as string)) return undefined;
-  const [said, reason] = (m[1] as string).split(/\s+(?:because|as|since|-|—)\s+/i, 2) as [string, string?];
+  const [said, reason] = (m[1] as string).split(/\s+(?:because(?:\s+of)?|as|since|due\s+to|-|—)\s+/i, 2) as [string, string?];
   const ref = withOf(said.replace(NOUN, ' '));
   return { kind: 'cant-make', ...ref, ...(reason?.trim() ? { reason: reason.trim().slice(0, 200) } : {}) };
 }
