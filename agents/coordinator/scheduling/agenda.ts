@@ -7,7 +7,7 @@ import { displayName, personOfCalendar } from './oacop.js';
 import { oneReplyMachine } from './one-reply.js';
 import type { Window } from './slots.js';
 import type { MeetingRecord, TaskRecord } from './store.js';
-import { deadlineText, when } from './texts.js';
+import { deadlineText, nameOf, when } from './texts.js';
 
 export type AgendaPart = 'meetings' | 'tasks' | 'both';
 
@@ -39,8 +39,6 @@ export const TASK_STATE: Record<string, string> = {
   ASSIGNED: 'not answered yet', ACCEPTED: 'accepted', IN_PROGRESS: 'in progress', BLOCKED: 'blocked',
 };
 
-const local = (jid: string) => jid.split('@')[0] ?? jid;
-
 /** " tomorrow", " this week", " on Friday" (agenda-parse.ts labels a weekday by its name). */
 const spanText = (label: string | undefined) => (!label ? ' ahead' : /^[A-Z]/.test(label) ? ` on ${label}` : ` ${label}`);
 
@@ -49,7 +47,7 @@ function meetingLines(i: AgendaInput): string[] {
   if (i.meetings.length === 0) return [`You have no meetings${span} that I booked.`];
   // Numbered for "cancel meeting <n>" and "move meeting <n>" (route.ts), which take the list last shown: the whole one only.
   const lines = i.meetings.map((m, n) => {
-    const people = m.participants.map((p) => local(personOfCalendar(p, i.domain))).join(', ');
+    const people = m.participants.map((p) => nameOf(personOfCalendar(p, i.domain))).join(', ');
     return `${i.label ? '•' : `${n + 1}.`} ${m.title}: ${when(m.slot, i.zone)} (${people}${m.room ? `; room ${displayName(m.room)}` : ''})`;
   });
   const own = i.meetings.findIndex((m) => m.organizer === i.person);
@@ -69,8 +67,8 @@ function taskLines(i: AgendaInput): string[] {
   const due = i.label ? ` due by the end of ${i.label}` : '';
   if (mine.length === 0 && given.length === 0) return [`You have no open tasks${due}.`];
   return [
-    ...(mine.length ? [`Your tasks${due}:`, ...mine.map((t) => line(t, `from ${local(t.assigner)}`))] : []),
-    ...(given.length ? [`Tasks you gave${due}:`, ...given.map((t) => line(t, `to ${local(t.assignee)}`))] : []),
+    ...(mine.length ? [`Your tasks${due}:`, ...mine.map((t) => line(t, `from ${nameOf(t.assigner)}`))] : []),
+    ...(given.length ? [`Tasks you gave${due}:`, ...given.map((t) => line(t, `to ${nameOf(t.assignee)}`))] : []),
   ];
 }
 

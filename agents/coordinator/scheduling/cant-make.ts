@@ -10,7 +10,7 @@ import { type CoordinatorInput, presenterReply } from '../envelopes.js';
 import type { MeetingRef } from './meeting-ref.js';
 import { notifyUser } from './oacop.js';
 import type { MeetingRecord } from './store.js';
-import { when } from './texts.js';
+import { nameOf, when } from './texts.js';
 
 export interface CantMake extends MeetingRef {
   kind: 'cant-make';
@@ -38,8 +38,6 @@ export interface CantMakeInput extends CoordinatorInput {
   organizerZone: string;
 }
 
-const local = (jid: string) => jid.split('@')[0] ?? jid;
-
 export const cantMakeMachine = setup({
   types: {} as { input: CantMakeInput; context: CantMakeInput; emitted: ExchangeEmitted },
 }).createMachine({
@@ -52,16 +50,16 @@ export const cantMakeMachine = setup({
       entry: [
         emit(({ context: c }) => {
           // The day as a date ("on 11 Dec"), so the line names this meeting even with others with them.
-          const about = `with ${local(c.person)} on ${DateTime.fromISO(c.meeting.slot.start).setZone(c.organizerZone).toFormat('d LLL')}`;
+          const about = `with ${nameOf(c.person)} on ${DateTime.fromISO(c.meeting.slot.start).setZone(c.organizerZone).toFormat('d LLL')}`;
           const text = [
-            `${local(c.person)} can't make "${c.meeting.title}" (${when(c.meeting.slot, c.organizerZone)})${c.reason ? `: "${c.reason}"` : '.'}`,
+            `${nameOf(c.person)} can't make "${c.meeting.title}" (${when(c.meeting.slot, c.organizerZone)})${c.reason ? `: "${c.reason}"` : '.'}`,
             `To move it, say e.g. "move my meeting ${about} to …"; to cancel it, "cancel my meeting ${about}".`,
           ].join('\n');
           return { type: 'send' as const, envelope: notifyUser(c.self, c.meeting.threadId, c.meeting.organizer, text, { kind: 'meeting', status: 'cant-make', threadId: c.meeting.threadId, person: c.person }) };
         }),
         emit(({ context: c }) => ({
           type: 'send' as const,
-          envelope: presenterReply(c.request, `I told ${local(c.meeting.organizer)} you can't make "${c.meeting.title}" (${when(c.meeting.slot, c.zone)}). It stays in your calendar until ${local(c.meeting.organizer)} moves or cancels it.`,
+          envelope: presenterReply(c.request, `I told ${nameOf(c.meeting.organizer)} you can't make "${c.meeting.title}" (${when(c.meeting.slot, c.zone)}). It stays in your calendar until ${nameOf(c.meeting.organizer)} moves or cancels it.`,
             { kind: 'scheduling', status: 'cant-make', threadId: c.meeting.threadId }),
         })),
       ],

@@ -14,22 +14,31 @@ export interface ClaimRows {
   releaseRow(threadId: string): void;
 }
 
-export class MeetingLocks {
+/** Claims held in memory only (tests; the Coordinator claims on disk, store.ts). */
+class MemoryClaims implements ClaimRows {
   private readonly until = new Map<string, number>();
 
-  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly rows?: ClaimRows) {}
+  claimRow(threadId: string, until: number, now: number): boolean {
+    if ((this.until.get(threadId) ?? 0) > now) return false;
+    this.until.set(threadId, until);
+    return true;
+  }
+
+  releaseRow(threadId: string): void {
+    this.until.delete(threadId);
+  }
+}
+
+export class MeetingLocks {
+  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now, private readonly rows: ClaimRows = new MemoryClaims()) {}
 
   /** True when the meeting was free to change, and is now claimed. */
   claim(threadId: string): boolean {
     const t = this.now();
-    if (this.rows) return this.rows.claimRow(threadId, t + this.ttlMs, t);
-    if ((this.until.get(threadId) ?? 0) > t) return false;
-    this.until.set(threadId, t + this.ttlMs);
-    return true;
+    return this.rows.claimRow(threadId, t + this.ttlMs, t);
   }
 
   release(threadId: string): void {
-    if (this.rows) this.rows.releaseRow(threadId);
-    else this.until.delete(threadId);
+    this.rows.releaseRow(threadId);
   }
 }

@@ -5,7 +5,7 @@
 // Coordinator's store through the route's deps; only the person who booked a meeting may change it.
 import { hasRef, type MeetingRef, refMatcher, refText } from './meeting-ref.js';
 import type { MeetingRecord } from './store.js';
-import { when } from './texts.js';
+import { nameOf, when } from './texts.js';
 
 export interface MeetingsDeps {
   lastMeeting(organizer: string): MeetingRecord | undefined;
@@ -50,7 +50,7 @@ function numbered(index: number, user: string, deps: MeetingsDeps, now: string, 
   }
   const gone = goneAs(meeting, now);
   if (gone) return { detail: `Meeting ${index} ("${meeting.title}") is already ${gone}. Say "my meetings" for the list as it is now.` };
-  if (meeting.organizer !== user) return { detail: `Only ${meeting.organizer.split('@')[0]}, who booked "${meeting.title}", can ${verb} it.` };
+  if (meeting.organizer !== user) return { detail: `Only ${nameOf(meeting.organizer)}, who booked "${meeting.title}", can ${verb} it.` };
   return { meeting };
 }
 
@@ -62,14 +62,18 @@ function byThread(threadId: string, user: string, deps: MeetingsDeps, now: strin
   return gone ? { detail: `"${meeting.title}" is already ${gone}. Say "my meetings" for the ones ahead.` } : { meeting };
 }
 
+/** The person's meetings ahead (booked or attended) that `ref` describes, soonest first. */
+const fitting = (ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: string; zone: string }): MeetingRecord[] =>
+  (deps.meetingsAhead?.(user, o.now) ?? []).filter(refMatcher(ref, new Date(o.now), o.zone));
+
 /** The asker's meetings ahead that fit the description: one is it; several are listed to pick from. */
 function described(ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: string; zone: string; verb: string; rest?: string }): Picked {
-  const fits = (deps.meetingsAhead?.(user, o.now) ?? []).filter(refMatcher(ref, new Date(o.now), o.zone));
+  const fits = fitting(ref, user, deps, o);
   const mine = fits.filter((m) => m.organizer === user);
   const what = refText(ref);
   if (mine.length === 0) {
     const other = fits[0];
-    if (other) return { detail: `Only ${other.organizer.split('@')[0]}, who booked "${other.title}" (${when(other.slot, o.zone)}), can ${o.verb} it.` };
+    if (other) return { detail: `Only ${nameOf(other.organizer)}, who booked "${other.title}" (${when(other.slot, o.zone)}), can ${o.verb} it.` };
     return { detail: `You have no meeting ahead${what ? ` ${what}` : ''} that you booked. "my meetings" lists the ones you have.` };
   }
   // "my next meeting": the soonest (meetingsAhead lists them soonest first).
@@ -86,4 +90,24 @@ function described(ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: 
     ].join('\n'),
     ...(whole ? { choices: mine.map((m, i) => ({ label: `${m.title}: ${when(m.slot, o.zone)}`, say: `${o.verb} meeting ${i + 1}${rest}` })) } : {}),
   };
+}
+
+/**
+ * "I can't make the meeting on monday" (cant-make.ts): the one meeting ahead, booked by someone
+ * else, that the line describes; several, none, or one the person booked themselves are said.
+ */
+export function pickInvited(ref: MeetingRef, user: string, deps: MeetingsDeps, o: { now: string; zone: string }): { meeting: MeetingRecord } | { detail: string } {
+  const fits = fitting(ref, user, deps, o);
+  const theirs = fits.filter((m) => m.organizer !== user);
+  if (theirs.length === 1) return { meeting: theirs[0] as MeetingRecord };
+  const what = refText(ref);
+  if (theirs.length > 1) {
+    return {
+      detail: [`You are in ${theirs.length} meetings ahead${what ? ` ${what}` : ''} that others booked:`,
+        ...theirs.map((m, i) => `${i + 1}. ${m.title}: ${when(m.slot, o.zone)} (booked by ${nameOf(m.organizer)})`),
+        'Which one? Say it with its day or time, e.g. "I can\'t make the meeting on friday at 10".'].join('\n'),
+    };
+  }
+  if (fits.length > 0) return { detail: 'You booked that meeting yourself: "cancel meeting 1" or "move meeting 1 to 3pm" ("my meetings" lists them).' };
+  return { detail: `You are in no meeting ahead${what ? ` ${what}` : ''} that someone else booked. "my meetings" lists the ones you have.` };
 }

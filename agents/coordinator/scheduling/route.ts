@@ -8,9 +8,8 @@ import type { CoordinatorInput } from '../envelopes.js';
 import { userMsg } from '../envelopes.js';
 import { agendaMachine, TASK_STATE, within } from './agenda.js';
 import { cantMakeMachine } from './cant-make.js';
-import { refMatcher, refText } from './meeting-ref.js';
-import { deadlineText, when } from './texts.js';
-import { type MeetingsDeps, pickMeeting } from './pick-meeting.js';
+import { deadlineText, nameOf } from './texts.js';
+import { type MeetingsDeps, pickInvited, pickMeeting } from './pick-meeting.js';
 import { pickTask } from './pick-task.js';
 import { assignMachine, taskAnswerMachine } from './tasks.js';
 import { cancelMachine } from './cancel.js';
@@ -20,7 +19,7 @@ import { freeTimeMachine } from './free-time-machine.js';
 import { type MoveQuestion, moveTarget, unmovable } from './move.js';
 import { moveMachine } from './move-machine.js';
 import { scheduleMachine } from './schedule.js';
-import type { MeetingRecord, TaskRecord } from './store.js';
+import type { TaskRecord } from './store.js';
 import { usageMachine } from './usage.js';
 import { zoneMachine } from './zone-machine.js';
 import { DEFAULT_ZONE, type Zones } from './zones.js';
@@ -48,7 +47,7 @@ export interface SchedulingDeps extends MeetingsDeps {
 /** An open task `assigner` gave `assignee` (a name) under the same title, ignoring case and spaces. */
 function sameOpenTask(tasks: readonly TaskRecord[], assigner: string, assignee: string, title: string): TaskRecord | undefined {
   const norm = (x: string) => x.trim().replace(/\s+/g, ' ').toLowerCase();
-  return tasks.find((x) => x.assigner === assigner && norm(x.assignee.split('@')[0] ?? '') === norm(assignee) && norm(x.title) === norm(title));
+  return tasks.find((x) => x.assigner === assigner && norm(nameOf(x.assignee)) === norm(assignee) && norm(x.title) === norm(title));
 }
 
 const beingChanged = (title: string) => `"${title}" is being changed right now (a move or cancel of it is under way). Try again in a moment.`;
@@ -122,20 +121,10 @@ export function schedulingRoute(
     }
     case 'cant-make': {
       const zone = zones[user as string] ?? DEFAULT_ZONE;
-      const fits = (deps.meetingsAhead?.(user as string, t.now) ?? []).filter(refMatcher(command, now, zone));
-      const theirs = fits.filter((x) => x.organizer !== user);
-      const say = (detail: string) => ({ machine: usageMachine, input: { ...base, detail } });
-      if (theirs.length === 1) {
-        const meeting = theirs[0] as MeetingRecord;
-        return { machine: cantMakeMachine, input: { ...base, meeting, person: user, zone, organizerZone: zones[meeting.organizer] ?? DEFAULT_ZONE, ...(command.reason ? { reason: command.reason } : {}) } };
-      }
-      const what = refText(command);
-      if (theirs.length > 1) {
-        return say([`You are in ${theirs.length} meetings ahead${what ? ` ${what}` : ''} that others booked:`, ...theirs.map((x, i) => `${i + 1}. ${x.title}: ${when(x.slot, zone)} (booked by ${x.organizer.split('@')[0]})`),
-          'Which one? Say it with its day or time, e.g. "I can\'t make the meeting on friday at 10".'].join('\n'));
-      }
-      if (fits.length > 0) return say('You booked that meeting yourself: "cancel meeting 1" or "move meeting 1 to 3pm" ("my meetings" lists them).');
-      return say(`You are in no meeting ahead${what ? ` ${what}` : ''} that someone else booked. "my meetings" lists the ones you have.`);
+      const picked = pickInvited(command, user as string, deps, { now: t.now, zone });
+      if ('detail' in picked) return { machine: usageMachine, input: { ...base, detail: picked.detail } };
+      const { meeting } = picked;
+      return { machine: cantMakeMachine, input: { ...base, meeting, person: user, zone, organizerZone: zones[meeting.organizer] ?? DEFAULT_ZONE, ...(command.reason ? { reason: command.reason } : {}) } };
     }
     case 'assign': {
       // The same task given again (a line sent twice, or forgotten): said, nothing new sent (it was a second task).

@@ -12,13 +12,12 @@ import { forwardToLookup, lookupInput, REGISTRY_LOOKUP, registryLookupMachine, r
 import { calendarOf, directoryProfiles, errorCode, isAck, notifyUser, oacop, personOfCalendar } from './oacop.js';
 import type { TaskStatus } from './parse.js';
 import type { TaskRecord } from './store.js';
-import { deadlineText, directoryDownText, taskUpdateText, unknownPeopleText } from './texts.js';
+import { deadlineText, directoryDownText, nameOf, taskUpdateText, unknownPeopleText } from './texts.js';
 import { type Zones, zoneOf } from './zones.js';
 
 const saveActor = fromPromise<void, TaskRecord>(async () => {
   throw new Error('provided by main.ts');
 });
-const who = (jid: string) => jid.split('@')[0] ?? jid;
 const reply = (request: Envelope, text: string, rich: object) => ({ type: 'send' as const, envelope: presenterReply(request, text, rich) });
 
 export interface AssignInput extends CoordinatorInput {
@@ -112,7 +111,7 @@ export const assignMachine = setup({
         enqueue.emit({
           type: 'send',
           envelope: notifyUser(context.self, context.threadId, assignee,
-            `${who(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done"; with several tasks open, name this one (done "${context.title}").`,
+            `${nameOf(context.assigner)} assigned you a task: "${context.title}", due ${deadlineText(context.deadline, zoneOf(context.zones, assignee))}.\nAnswer "accept", "decline", your progress (e.g. "50% draft started"), or "done"; with several tasks open, name this one (done "${context.title}").`,
             {
               kind: 'task', status: 'assigned', threadId: context.threadId, title: context.title, deadline: context.deadline, assigner: context.assigner,
               // Asked as a form where the client has forms (agents/presenter/choices.ts); the same words typed work everywhere.
@@ -146,7 +145,7 @@ interface AnswerCtx extends AnswerInput {
 function tellAssigner(self: string, task: TaskRecord, u: { status: string; progress?: number; comment?: string }): ExchangeEmitted {
   return {
     type: 'send',
-    envelope: notifyUser(self, task.threadId, task.assigner, taskUpdateText({ subject: who(task.assignee), title: task.title, ...u }),
+    envelope: notifyUser(self, task.threadId, task.assigner, taskUpdateText({ subject: nameOf(task.assignee), title: task.title, ...u }),
       { kind: 'task', status: 'update', threadId: task.threadId, update: u }),
   };
 }
@@ -210,7 +209,7 @@ export const taskAnswerMachine = setup({
       entry: enqueueActions(({ context, enqueue }) => {
         const u = context.update as NonNullable<AnswerCtx['update']>;
         enqueue.emit(tellAssigner(context.self, context.task, u));
-        enqueue.emit(reply(context.request, `Noted: ${taskUpdateText({ subject: 'you', title: context.task.title, ...u })} I told ${who(context.task.assigner)}.`,
+        enqueue.emit(reply(context.request, `Noted: ${taskUpdateText({ subject: 'you', title: context.task.title, ...u })} I told ${nameOf(context.task.assigner)}.`,
           { kind: 'task', status: 'updated', threadId: context.task.threadId, update: u }));
       }),
       always: 'done',

@@ -15,6 +15,9 @@ export function when(slot: Window, zone = 'UTC'): string {
 
 export const deadlineText = (iso: string, zone = 'UTC') => `${at(iso, zone).toFormat('ccc d LLL yyyy, HH:mm')} ${zone}`;
 
+/** The name people read for a bare JID: "alice" for alice@localhost. */
+export const nameOf = (jid: string): string => jid.split('@')[0] ?? jid;
+
 /** "a", "a and b", "a, b and c". */
 export const list = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
