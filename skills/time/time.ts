@@ -87,6 +87,12 @@ function intentOf(question: string): Intent | undefined {
 const clean = (q: string) => q.trim().replace(/\s+/g, ' ').replace(/[?!.]+$/, '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const longDate = (d: DateTime) => d.toFormat('cccc, d LLLL yyyy');
+/** "3 years, 2 months and 5 days" (parts that are 0 left out); undefined when all are. */
+function ymd(d: { years?: number; months?: number; days?: number }): string | undefined {
+  const parts = ([[d.years ?? 0, 'year'], [d.months ?? 0, 'month'], [Math.round(d.days ?? 0), 'day']] as Array<[number, string]>)
+    .filter(([n]) => n > 0).map(([n, w]) => plural(n, w));
+  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
 const ordinal = (n: number) => `${n}${[11, 12, 13].includes(n % 100) ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
 
 export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
@@ -203,8 +209,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
       const years = d.years ?? 0;
       const next = born.plus({ years: years + 1 });
       const birthday = born.plus({ years }).hasSame(day, 'day') ? ' Happy birthday: it is today.' : '';
-      const exact = [[years, 'year'], [d.months ?? 0, 'month'], [Math.round(d.days ?? 0), 'day']].filter(([n]) => (n as number) > 0).map(([n, w]) => plural(n as number, w as string));
-      const span = exact.length > 1 ? `${exact.slice(0, -1).join(', ')} and ${exact.at(-1)}` : exact[0] ?? '0 days';
+      const span = ymd(d) ?? '0 days';
       const answer = `Born on ${longDate(born)}: ${span} old today (${Math.round(day.diff(born, 'days').days).toLocaleString('en-GB')} days).${birthday} The next birthday, the ${ordinal(years + 1)}, is ${longDate(next)} (in ${plural(Math.round(next.diff(day, 'days').days), 'day')}).`;
       return { answer, meta: { born: born.toISODate(), years, next: next.toISODate() } };
     },
@@ -275,8 +280,7 @@ export function createTimeExpert(opts: TimeExpertOptions = {}): Expert {
   function howLong(from: DateTime, to: DateTime, days: number): ExpertAnswer {
     const [a, b] = days >= 0 ? [from, to] : [to, from];
     const d = b.diff(a, ['years', 'months', 'days']).toObject();
-    const parts = [[d.years, 'year'], [d.months, 'month'], [Math.round(d.days ?? 0), 'day']].filter(([n]) => (n as number) > 0).map(([n, w]) => plural(n as number, w as string));
-    const span = parts.length === 0 ? 'today' : parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+    const span = ymd(d) ?? 'today';
     const total = Math.abs(days).toLocaleString('en-GB');
     const answer = days === 0 ? `${longDate(to)} is today.` : days > 0 ? `${longDate(to)} is ${span} away (${total} days).` : `${longDate(to)} was ${span} ago (${total} days).`;
     return { answer, meta: { days, from: from.toISODate(), to: to.toISODate() } };
